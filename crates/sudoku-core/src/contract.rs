@@ -1,0 +1,100 @@
+//! The Solver contract shared by every algorithm crate (see DESIGN.md, "The core contract").
+//!
+//! Configuration is immutable (`&self`); all run state, the RNG included, lives inside the call,
+//! so one solver value serves every thread and no state leaks between runs. Algorithms never
+//! touch files, threads or clocks: wall time is measured by the runner.
+
+use crate::grid::{Grid, Puzzle};
+use crate::seed::Rng;
+
+/// Limits of one run. Each algorithm counts effort in its paper's unit (generations, rounds,
+/// cycles) and, uniformly, in fitness evaluations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop after this many generations (rounds, cycles), when set.
+    pub max_generations: Option<u64>,
+    /// Stop once this many fitness evaluations have been spent, when set.
+    pub max_evaluations: Option<u64>,
+}
+
+impl Budget {
+    pub fn generations(g: u64) -> Self {
+        Budget {
+            max_generations: Some(g),
+            max_evaluations: None,
+        }
+    }
+    /// True when `generations` or `evaluations` has reached a limit.
+    #[inline]
+    pub fn exhausted(&self, generations: u64, evaluations: u64) -> bool {
+        self.max_generations.is_some_and(|m| generations >= m)
+            || self.max_evaluations.is_some_and(|m| evaluations >= m)
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Solved,
+    GenerationLimit,
+    EvaluationLimit,
+    /// The algorithm's own stopping rule (e.g. RESEDA's convergence threshold).
+    Converged,
+}
+
+impl Termination {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Termination::Solved => "solved",
+            Termination::GenerationLimit => "generation_limit",
+            Termination::EvaluationLimit => "evaluation_limit",
+            Termination::Converged => "converged",
+        }
+    }
+}
+
+/// What one run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub solved: bool,
+    /// Best value of the algorithm's own objective (fitness or cost: see the crate).
+    pub best_fitness: f64,
+    /// Effort in the paper's unit (generations, rounds, cycles).
+    pub generations: u64,
+    /// Fitness evaluations spent.
+    pub evaluations: u64,
+    /// Restarts (population resets) made.
+    pub restarts: u64,
+    pub termination: Termination,
+    /// The best grid found (the solution when `solved`).
+    pub grid: Grid,
+    /// Algorithm-specific counters, by name.
+    pub counters: Vec<(&'static str, u64)>,
+}
+
+/// Progress callbacks. Every method has an empty default.
+pub trait Observer {
+    /// After each generation (round, cycle).
+    fn generation(&mut self, _generation: u64, _evaluations: u64, _best_fitness: f64) {}
+    /// When the population is reinitialised.
+    fn restart(&mut self, _generation: u64) {}
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoObserver;
+impl Observer for NoObserver {}
+
+/// A stochastic Sudoku solver.
+pub trait Solver: Send + Sync {
+    /// Short name used in `runs.csv` (e.g. "ret-ga").
+    fn name(&self) -> &'static str;
+    /// One run on `puzzle` within `budget`, drawing all randomness from `rng`.
+    fn solve(
+        &self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+        rng: &mut Rng,
+        observer: &mut dyn Observer,
+    ) -> RunOutcome;
+}

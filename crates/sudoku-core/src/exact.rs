@@ -1,0 +1,177 @@
+//! Exact solver: bit-mask backtracking that always branches on the empty cell with the fewest
+//! candidates (so naked singles are filled before any guess), counting solutions up to a limit.
+//! Used to check the puzzle bank, to verify every run that claims a solution, and to generate
+//! puzzles.
+
+use crate::grid::Grid;
+
+/// How many solutions a puzzle has, counted up to a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolutionCount {
+    None,
+    Unique,
+    /// At least this many (the limit was reached).
+    Many(usize),
+}
+
+/// Result of a search: solutions found (up to the limit), the first one, and the guesses made.
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub count: usize,
+    pub first: Option<Grid>,
+    /// Branching decisions with two or more candidates: a deterministic difficulty measure.
+    pub guesses: u64,
+}
+
+struct State {
+    n: usize,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    boxes: Vec<u32>,
+    cell_units: Vec<(usize, usize, usize)>,
+    cells: Vec<u8>,
+    empty: Vec<usize>,
+    limit: usize,
+    count: usize,
+    first: Option<Vec<u8>>,
+    guesses: u64,
+    full: u32,
+}
+
+impl State {
+    fn candidates(&self, cell: usize) -> u32 {
+        let (r, c, b) = self.cell_units[cell];
+        self.full & !(self.rows[r] | self.cols[c] | self.boxes[b])
+    }
+
+    fn place(&mut self, cell: usize, v: u8) {
+        let (r, c, b) = self.cell_units[cell];
+        let bit = 1u32 << v;
+        self.rows[r] |= bit;
+        self.cols[c] |= bit;
+        self.boxes[b] |= bit;
+        self.cells[cell] = v;
+    }
+
+    fn unplace(&mut self, cell: usize, v: u8) {
+        let (r, c, b) = self.cell_units[cell];
+        let bit = !(1u32 << v);
+        self.rows[r] &= bit;
+        self.cols[c] &= bit;
+        self.boxes[b] &= bit;
+        self.cells[cell] = 0;
+    }
+
+    /// Depth-first search over `self.empty[depth..]`.
+    fn search(&mut self, depth: usize) {
+        if depth == self.empty.len() {
+            self.count += 1;
+            if self.first.is_none() {
+                self.first = Some(self.cells.clone());
+            }
+            return;
+        }
+        // Most constrained cell first.
+        let mut best = depth;
+        let mut best_count = u32::MAX;
+        let mut best_mask = 0;
+        for k in depth..self.empty.len() {
+            let m = self.candidates(self.empty[k]);
+            let cnt = m.count_ones();
+            if cnt < best_count {
+                best = k;
+                best_count = cnt;
+                best_mask = m;
+                if cnt <= 1 {
+                    break;
+                }
+            }
+        }
+        if best_count == 0 {
+            return;
+        }
+        if best_count > 1 {
+            self.guesses += 1;
+        }
+        self.empty.swap(depth, best);
+        let cell = self.empty[depth];
+        let mut m = best_mask;
+        while m != 0 {
+            let v = m.trailing_zeros() as u8;
+            m &= m - 1;
+            self.place(cell, v);
+            self.search(depth + 1);
+            self.unplace(cell, v);
+            if self.count >= self.limit {
+                break;
+            }
+        }
+        self.empty.swap(depth, best);
+    }
+}
+
+/// Search for up to `limit` solutions of `grid`. Givens that conflict give 0 solutions.
+pub fn search(grid: &Grid, limit: usize) -> Search {
+    let g = grid.geometry();
+    let n = g.n();
+    let mut st = State {
+        n,
+        rows: vec![0; n],
+        cols: vec![0; n],
+        boxes: vec![0; n],
+        cell_units: (0..g.cells())
+            .map(|c| (g.row_of(c), g.col_of(c), g.box_of(c)))
+            .collect(),
+        cells: vec![0; g.cells()],
+        empty: Vec::new(),
+        limit: limit.max(1),
+        count: 0,
+        first: None,
+        guesses: 0,
+        full: g.full_mask(),
+    };
+    debug_assert!(st.n == n);
+    for (cell, &v) in grid.cells().iter().enumerate() {
+        if v == 0 {
+            st.empty.push(cell);
+        } else {
+            if st.candidates(cell) & (1 << v) == 0 {
+                return Search {
+                    count: 0,
+                    first: None,
+                    guesses: 0,
+                };
+            }
+            st.place(cell, v);
+        }
+    }
+    st.search(0);
+    Search {
+        count: st.count,
+        first: st
+            .first
+            .and_then(|cells| Grid::from_cells(g, cells)),
+        guesses: st.guesses,
+    }
+}
+
+/// Count solutions up to `limit` (2 is enough to tell unique from many).
+/// A `limit` below 2 is raised to 2.
+pub fn count_solutions(grid: &Grid, limit: usize) -> SolutionCount {
+    match search(grid, limit.max(2)).count {
+        0 => SolutionCount::None,
+        1 => SolutionCount::Unique,
+        k => SolutionCount::Many(k),
+    }
+}
+
+/// The unique solution, if the puzzle has exactly one.
+pub fn unique_solution(grid: &Grid) -> Option<Grid> {
+    let s = search(grid, 2);
+    (s.count == 1).then_some(s.first).flatten()
+}
+
+/// Any solution.
+pub fn solve(grid: &Grid) -> Option<Grid> {
+    search(grid, 1).first
+}

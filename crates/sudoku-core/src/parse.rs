@@ -1,0 +1,373 @@
+//! Puzzle parsing. Formats, detected per file:
+//!
+//! - **bank**: the tab-separated `published.tsv` (header `id<TAB>givens<TAB>puzzle<TAB>solution...`);
+//! - **Kennett compact** (`sudoku -fcompact`): a `% title` line before each grid;
+//! - **line**: one puzzle per line, N^2 characters (81 for 9x9), '.' or '0' for blanks;
+//! - **grid**: N lines of N cells, with or without separators (`|`, `+`, `-` lines), several grids
+//!   separated by blank lines; cells are single characters, or whitespace-separated tokens
+//!   (the token format, needed for N > 9: `12 . 3 ...`).
+//!
+//! Lines starting with `#` are comments. Every error names the source, the 1-based line and
+//! column, and what is wrong.
+
+use crate::error::{ParseError, ParseErrorKind};
+use crate::geometry::Geometry;
+use crate::grid::{Grid, Puzzle};
+
+/// A parsed puzzle with the place it came from and the conflicts among its givens.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub puzzle: Puzzle,
+    /// 1-based line where the puzzle starts.
+    pub line: usize,
+    /// Conflicting givens, as errors with their places (empty for a consistent puzzle).
+    pub conflicts: Vec<ParseError>,
+}
+
+struct Ctx<'a> {
+    name: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            source_name: self.name.to_string(),
+            line,
+            column,
+            kind,
+        }
+    }
+}
+
+/// Parse every puzzle in `text`; conflicting givens are an error.
+pub fn parse_puzzles(text: &str, source_name: &str) -> Result<Vec<Puzzle>, ParseError> {
+    let parsed = parse_lenient(text, source_name)?;
+    let mut out = Vec::with_capacity(parsed.len());
+    for p in parsed {
+        if let Some(e) = p.conflicts.into_iter().next() {
+            return Err(e);
+        }
+        out.push(p.puzzle);
+    }
+    Ok(out)
+}
+
+/// Parse every puzzle in `text`, keeping puzzles whose givens conflict (with the conflicts
+/// listed), for `puzzles check`.
+pub fn parse_lenient(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
+    let ctx = Ctx { name: source_name };
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let Some(first) = first else {
+        return Err(ctx.err(1, 1, ParseErrorKind::Empty));
+    };
+    let out = if lines[first].starts_with("id\t") {
+        parse_bank(&ctx, &lines, first)?
+    } else if lines.iter().any(|l| l.starts_with('%')) {
+        parse_kennett(&ctx, &lines)?
+    } else {
+        parse_blocks(&ctx, &lines)?
+    };
+    if out.is_empty() {
+        return Err(ctx.err(1, 1, ParseErrorKind::Empty));
+    }
+    Ok(out)
+}
+
+/// A cell value with the (line, column) it came from.
+type Cell = (u8, usize, usize);
+
+fn cell_value(ctx: &Ctx, tok: &str, line: usize, col: usize) -> Result<u8, ParseError> {
+    match tok {
+        "." | "0" | "_" | "-" | "*" => Ok(0),
+        t if t.chars().all(|c| c.is_ascii_digit()) => {
+            let v: usize = t
+                .parse()
+                .map_err(|_| ctx.err(line, col, ParseErrorKind::UnknownCharacter(tok.chars().next().unwrap_or('?'))))?;
+            if v > 25 {
+                Err(ctx.err(line, col, ParseErrorKind::ValueOutOfRange { value: v, n: 25 }))
+            } else {
+                Ok(v as u8)
+            }
+        }
+        t => {
+            let c = t.chars().find(|c| !c.is_ascii_digit()).unwrap_or('?');
+            Err(ctx.err(line, col, ParseErrorKind::UnknownCharacter(c)))
+        }
+    }
+}
+
+/// One line of a one-puzzle-per-line file: every character a cell.
+fn line_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
+    s.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut b = [0u8; 4];
+            cell_value(ctx, c.encode_utf8(&mut b), line, i + 1).map(|v| (v, line, i + 1))
+        })
+        .collect()
+}
+
+fn is_separator_line(s: &str) -> bool {
+    let t = s.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '-' | '+' | '=' | '|' | ' ' | '\t'))
+}
+
+/// One row of a multi-line grid: separators `|` and `+` dropped; whitespace-separated tokens if
+/// the row has whitespace between cells, else one character per cell.
+fn row_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
+    let mut cells = Vec::new();
+    let tokenised = s.trim().contains(char::is_whitespace);
+    if tokenised {
+        let mut col = 0usize;
+        for piece in s.split_inclusive(char::is_whitespace) {
+            let start = col + 1;
+            col += piece.chars().count();
+            for (k, tok) in piece.split(['|', '+']).enumerate() {
+                let tok = tok.trim();
+                if tok.is_empty() {
+                    continue;
+                }
+                cells.push((cell_value(ctx, tok, line, start + k)?, line, start + k));
+            }
+        }
+    } else {
+        for (i, c) in s.chars().enumerate() {
+            if matches!(c, '|' | '+') {
+                continue;
+            }
+            let mut b = [0u8; 4];
+            cells.push((cell_value(ctx, c.encode_utf8(&mut b), line, i + 1)?, line, i + 1));
+        }
+    }
+    Ok(cells)
+}
+
+fn build(ctx: &Ctx, id: String, cells: Vec<Cell>, line: usize) -> Result<Parsed, ParseError> {
+    let geom = Geometry::for_cell_count(cells.len()).ok_or_else(|| {
+        ctx.err(
+            line,
+            1,
+            ParseErrorKind::WrongLength {
+                found: cells.len(),
+                expected: "16, 36, 81, 144, 256 or 625 (N x N for N = 4, 6, 9, 12, 16, 25)"
+                    .into(),
+            },
+        )
+    })?;
+    let n = geom.n();
+    for &(v, l, c) in &cells {
+        if v as usize > n {
+            return Err(ctx.err(l, c, ParseErrorKind::ValueOutOfRange { value: v as usize, n }));
+        }
+    }
+    let values: Vec<u8> = cells.iter().map(|c| c.0).collect();
+    let grid = Grid::from_cells(geom, values).expect("length and range checked");
+    let conflicts = grid
+        .conflicts()
+        .into_iter()
+        .map(|k| {
+            let (_, l, c) = cells[k.cell_b];
+            ctx.err(
+                l,
+                c,
+                ParseErrorKind::ConflictingGivens {
+                    value: k.value,
+                    r1: geom.row_of(k.cell_a) + 1,
+                    c1: geom.col_of(k.cell_a) + 1,
+                    r2: geom.row_of(k.cell_b) + 1,
+                    c2: geom.col_of(k.cell_b) + 1,
+                    unit: k.unit,
+                },
+            )
+        })
+        .collect();
+    Ok(Parsed {
+        puzzle: Puzzle::new(id, grid),
+        line,
+        conflicts,
+    })
+}
+
+fn parse_bank(ctx: &Ctx, lines: &[&str], header: usize) -> Result<Vec<Parsed>, ParseError> {
+    let cols: Vec<&str> = lines[header].split('\t').collect();
+    let want = ["id", "givens", "puzzle", "solution", "source", "notes"];
+    if cols.len() < 4 || cols[..4] != want[..4] {
+        return Err(ctx.err(
+            header + 1,
+            1,
+            ParseErrorKind::BadBankRow(format!("header must start with {:?}", &want[..4])),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, raw) in lines.iter().enumerate().skip(header + 1) {
+        let ln = i + 1;
+        if raw.trim().is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = raw.split('\t').collect();
+        if f.len() < 4 {
+            return Err(ctx.err(ln, 1, ParseErrorKind::BadBankRow(format!("{} fields, expected at least 4", f.len()))));
+        }
+        let col_of = |k: usize| f[..k].iter().map(|s| s.chars().count() + 1).sum::<usize>() + 1;
+        let cells = line_cells(ctx, f[2], ln).map_err(|mut e| {
+            e.column += col_of(2) - 1;
+            e
+        })?;
+        let mut p = build(ctx, f[0].to_string(), cells, ln).map_err(|mut e| {
+            e.column = col_of(2);
+            e
+        })?;
+        let declared: usize = f[1].parse().map_err(|_| {
+            ctx.err(ln, col_of(1), ParseErrorKind::BadBankRow(format!("givens '{}' is not a number", f[1])))
+        })?;
+        if declared != p.puzzle.givens() {
+            return Err(ctx.err(
+                ln,
+                col_of(1),
+                ParseErrorKind::BadBankRow(format!("givens column says {declared}, the grid has {}", p.puzzle.givens())),
+            ));
+        }
+        if !f[3].is_empty() {
+            let sol = line_cells(ctx, f[3], ln)?;
+            let sol = build(ctx, format!("{}-solution", f[0]), sol, ln)?.puzzle.grid;
+            if !sol.is_solved() || !sol.keeps_givens_of(&p.puzzle.grid) {
+                return Err(ctx.err(ln, col_of(3), ParseErrorKind::BadSolution(f[0].to_string())));
+            }
+            p.puzzle.solution = Some(sol);
+        }
+        p.puzzle.source = f.get(4).unwrap_or(&"").to_string();
+        p.puzzle.notes = f.get(5).unwrap_or(&"").to_string();
+        p.conflicts.iter_mut().for_each(|e| e.column += col_of(2) - 1);
+        out.push(p);
+    }
+    Ok(out)
+}
+
+fn parse_kennett(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
+    let mut out = Vec::new();
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut start = 0usize;
+    let mut title = String::new();
+    let flush = |cells: &mut Vec<Cell>, title: &str, start: usize, out: &mut Vec<Parsed>| {
+        if cells.is_empty() {
+            return Ok(());
+        }
+        let id = format!("{}#{}", title.trim(), out.len() + 1);
+        out.push(build(ctx, id, std::mem::take(cells), start)?);
+        Ok::<(), ParseError>(())
+    };
+    for (i, raw) in lines.iter().enumerate() {
+        let ln = i + 1;
+        if let Some(t) = raw.strip_prefix('%') {
+            flush(&mut cells, &title, start, &mut out)?;
+            title = t.to_string();
+            start = ln + 1;
+            continue;
+        }
+        if raw.trim().is_empty() || raw.starts_with('#') || is_separator_line(raw) {
+            continue;
+        }
+        if cells.is_empty() && start == 0 {
+            start = ln;
+        }
+        cells.extend(row_cells(ctx, raw, ln)?);
+    }
+    flush(&mut cells, &title, start, &mut out)?;
+    Ok(out)
+}
+
+fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let raw = lines[i];
+        let ln = i + 1;
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('#') || is_separator_line(raw) {
+            i += 1;
+            continue;
+        }
+        // A line with no whitespace and at least 16 characters is a whole puzzle.
+        if !t.contains(char::is_whitespace) && !t.contains(['|', '+']) && t.chars().count() >= 16 {
+            let cells = line_cells(ctx, t, ln)?;
+            let id = format!("line{ln}");
+            out.push(build(ctx, id, cells, ln)?);
+            i += 1;
+            continue;
+        }
+        // Otherwise a multi-line grid: rows until a blank line.
+        let mut rows: Vec<Vec<Cell>> = Vec::new();
+        let start = ln;
+        while i < lines.len() && !lines[i].trim().is_empty() {
+            let r = lines[i];
+            if !r.trim_start().starts_with('#') && !is_separator_line(r) {
+                rows.push(row_cells(ctx, r, i + 1)?);
+            }
+            i += 1;
+        }
+        let n = rows[0].len();
+        if Geometry::for_order(n).is_err() {
+            return Err(ctx.err(
+                start,
+                1,
+                ParseErrorKind::UnsupportedSize(format!("a row of {n} cells (supported orders: 4, 6, 9, 12, 16, 25)")),
+            ));
+        }
+        for r in &rows {
+            if r.len() != n {
+                let ln = r.first().map_or(start, |c| c.1);
+                return Err(ctx.err(ln, 1, ParseErrorKind::WrongLength { found: r.len(), expected: format!("{n} (as the first row)") }));
+            }
+        }
+        if rows.len() != n {
+            return Err(ctx.err(
+                start,
+                1,
+                ParseErrorKind::WrongLength { found: rows.len(), expected: format!("{n} rows of {n} cells") },
+            ));
+        }
+        let id = format!("grid{start}");
+        out.push(build(ctx, id, rows.into_iter().flatten().collect(), start)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const L81: &str = ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.";
+
+    #[test]
+    fn line_format() {
+        let p = parse_puzzles(L81, "x").unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].givens(), 33);
+        assert_eq!(p[0].grid.to_line(), L81);
+    }
+
+    #[test]
+    fn multi_line_with_separators_equals_line() {
+        let g = parse_puzzles(L81, "x").unwrap()[0].grid.clone();
+        let boxed = g.to_string();
+        let p = parse_puzzles(&boxed, "x").unwrap();
+        assert_eq!(p[0].grid, g);
+        let tokens = parse_puzzles(&g.to_tokens(), "x").unwrap();
+        assert_eq!(tokens[0].grid, g);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let bad = L81.replacen('.', "x", 1);
+        let e = parse_puzzles(&bad, "f.txt").unwrap_err();
+        assert_eq!(e.to_string(), "f.txt:1:1: unknown character 'x'");
+        let e = parse_puzzles(&L81[..80], "f.txt").unwrap_err();
+        assert!(e.to_string().starts_with("f.txt:1:1: wrong length: 80 cells"), "{e}");
+        let conflict = format!("44{}", &L81[2..]);
+        let e = parse_puzzles(&conflict, "f.txt").unwrap_err();
+        assert_eq!(e.to_string(), "f.txt:1:2: givens conflict: 4 at r1c1 and r1c2 share a row");
+    }
+}
