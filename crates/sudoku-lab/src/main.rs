@@ -1,1 +1,131 @@
-fn main() {}
+//! `sudoku-lab`: reproduce published experiments of stochastic Sudoku solvers, run studies of
+//! your own, and compare algorithms with proper statistics.
+//!
+//! The CLI is parsed in two layers: clap turns arguments into [`Cli`]; each command validates
+//! everything it needs (spec, puzzles, published values, flags) before it writes anything, so a
+//! bad input ends with one line on stderr, exit code 2 and no files.
+
+mod algos;
+mod algos_mk;
+mod bench;
+mod commands;
+mod io;
+mod meta;
+mod protocol;
+mod report;
+mod spec;
+mod table1;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "sudoku-lab", version, about = "Reproduce and compare stochastic Sudoku solvers")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct ProtocolFlags {
+    /// Fewer runs and a generation cap (set in the spec): the same code in under a minute.
+    #[arg(long)]
+    pub quick: bool,
+    /// Runs per (algorithm, puzzle), overriding the spec.
+    #[arg(long)]
+    pub runs: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default results/<experiment-id>/, or results/quick/<id>/ with --quick).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted protocol: runs already in runs.csv are skipped.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Discard an existing runs.csv in the output folder and start over.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Master seed, overriding the spec.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Reproduce a published experiment (see `list`), or `all` of them.
+    Reproduce {
+        experiment: String,
+        #[command(flatten)]
+        flags: ProtocolFlags,
+    },
+    /// Run an experiment spec of your own (TOML, same format as experiments/*.toml).
+    Run {
+        spec: PathBuf,
+        #[command(flatten)]
+        flags: ProtocolFlags,
+    },
+    /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
+    /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
+    Solve {
+        #[arg(long)]
+        algo: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        max_generations: Option<u64>,
+        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=\"never\".
+        #[arg(long = "param")]
+        params: Vec<String>,
+        puzzle: String,
+    },
+    /// Puzzle files.
+    Puzzles {
+        #[command(subcommand)]
+        command: PuzzlesCommand,
+    },
+    /// Experiments, algorithms and bank puzzles.
+    List,
+    /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
+    Bench {
+        /// Shorter measurement.
+        #[arg(long)]
+        quick: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Givens, conflicts and number of solutions (0, 1, many) of every puzzle in a file.
+    /// Exit 0 when every puzzle has a unique solution, 1 otherwise, 2 on unreadable input.
+    Check { file: PathBuf },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Reproduce { experiment, flags } => commands::reproduce(&experiment, &flags),
+        Command::Run { spec, flags } => commands::run_spec(&spec, &flags),
+        Command::Solve {
+            algo,
+            seed,
+            max_generations,
+            params,
+            puzzle,
+        } => commands::solve(&algo, seed, max_generations, &params, &puzzle),
+        Command::Puzzles {
+            command: PuzzlesCommand::Check { file },
+        } => commands::check(&file),
+        Command::List => commands::list(),
+        Command::Bench { quick } => bench::run(quick),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            eprintln!("error: {}", chain.join(": "));
+            ExitCode::from(2)
+        }
+    }
+}

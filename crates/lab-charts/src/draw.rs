@@ -1,0 +1,894 @@
+//! Layout and drawing of chart panels onto any plotters backend.
+//!
+//! Everything is placed in device pixels. The PNG is drawn at twice its
+//! size and scaled down (anti-aliasing), so all lengths are given in nominal
+//! pixels and multiplied by [`Flavor::unit`].
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+
+use crate::font::{self, RotatedLabel, CAP, DESCENT, LINE};
+use crate::scale::{self, Span, Tick};
+use crate::{ChartError, Marker};
+
+/// Colour-blind friendly palette (Okabe & Ito), series `i` takes entry `i % 8`.
+pub(crate) const PALETTE: [RGBColor; 8] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x00, 0x00, 0x00), // black
+    RGBColor(0x8C, 0x56, 0x4B), // brown
+];
+
+const TEXT: RGBColor = RGBColor(0x11, 0x11, 0x11);
+const GRID: RGBColor = RGBColor(0xE3, 0xE3, 0xE3);
+const FRAME: RGBColor = RGBColor(0x33, 0x33, 0x33);
+const LEGEND_EDGE: RGBColor = RGBColor(0xAA, 0xAA, 0xAA);
+const DEG45: f64 = std::f64::consts::FRAC_1_SQRT_2;
+
+/// How the target backend renders text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Flavor {
+    /// Device pixels per nominal pixel.
+    pub unit: f64,
+    pub svg: bool,
+}
+
+impl Flavor {
+    /// Factor applied to font sizes when drawing so that an SVG viewer
+    /// showing DejaVu Sans matches the PNG: plotters writes
+    /// `font-size = size / 1.24`, while ab_glyph renders 1 em = 0.859 size.
+    pub fn draw_scale(&self) -> f64 {
+        if self.svg {
+            0.859 * 1.24
+        } else {
+            1.0
+        }
+    }
+
+    /// Distance from the top anchor to the baseline, per unit of (measuring)
+    /// font size: plotters' SVG backend uses `dy="0.76em"`, its ab_glyph
+    /// rasteriser puts the baseline at half the size.
+    fn top_to_baseline(&self) -> f64 {
+        if self.svg {
+            0.76 / 1.24 * self.draw_scale()
+        } else {
+            0.5
+        }
+    }
+}
+
+/// A chart checked and converted into axis space, ready to lay out.
+pub(crate) struct Prepared<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub x: Span,
+    pub categories: Option<&'a [String]>,
+    pub y: Span,
+    pub log_y: bool,
+    pub series: Vec<PreparedSeries<'a>>,
+}
+
+pub(crate) struct PreparedSeries<'a> {
+    pub name: &'a str,
+    pub marker: Marker,
+    /// (x, axis-space y); `None` breaks the line.
+    pub points: Vec<Option<(f64, f64)>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Rect {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Rect {
+    fn contains(&self, (x, y): (f64, f64)) -> bool {
+        x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
+    }
+    fn inflate(&self, d: f64) -> Rect {
+        Rect {
+            x0: self.x0 - d,
+            y0: self.y0 - d,
+            x1: self.x1 + d,
+            y1: self.y1 + d,
+        }
+    }
+}
+
+/// Font sizes (plotters sizes, device pixels) and derived lengths.
+#[derive(Debug, Clone, Copy)]
+struct Metrics {
+    tick: f64,
+    label: f64,
+    title: f64,
+    legend: f64,
+    pad: f64,
+    tick_len: f64,
+    gap: f64,
+    line_width: f64,
+    marker: f64,
+}
+
+impl Metrics {
+    fn new(cell_w: f64, cell_h: f64, unit: f64) -> Metrics {
+        // nominal sizes from the nominal cell size
+        let base = (cell_w / unit / 40.0)
+            .min(cell_h / unit / 30.0)
+            .clamp(11.0, 20.0);
+        let f = base * unit;
+        Metrics {
+            tick: f,
+            label: 1.1 * f,
+            title: 1.25 * f,
+            legend: f,
+            pad: 0.7 * f,
+            tick_len: 0.35 * f,
+            gap: 0.3 * f,
+            line_width: (base / 8.0).max(1.25) * unit,
+            marker: 0.3 * f,
+        }
+    }
+}
+
+struct XTick {
+    pos: f64,
+    label: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum XLabels {
+    Horizontal,
+    Rotated,
+}
+
+struct Layout {
+    plot: Rect,
+    x_ticks: Vec<XTick>,
+    x_labels: XLabels,
+    y_ticks: Vec<Tick>,
+    y_minor: Vec<f64>,
+    /// right edge of the y tick labels
+    y_label_right: f64,
+}
+
+/// Draws all panels into `root`, row by row. Labels at 45 degrees are
+/// returned for the caller to draw, since that is backend specific.
+pub(crate) fn draw_figure<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    panels: &[Prepared<'_>],
+    columns: usize,
+    flavor: Flavor,
+) -> Result<Vec<RotatedLabel>, ChartError> {
+    let (w, h) = root.dim_in_pixel();
+    let (w, h) = (f64::from(w), f64::from(h));
+    let rows = panels.len().div_ceil(columns);
+    let (cw, ch) = (w / columns as f64, h / rows as f64);
+    let m = Metrics::new(cw, ch, flavor.unit);
+    let cell = |i: usize| {
+        let (r, c) = (i / columns, i % columns);
+        Rect {
+            x0: (c as f64 * cw).round(),
+            y0: (r as f64 * ch).round(),
+            x1: ((c + 1) as f64 * cw).round(),
+            y1: ((r + 1) as f64 * ch).round(),
+        }
+    };
+    // First pass: each panel on its own. Then the plots of a row get the
+    // largest top and bottom margins of that row, so their frames line up.
+    let mut reserve = vec![Reserve::default(); rows];
+    for (i, panel) in panels.iter().enumerate() {
+        let c = cell(i);
+        let plan = plan_panel(panel, c, &m, Reserve::default())?;
+        let row = &mut reserve[i / columns];
+        row.top = row.top.max(plan.layout.plot.y0 - c.y0);
+        row.bottom = row.bottom.max(c.y1 - plan.layout.plot.y1);
+    }
+    let mut rotated = Vec::new();
+    for (i, panel) in panels.iter().enumerate() {
+        let c = cell(i);
+        let plan = plan_panel(panel, c, &m, reserve[i / columns])?;
+        draw_panel(root, panel, c, &plan, &m, flavor, &mut rotated)?;
+    }
+    Ok(rotated)
+}
+
+/// Least distances from the cell's top and bottom to the plot's frame.
+#[derive(Debug, Clone, Copy, Default)]
+struct Reserve {
+    top: f64,
+    bottom: f64,
+}
+
+struct Plan {
+    layout: Layout,
+    legend: LegendBox,
+    legend_at: (f64, f64),
+}
+
+/// Lays a panel out and places its legend: inside the plot where it covers
+/// the least data, or right of the plot if every inside spot covers some
+/// and the legend is narrow enough.
+fn plan_panel(
+    p: &Prepared<'_>,
+    cell: Rect,
+    m: &Metrics,
+    reserve: Reserve,
+) -> Result<Plan, ChartError> {
+    let legend = LegendBox::measure(p, m);
+    let layout = lay_out(p, cell, m, 0.0, reserve)?;
+    let (legend_at, hits) = legend.place_inside(p, &layout.plot, m);
+    if hits > 0 && legend.w + 2.0 * m.pad <= 0.3 * (cell.x1 - cell.x0) {
+        let layout = lay_out(p, cell, m, legend.w + m.pad, reserve)?;
+        let legend_at = (layout.plot.x1 + m.pad, layout.plot.y0);
+        return Ok(Plan {
+            layout,
+            legend,
+            legend_at,
+        });
+    }
+    Ok(Plan {
+        layout,
+        legend,
+        legend_at,
+    })
+}
+
+fn draw_err<E: std::error::Error + Send + Sync>(
+    e: plotters::drawing::DrawingAreaErrorKind<E>,
+) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    p: &Prepared<'_>,
+    cell: Rect,
+    plan: &Plan,
+    m: &Metrics,
+    fl: Flavor,
+    rotated: &mut Vec<RotatedLabel>,
+) -> Result<(), ChartError> {
+    let layout = &plan.layout;
+    let plot = layout.plot;
+    let unit = fl.unit;
+
+    // grid
+    let grid_style = ShapeStyle::from(&GRID).stroke_width(px_width(unit));
+    for t in &layout.y_ticks {
+        let y = map_y(&plot, p.y.frac(t.pos));
+        line(root, (plot.x0, y), (plot.x1, y), grid_style)?;
+    }
+    for t in &layout.x_ticks {
+        let x = map_x(&plot, p.x.frac(t.pos));
+        line(root, (x, plot.y0), (x, plot.y1), grid_style)?;
+    }
+
+    // data
+    for (i, s) in p.series.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        let style = ShapeStyle::from(&color).stroke_width(px_width(m.line_width));
+        for run in line_runs(p, &plot, &s.points) {
+            let pts: Vec<(i32, i32)> = run.iter().map(|&q| ipt(q)).collect();
+            root.draw(&PathElement::new(pts, style)).map_err(draw_err)?;
+        }
+    }
+    for (i, s) in p.series.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        for q in marker_points(p, &plot, &s.points) {
+            draw_marker(root, s.marker, q, m, color)?;
+        }
+    }
+
+    // frame and ticks
+    let frame = ShapeStyle::from(&FRAME).stroke_width(px_width(unit));
+    root.draw(&Rectangle::new(
+        [ipt((plot.x0, plot.y0)), ipt((plot.x1, plot.y1))],
+        frame,
+    ))
+    .map_err(draw_err)?;
+    for t in &layout.y_ticks {
+        let y = map_y(&plot, p.y.frac(t.pos));
+        line(root, (plot.x0 - m.tick_len, y), (plot.x0, y), frame)?;
+        if let Some(label) = &t.label {
+            text(
+                root,
+                label,
+                m.tick,
+                fl,
+                layout.y_label_right,
+                y + 0.5 * CAP * m.tick,
+                HPos::Right,
+            )?;
+        }
+    }
+    for &pos in &layout.y_minor {
+        let y = map_y(&plot, p.y.frac(pos));
+        line(root, (plot.x0 - 0.55 * m.tick_len, y), (plot.x0, y), frame)?;
+    }
+    let label_top = plot.y1 + m.tick_len + m.gap;
+    for t in &layout.x_ticks {
+        let x = map_x(&plot, p.x.frac(t.pos));
+        line(root, (x, plot.y1), (x, plot.y1 + m.tick_len), frame)?;
+        let Some(label) = &t.label else { continue };
+        match layout.x_labels {
+            XLabels::Horizontal => {
+                text(
+                    root,
+                    label,
+                    m.tick,
+                    fl,
+                    x,
+                    label_top + CAP * m.tick,
+                    HPos::Center,
+                )?;
+            }
+            XLabels::Rotated => rotated.push(RotatedLabel {
+                text: font::clean(label),
+                x: x + 0.25 * m.tick,
+                y: label_top + 0.25 * m.tick,
+                size: m.tick * fl.draw_scale(),
+                color: TEXT,
+            }),
+        }
+    }
+
+    // axis titles and panel title
+    let mid_x = 0.5 * (plot.x0 + plot.x1);
+    if !p.x_label.is_empty() {
+        let baseline = cell.y1 - m.pad - DESCENT * m.label;
+        text(root, p.x_label, m.label, fl, mid_x, baseline, HPos::Center)?;
+    }
+    if !p.y_label.is_empty() {
+        let left = cell.x0 + m.pad;
+        let top_anchor = left + (CAP + 0.1) * m.label - fl.top_to_baseline() * m.label;
+        let style = text_style(m.label, fl, HPos::Center).transform(FontTransform::Rotate270);
+        let pos = ipt((top_anchor, 0.5 * (plot.y0 + plot.y1)));
+        root.draw_text(&font::clean(p.y_label), &style, pos)
+            .map_err(draw_err)?;
+    }
+    if !p.title.is_empty() {
+        let baseline = cell.y0 + m.pad + CAP * m.title;
+        text(root, p.title, m.title, fl, mid_x, baseline, HPos::Center)?;
+    }
+
+    plan.legend.draw(root, p, plan.legend_at, m, fl)
+}
+
+fn px_width(w: f64) -> u32 {
+    w.round().max(1.0) as u32
+}
+
+fn ipt((x, y): (f64, f64)) -> (i32, i32) {
+    (x.round() as i32, y.round() as i32)
+}
+
+fn map_x(plot: &Rect, f: f64) -> f64 {
+    plot.x0 + f * (plot.x1 - plot.x0)
+}
+
+fn map_y(plot: &Rect, f: f64) -> f64 {
+    plot.y1 - f * (plot.y1 - plot.y0)
+}
+
+fn line<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    a: (f64, f64),
+    b: (f64, f64),
+    style: ShapeStyle,
+) -> Result<(), ChartError> {
+    root.draw(&PathElement::new(vec![ipt(a), ipt(b)], style))
+        .map_err(draw_err)
+}
+
+fn text_style(size: f64, fl: Flavor, h: HPos) -> TextStyle<'static> {
+    TextStyle::from(font::font(size * fl.draw_scale()))
+        .color(&TEXT)
+        .pos(Pos::new(h, VPos::Top))
+}
+
+/// Horizontal text with its baseline at `baseline`.
+fn text<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    s: &str,
+    size: f64,
+    fl: Flavor,
+    x: f64,
+    baseline: f64,
+    h: HPos,
+) -> Result<(), ChartError> {
+    let style = text_style(size, fl, h);
+    let y = baseline - fl.top_to_baseline() * size;
+    root.draw_text(&font::clean(s), &style, ipt((x, y)))
+        .map_err(draw_err)
+}
+
+/// Places the plot rectangle inside `cell`, leaving room for titles, tick
+/// labels and `extra_right` pixels (an outside legend) on the right.
+fn lay_out(
+    p: &Prepared<'_>,
+    cell: Rect,
+    m: &Metrics,
+    extra_right: f64,
+    reserve: Reserve,
+) -> Result<Layout, ChartError> {
+    let title_h = if p.title.is_empty() {
+        0.0
+    } else {
+        (LINE + 0.2) * m.title
+    };
+    let x_title_h = if p.x_label.is_empty() {
+        0.0
+    } else {
+        LINE * m.label
+    };
+    let y_title_w = if p.y_label.is_empty() {
+        0.0
+    } else {
+        (CAP + DESCENT + 0.3) * m.label
+    };
+    let top = (cell.y0 + m.pad + title_h).max(cell.y0 + reserve.top);
+    let lowest = cell.y1 - reserve.bottom;
+    let mut left = cell.x0 + m.pad + y_title_w + 3.0 * m.tick;
+    let mut right = cell.x1 - m.pad - extra_right;
+    let mut bottom = (cell.y1 - m.pad - x_title_h - m.tick_len - m.gap - LINE * m.tick).min(lowest);
+    let mut result = None;
+    for _ in 0..4 {
+        let plot = Rect {
+            x0: left,
+            y0: top,
+            x1: right,
+            y1: bottom,
+        };
+        let (pw, ph) = (plot.x1 - plot.x0, plot.y1 - plot.y0);
+        if pw < 4.0 * m.tick || ph < 3.0 * m.tick {
+            return Err(ChartError::Invalid(format!(
+                "the figure is too small for the labels of chart {:?}",
+                p.title
+            )));
+        }
+        // y ticks
+        let target = ((ph / (3.2 * m.tick)) as usize).clamp(2, 10);
+        let (y_ticks, y_minor) = if p.log_y {
+            scale::log_ticks(p.y.lo, p.y.hi, target)
+        } else {
+            (scale::linear_ticks(p.y.lo, p.y.hi, target), Vec::new())
+        };
+        let y_tick_w = y_ticks
+            .iter()
+            .filter_map(|t| t.label.as_deref())
+            .map(|l| font::text_width(l, m.tick))
+            .fold(0.0, f64::max);
+        // x ticks
+        let (x_ticks, x_labels, below, need_left, need_right) = x_axis(p, &plot, m);
+        let new_left = (cell.x0 + m.pad + y_title_w + y_tick_w + m.gap + m.tick_len)
+            .max(cell.x0 + m.pad + need_left);
+        let new_right = cell.x1 - m.pad - extra_right - need_right;
+        let new_bottom = (cell.y1 - m.pad - x_title_h - below - m.gap - m.tick_len).min(lowest);
+        let stable = (new_left - left).abs() < 0.5
+            && (new_right - right).abs() < 0.5
+            && (new_bottom - bottom).abs() < 0.5;
+        result = Some(Layout {
+            plot,
+            x_ticks,
+            x_labels,
+            y_ticks,
+            y_minor,
+            y_label_right: plot.x0 - m.tick_len - m.gap,
+        });
+        if stable {
+            break;
+        }
+        left = new_left;
+        right = new_right;
+        bottom = new_bottom;
+    }
+    result.ok_or_else(|| ChartError::Draw("layout failed".to_string()))
+}
+
+/// Ticks and labels of the x axis for a plot rectangle. Returns the ticks,
+/// how labels are drawn, how far they reach below the tick marks, and how
+/// far they stick out left of the plot's left edge and right of its right
+/// edge.
+fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (Vec<XTick>, XLabels, f64, f64, f64) {
+    let pw = plot.x1 - plot.x0;
+    let f = m.tick;
+    let offset_of = |pos: f64| p.x.frac(pos) * pw;
+    match p.categories {
+        Some(cats) => {
+            let n = cats.len();
+            let widths: Vec<f64> = cats.iter().map(|c| font::text_width(c, f)).collect();
+            let spacing = pw / n as f64;
+            let fits = widths
+                .windows(2)
+                .all(|w| 0.5 * (w[0] + w[1]) + 0.8 * f <= spacing)
+                && widths.iter().all(|&w| w <= spacing * 2.0);
+            if fits {
+                let ticks = cats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| XTick {
+                        pos: i as f64,
+                        label: Some(c.clone()),
+                    })
+                    .collect();
+                let need_left = widths.first().map_or(0.0, |w| 0.5 * w - 0.5 * spacing);
+                let need_right = widths.last().map_or(0.0, |w| 0.5 * w - 0.5 * spacing);
+                return (
+                    ticks,
+                    XLabels::Horizontal,
+                    LINE * f,
+                    need_left.max(0.0),
+                    need_right.max(0.0),
+                );
+            }
+            // 45 degrees; thin out labels whose lines would touch
+            let every = ((LINE * f) / (spacing * DEG45)).ceil().max(1.0) as usize;
+            let mut ticks = Vec::with_capacity(n);
+            let mut below: f64 = 0.0;
+            let mut need_left: f64 = 0.0;
+            for (i, c) in cats.iter().enumerate().step_by(every) {
+                let w = widths[i];
+                below = below.max((w + 0.5 * CAP * f) * DEG45 + 0.25 * f);
+                need_left = need_left.max((w + CAP * f) * DEG45 - 0.25 * f - offset_of(i as f64));
+                ticks.push(XTick {
+                    pos: i as f64,
+                    label: Some(c.clone()),
+                });
+            }
+            (
+                ticks,
+                XLabels::Rotated,
+                below + DESCENT * f,
+                need_left.max(0.0),
+                0.0,
+            )
+        }
+        None => {
+            let mut target = ((pw / (4.5 * f)) as usize).clamp(2, 12);
+            loop {
+                let ticks: Vec<XTick> = scale::linear_ticks(p.x.lo, p.x.hi, target)
+                    .into_iter()
+                    .map(|t| XTick {
+                        pos: t.pos,
+                        label: t.label,
+                    })
+                    .collect();
+                let widths: Vec<f64> = ticks
+                    .iter()
+                    .map(|t| t.label.as_deref().map_or(0.0, |l| font::text_width(l, f)))
+                    .collect();
+                let fits = ticks.windows(2).zip(widths.windows(2)).all(|(t, w)| {
+                    0.5 * (w[0] + w[1]) + 1.2 * f <= offset_of(t[1].pos) - offset_of(t[0].pos)
+                });
+                if fits || target <= 2 {
+                    let need_left = ticks
+                        .first()
+                        .zip(widths.first())
+                        .map_or(0.0, |(t, w)| 0.5 * w - offset_of(t.pos));
+                    let need_right = ticks
+                        .last()
+                        .zip(widths.last())
+                        .map_or(0.0, |(t, w)| 0.5 * w - (pw - offset_of(t.pos)));
+                    return (
+                        ticks,
+                        XLabels::Horizontal,
+                        LINE * f,
+                        need_left.max(0.0),
+                        need_right.max(0.0),
+                    );
+                }
+                target -= 1;
+            }
+        }
+    }
+}
+
+/// Clips `a`-`b` to the unit square (Liang-Barsky).
+fn clip_unit(a: (f64, f64), b: (f64, f64)) -> Option<Clipped> {
+    let eps = 1e-9;
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let mut t0: f64 = 0.0;
+    let mut t1: f64 = 1.0;
+    for (pk, qk) in [
+        (-dx, a.0 + eps),
+        (dx, 1.0 + eps - a.0),
+        (-dy, a.1 + eps),
+        (dy, 1.0 + eps - a.1),
+    ] {
+        if pk == 0.0 {
+            if qk < 0.0 {
+                return None;
+            }
+        } else {
+            let r = qk / pk;
+            if pk < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    if t0 > t1 {
+        return None;
+    }
+    let at = |t: f64| (a.0 + t * dx, a.1 + t * dy);
+    Some(Clipped {
+        a: at(t0),
+        b: at(t1),
+        moved_a: t0 > 0.0,
+        moved_b: t1 < 1.0,
+    })
+}
+
+/// A segment clipped by [`clip_unit`].
+struct Clipped {
+    a: (f64, f64),
+    b: (f64, f64),
+    moved_a: bool,
+    moved_b: bool,
+}
+
+/// Connected pieces of a series' line in device pixels, clipped to the plot.
+fn line_runs(p: &Prepared<'_>, plot: &Rect, points: &[Option<(f64, f64)>]) -> Vec<Vec<(f64, f64)>> {
+    let to_px = |q: (f64, f64)| (map_x(plot, q.0), map_y(plot, q.1));
+    let unit = |(x, y): (f64, f64)| (p.x.frac(x), p.y.frac(y));
+    let mut runs = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    for w in points.windows(2) {
+        match (w[0], w[1]) {
+            (Some(a), Some(b)) => match clip_unit(unit(a), unit(b)) {
+                Some(Clipped {
+                    a: ca,
+                    b: cb,
+                    moved_a,
+                    moved_b,
+                }) => {
+                    if moved_a || cur.is_empty() {
+                        if cur.len() > 1 {
+                            runs.push(std::mem::take(&mut cur));
+                        }
+                        cur.clear();
+                        cur.push(to_px(ca));
+                    }
+                    cur.push(to_px(cb));
+                    if moved_b {
+                        runs.push(std::mem::take(&mut cur));
+                    }
+                }
+                None => {
+                    if cur.len() > 1 {
+                        runs.push(std::mem::take(&mut cur));
+                    }
+                    cur.clear();
+                }
+            },
+            _ => {
+                if cur.len() > 1 {
+                    runs.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+        }
+    }
+    if cur.len() > 1 {
+        runs.push(cur);
+    }
+    runs
+}
+
+/// Device positions of the points that lie inside the plot.
+fn marker_points(p: &Prepared<'_>, plot: &Rect, points: &[Option<(f64, f64)>]) -> Vec<(f64, f64)> {
+    let eps = 1e-9;
+    points
+        .iter()
+        .flatten()
+        .map(|&(x, y)| (p.x.frac(x), p.y.frac(y)))
+        .filter(|&(fx, fy)| (-eps..=1.0 + eps).contains(&fx) && (-eps..=1.0 + eps).contains(&fy))
+        .map(|(fx, fy)| (map_x(plot, fx), map_y(plot, fy)))
+        .collect()
+}
+
+fn draw_marker<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    marker: Marker,
+    (x, y): (f64, f64),
+    m: &Metrics,
+    color: RGBColor,
+) -> Result<(), ChartError> {
+    let r = m.marker;
+    let fill = color.filled();
+    let poly = |pts: &[(f64, f64)]| {
+        Polygon::new(
+            pts.iter()
+                .map(|&(dx, dy)| ipt((x + dx, y + dy)))
+                .collect::<Vec<_>>(),
+            fill,
+        )
+    };
+    let res = match marker {
+        Marker::Circle => root.draw(&Circle::new(ipt((x, y)), r.round().max(1.0) as i32, fill)),
+        Marker::Square => {
+            let a = 0.88 * r;
+            root.draw(&Rectangle::new(
+                [ipt((x - a, y - a)), ipt((x + a, y + a))],
+                fill,
+            ))
+        }
+        Marker::Triangle => {
+            let a = 1.25 * r;
+            root.draw(&poly(&[
+                (0.0, -a),
+                (0.866 * a, 0.5 * a),
+                (-0.866 * a, 0.5 * a),
+            ]))
+        }
+        Marker::Diamond => {
+            let a = 1.3 * r;
+            root.draw(&poly(&[
+                (0.0, -a),
+                (0.8 * a, 0.0),
+                (0.0, a),
+                (-0.8 * a, 0.0),
+            ]))
+        }
+        Marker::Cross => {
+            let a = 1.05 * r;
+            let style = ShapeStyle::from(&color).stroke_width(px_width(0.45 * r));
+            root.draw(&PathElement::new(
+                vec![ipt((x - a, y - a)), ipt((x + a, y + a))],
+                style,
+            ))
+            .and_then(|_| {
+                root.draw(&PathElement::new(
+                    vec![ipt((x - a, y + a)), ipt((x + a, y - a))],
+                    style,
+                ))
+            })
+        }
+    };
+    res.map_err(draw_err)
+}
+
+/// The legend: one row per series with a line-and-marker sample.
+struct LegendBox {
+    w: f64,
+    h: f64,
+    names: Vec<String>,
+}
+
+impl LegendBox {
+    fn sample_len(m: &Metrics) -> f64 {
+        2.2 * m.legend
+    }
+
+    fn measure(p: &Prepared<'_>, m: &Metrics) -> LegendBox {
+        let f = m.legend;
+        let names: Vec<String> = p
+            .series
+            .iter()
+            .map(|s| {
+                if s.name.chars().count() > 60 {
+                    s.name
+                        .chars()
+                        .take(59)
+                        .chain(std::iter::once('…'))
+                        .collect()
+                } else {
+                    s.name.to_string()
+                }
+            })
+            .collect();
+        let text_w = names
+            .iter()
+            .map(|n| font::text_width(n, f))
+            .fold(0.0, f64::max);
+        LegendBox {
+            w: 0.5 * f + Self::sample_len(m) + 0.5 * f + text_w + 0.6 * f,
+            h: 0.35 * f + names.len() as f64 * LINE * f + 0.35 * f,
+            names,
+        }
+    }
+
+    /// The free-est corner (or edge middle) of the plot, and how many data
+    /// samples the legend would cover there.
+    fn place_inside(&self, p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> ((f64, f64), usize) {
+        let inset = 0.5 * m.pad;
+        let (l, r) = (plot.x0 + inset, plot.x1 - inset - self.w);
+        let (t, b) = (plot.y0 + inset, plot.y1 - inset - self.h);
+        let (cx, cy) = (0.5 * (l + r), 0.5 * (t + b));
+        let spots = [
+            (r, t),
+            (l, t),
+            (r, b),
+            (l, b),
+            (cx, t),
+            (cx, b),
+            (r, cy),
+            (l, cy),
+        ];
+        let mut samples = Vec::new();
+        for s in &p.series {
+            for run in line_runs(p, plot, &s.points) {
+                for w in run.windows(2) {
+                    let len = ((w[1].0 - w[0].0).hypot(w[1].1 - w[0].1) / (0.3 * m.tick)).ceil();
+                    let n = len.clamp(1.0, 10_000.0) as usize;
+                    for k in 0..=n {
+                        let t = k as f64 / n as f64;
+                        samples.push((
+                            w[0].0 + t * (w[1].0 - w[0].0),
+                            w[0].1 + t * (w[1].1 - w[0].1),
+                        ));
+                    }
+                }
+            }
+            for q in marker_points(p, plot, &s.points) {
+                // markers weigh more than line samples
+                samples.extend(std::iter::repeat_n(q, 4));
+            }
+        }
+        let mut best = (spots[0], usize::MAX);
+        for &(x, y) in &spots {
+            let rect = Rect {
+                x0: x,
+                y0: y,
+                x1: x + self.w,
+                y1: y + self.h,
+            }
+            .inflate(1.5 * m.marker);
+            let hits = samples.iter().filter(|&&q| rect.contains(q)).count();
+            if hits < best.1 {
+                best = ((x, y), hits);
+            }
+        }
+        best
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        p: &Prepared<'_>,
+        (x, y): (f64, f64),
+        m: &Metrics,
+        fl: Flavor,
+    ) -> Result<(), ChartError> {
+        let f = m.legend;
+        root.draw(&Rectangle::new(
+            [ipt((x, y)), ipt((x + self.w, y + self.h))],
+            WHITE.mix(0.9).filled(),
+        ))
+        .map_err(draw_err)?;
+        root.draw(&Rectangle::new(
+            [ipt((x, y)), ipt((x + self.w, y + self.h))],
+            ShapeStyle::from(&LEGEND_EDGE).stroke_width(px_width(fl.unit)),
+        ))
+        .map_err(draw_err)?;
+        let sample = Self::sample_len(m);
+        for (i, (s, name)) in p.series.iter().zip(&self.names).enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let yc = y + 0.35 * f + (i as f64 + 0.5) * LINE * f;
+            let x0 = x + 0.5 * f;
+            let style = ShapeStyle::from(&color).stroke_width(px_width(m.line_width));
+            line(root, (x0, yc), (x0 + sample, yc), style)?;
+            draw_marker(root, s.marker, (x0 + 0.5 * sample, yc), m, color)?;
+            text(
+                root,
+                name,
+                f,
+                fl,
+                x0 + sample + 0.5 * f,
+                yc + 0.5 * CAP * f,
+                HPos::Left,
+            )?;
+        }
+        Ok(())
+    }
+}

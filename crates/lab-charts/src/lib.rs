@@ -1,0 +1,422 @@
+//! Line charts written as SVG and PNG, in the style of the figures of the
+//! papers this project reproduces.
+//!
+//! * [`render`] draws one [`LineChart`]; [`render_panels`] draws several side
+//!   by side, like a figure with panels (a), (b), (c).
+//! * Every series is a line with markers in its own colour from a fixed,
+//!   colour-blind friendly palette; a legend box is placed where it covers
+//!   the least data (outside, right of the plot, if it would cover some).
+//! * Text uses DejaVu Sans, embedded in the library and registered with
+//!   plotters under the family name `sans-serif`: no system font is read, so
+//!   PNGs render identically on machines without fonts. SVG text elements use
+//!   `font-family="sans-serif"`.
+//! * Both files are written atomically (temporary file in the target
+//!   directory, then rename), and only after both charts rendered.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use plotters::prelude::*;
+
+mod draw;
+mod font;
+mod scale;
+
+use draw::{Flavor, Prepared, PreparedSeries};
+use scale::Span;
+
+/// The horizontal axis of a [`LineChart`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum XAxis {
+    /// A numeric axis showing `min..=max` (finite, `min < max`).
+    Numeric { min: f64, max: f64 },
+    /// Named categories, evenly spaced; a point's x is the index of its
+    /// category (0 to n-1). Labels that do not fit side by side are drawn
+    /// at 45 degrees.
+    Categories(Vec<String>),
+}
+
+/// The marker drawn at every point of a series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Cross,
+    Diamond,
+}
+
+impl Marker {
+    /// All markers, in a fixed order.
+    pub const ALL: [Marker; 5] = [
+        Marker::Circle,
+        Marker::Square,
+        Marker::Triangle,
+        Marker::Diamond,
+        Marker::Cross,
+    ];
+
+    /// The `i`-th marker of [`Marker::ALL`], cycling; handy to give series
+    /// distinct markers.
+    pub fn nth(i: usize) -> Marker {
+        Marker::ALL[i % Marker::ALL.len()]
+    }
+}
+
+/// One line of a chart. Points with a non-finite coordinate (NaN, ±inf) are
+/// not drawn and break the line (a gap).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub marker: Marker,
+}
+
+/// A line chart. `y_min`/`y_max` fix ends of the y axis; a free end is
+/// chosen from the data with 5% headroom (a free lower end of non-negative
+/// data on a linear axis stops at 0). With `log_y` the y axis is
+/// logarithmic and every finite y value must be positive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x: XAxis,
+    pub y_min: Option<f64>,
+    pub y_max: Option<f64>,
+    pub log_y: bool,
+    pub series: Vec<Series>,
+}
+
+/// Why a chart could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum ChartError {
+    /// Writing one of the output files failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The drawing library failed.
+    #[error("drawing failed: {0}")]
+    Draw(String),
+    /// The input cannot be drawn (no series, bad range, non-positive values
+    /// on a log axis, size too small or too large, ...).
+    #[error("invalid chart: {0}")]
+    Invalid(String),
+}
+
+/// Largest accepted figure, in pixels (the PNG is drawn at twice the size).
+const MAX_SIDE: u32 = 8192;
+const MAX_PIXELS: u64 = 4096 * 4096;
+/// Smallest accepted panel.
+const MIN_PANEL: (u32, u32) = (160, 120);
+/// The PNG is drawn this many times larger and then scaled down.
+const SUPERSAMPLE: u32 = 2;
+
+/// Draws `chart` as a `width` x `height` pixel SVG at `svg_path` and PNG at
+/// `png_path`.
+pub fn render(
+    chart: &LineChart,
+    width: u32,
+    height: u32,
+    svg_path: &Path,
+    png_path: &Path,
+) -> Result<(), ChartError> {
+    render_panels(
+        std::slice::from_ref(chart),
+        1,
+        width,
+        height,
+        svg_path,
+        png_path,
+    )
+}
+
+/// Draws `panels` side by side, `columns` per row (rows as needed), into one
+/// `width` x `height` figure, each panel with its own title, axes and legend.
+pub fn render_panels(
+    panels: &[LineChart],
+    columns: usize,
+    width: u32,
+    height: u32,
+    svg_path: &Path,
+    png_path: &Path,
+) -> Result<(), ChartError> {
+    if panels.is_empty() {
+        return Err(ChartError::Invalid("no panels to draw".to_string()));
+    }
+    if columns == 0 {
+        return Err(ChartError::Invalid(
+            "columns must be at least 1".to_string(),
+        ));
+    }
+    let columns = columns.min(panels.len());
+    let rows = panels.len().div_ceil(columns);
+    check_size(width, height, columns, rows)?;
+    let prepared = panels.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
+    font::ensure_font()?;
+
+    let svg = render_svg(&prepared, columns, width, height)?;
+    let png = render_png_pixels(&prepared, columns, width, height)?;
+    write_atomic(svg_path, "svg", |tmp| {
+        let mut f = File::create(tmp)?;
+        f.write_all(svg.as_bytes())?;
+        f.sync_all()
+    })?;
+    write_atomic(png_path, "png", |tmp| encode_png(tmp, &png, width, height))
+}
+
+fn check_size(width: u32, height: u32, columns: usize, rows: usize) -> Result<(), ChartError> {
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(ChartError::Invalid(format!(
+            "figure size {width}x{height} is too large (at most {MAX_SIDE} per side and {MAX_PIXELS} pixels)"
+        )));
+    }
+    let (cw, ch) = (width as usize / columns, height as usize / rows);
+    if cw < MIN_PANEL.0 as usize || ch < MIN_PANEL.1 as usize {
+        return Err(ChartError::Invalid(format!(
+            "figure size {width}x{height} leaves {cw}x{ch} pixels per panel, at least {}x{} are needed",
+            MIN_PANEL.0, MIN_PANEL.1
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a chart and converts it into axis space.
+fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
+    let invalid = |msg: String| ChartError::Invalid(format!("chart {:?}: {msg}", chart.title));
+    if chart.series.is_empty() {
+        return Err(invalid("it has no series".to_string()));
+    }
+    if let Some(s) = chart.series.iter().find(|s| s.points.is_empty()) {
+        return Err(invalid(format!("series {:?} has no points", s.name)));
+    }
+    let (x, categories) = match &chart.x {
+        XAxis::Numeric { min, max } => {
+            if !(min.is_finite() && max.is_finite() && min < max) {
+                return Err(invalid(format!(
+                    "numeric x range {min}..{max} must be finite with min < max"
+                )));
+            }
+            (Span { lo: *min, hi: *max }, None)
+        }
+        XAxis::Categories(c) => {
+            if c.is_empty() {
+                return Err(invalid("the x axis has no categories".to_string()));
+            }
+            let n = c.len() as f64;
+            (
+                Span {
+                    lo: -0.5,
+                    hi: n - 0.5,
+                },
+                Some(c.as_slice()),
+            )
+        }
+    };
+    for (name, v) in [("y_min", chart.y_min), ("y_max", chart.y_max)] {
+        if let Some(v) = v {
+            if !v.is_finite() {
+                return Err(invalid(format!("{name} = {v} is not finite")));
+            }
+            if chart.log_y && v <= 0.0 {
+                return Err(invalid(format!(
+                    "{name} = {v} is not positive on a log scale"
+                )));
+            }
+        }
+    }
+    if chart.log_y {
+        for s in &chart.series {
+            if let Some(&(px, py)) = s.points.iter().find(|p| p.1.is_finite() && p.1 <= 0.0) {
+                return Err(invalid(format!(
+                    "series {:?} has y = {py} (at x = {px}) but a log scale needs y > 0",
+                    s.name
+                )));
+            }
+        }
+    }
+    let to_axis = |v: f64| if chart.log_y { v.log10() } else { v };
+    let series: Vec<PreparedSeries<'_>> = chart
+        .series
+        .iter()
+        .map(|s| PreparedSeries {
+            name: &s.name,
+            marker: s.marker,
+            points: s
+                .points
+                .iter()
+                .map(|&(px, py)| {
+                    let ay = to_axis(py);
+                    (px.is_finite() && ay.is_finite()).then_some((px, ay))
+                })
+                .collect(),
+        })
+        .collect();
+    let data = series.iter().flat_map(|s| s.points.iter().flatten()).fold(
+        None,
+        |acc: Option<(f64, f64)>, &(_, y)| match acc {
+            None => Some((y, y)),
+            Some((lo, hi)) => Some((lo.min(y), hi.max(y))),
+        },
+    );
+    let y = scale::auto_range(
+        data,
+        chart.y_min.map(to_axis),
+        chart.y_max.map(to_axis),
+        chart.log_y,
+    )
+    .map_err(invalid)?;
+    Ok(Prepared {
+        title: &chart.title,
+        x_label: &chart.x_label,
+        y_label: &chart.y_label,
+        x,
+        categories,
+        y,
+        log_y: chart.log_y,
+        series,
+    })
+}
+
+fn render_svg(
+    panels: &[Prepared<'_>],
+    columns: usize,
+    width: u32,
+    height: u32,
+) -> Result<String, ChartError> {
+    let flavor = Flavor {
+        unit: 1.0,
+        svg: true,
+    };
+    let mut svg = String::new();
+    let rotated = {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| ChartError::Draw(e.to_string()))?;
+        let rotated = draw::draw_figure(&root, panels, columns, flavor)?;
+        root.present()
+            .map_err(|e| ChartError::Draw(e.to_string()))?;
+        rotated
+    };
+    if !rotated.is_empty() {
+        let at = svg
+            .rfind("</svg>")
+            .ok_or_else(|| ChartError::Draw("SVG output lacks </svg>".to_string()))?;
+        let extra: String = rotated
+            .iter()
+            .map(|l| font::rotated_svg_element(l, 1.0 / 1.24))
+            .collect();
+        svg.insert_str(at, &extra);
+    }
+    Ok(svg)
+}
+
+/// Renders at [`SUPERSAMPLE`] times the size and averages down; returns
+/// `width * height` RGB pixels.
+fn render_png_pixels(
+    panels: &[Prepared<'_>],
+    columns: usize,
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>, ChartError> {
+    let ss = SUPERSAMPLE;
+    let (bw, bh) = (width * ss, height * ss);
+    let mut big = vec![255u8; bw as usize * bh as usize * 3];
+    {
+        let backend = BitMapBackend::<plotters::backend::RGBPixel>::with_buffer_and_format(
+            &mut big,
+            (bw, bh),
+        )
+        .map_err(|e| ChartError::Draw(e.to_string()))?;
+        let root = backend.into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| ChartError::Draw(e.to_string()))?;
+        let flavor = Flavor {
+            unit: f64::from(ss),
+            svg: false,
+        };
+        let rotated = draw::draw_figure(&root, panels, columns, flavor)?;
+        for label in &rotated {
+            font::draw_rotated_pixels(&root, label)?;
+        }
+        root.present()
+            .map_err(|e| ChartError::Draw(e.to_string()))?;
+    }
+    let (w, h, ss) = (width as usize, height as usize, ss as usize);
+    let bw = bw as usize;
+    let mut out = vec![0u8; w * h * 3];
+    let n = (ss * ss) as u32;
+    for y in 0..h {
+        for x in 0..w {
+            for c in 0..3 {
+                let mut sum = 0u32;
+                for dy in 0..ss {
+                    let row = (y * ss + dy) * bw;
+                    for dx in 0..ss {
+                        sum += u32::from(big[(row + x * ss + dx) * 3 + c]);
+                    }
+                }
+                out[(y * w + x) * 3 + c] = ((sum + n / 2) / n) as u8;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes RGB `pixels` as a PNG file at `path` (which must end in `.png`).
+fn encode_png(path: &Path, pixels: &[u8], width: u32, height: u32) -> std::io::Result<()> {
+    let other = |e: String| std::io::Error::other(e);
+    {
+        let mut backend = BitMapBackend::new(path, (width, height));
+        backend
+            .blit_bitmap((0, 0), (width, height), pixels)
+            .map_err(|e| other(e.to_string()))?;
+        backend.present().map_err(|e| other(e.to_string()))?;
+    }
+    File::open(path)?.sync_all()
+}
+
+/// Writes `path` by letting `write` fill a temporary file next to it and
+/// renaming that over `path`; the temporary file is removed on failure.
+fn write_atomic(
+    path: &Path,
+    ext: &str,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), ChartError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let io_err = |source| ChartError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path.file_name().ok_or_else(|| {
+        io_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "the path names no file",
+        ))
+    })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = dir.join(format!(
+        ".{}.{}-{}.tmp.{ext}",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = write(&tmp).and_then(|()| fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(e));
+    }
+    // Make the rename itself durable where directories can be synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! Ret-GA configuration: one field per paper parameter, one enum per ambiguity.
+
+use thiserror::Error;
+
+/// What the reset point counts.
+///
+/// `000` (conference version, the one with Table 1): "The *reset point* for a particular type of
+/// problem is defined as the number of generations needed to wait with a repeated fitness values
+/// during the simulation." `002` (journal version): "The reset point is defined as the number of
+/// generations after which the algorithm attempts to regenerate the initial population if the
+/// solution is not found."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResetRule {
+    /// Default, after `000`: reinitialise after `reset point` consecutive generations in which
+    /// the best fitness of the population did not improve ("a repeated fitness value").
+    Stagnation,
+    /// After `002`: reinitialise every `reset point` generations since the last (re)start.
+    FixedPeriod,
+    /// Never reinitialise (the plain GA, for ablations).
+    Never,
+}
+
+/// The set G_i of Remove Repetition.
+///
+/// Both papers: "any repetition of a given is replaced by a randomly selected number from the
+/// set ({1,2,...,9} - G_i), where G_i is the set of numbers present in the i th row or column
+/// under consideration". The operator's name and Fig. 5 ("Remove repetition of givens") suggest
+/// the givens of the unit; the sentence says every number present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepetitionSet {
+    /// Default, the literal words: every number present in the unit at that moment (updated
+    /// after each replacement), so a replacement never repeats a value already in the unit.
+    PresentInUnit,
+    /// The givens of the unit only: the replacement may repeat another non-given.
+    GivensOfUnit,
+}
+
+/// How individuals are paired for crossover.
+///
+/// `000`: "Select 2 conjugative individuals from the population with a crossover probability
+/// 0.8"; `002`: "The crossover operation swaps the whole rows between two consecutive
+/// individuals."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pairing {
+    /// Default: consecutive individuals of the population order, (1,2), (3,4), ...; each pair
+    /// crosses with the crossover probability. After the first generation the population is in
+    /// the order alternate elitism leaves it (sorted by fitness).
+    Consecutive,
+    /// A random permutation of the population, then consecutive pairs.
+    Random,
+}
+
+/// The order of the 20N pool in alternate elitism.
+///
+/// Both papers: "Arrange the individuals in the ascending order of their fitness values ...
+/// the alternate individuals are then selected for the next generation".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EliteOrder {
+    /// Default: best first, keep positions 1, 3, 5, ... (1-based), so the best individual
+    /// always survives (the text calls the step elitism).
+    BestFirst,
+    /// The literal "ascending order of fitness", keeping positions 1, 3, 5, ...: since fitness
+    /// is maximised, the best of the 20N (last, an even position) is dropped.
+    AscendingLiteral,
+}
+
+/// Which generation a success is credited to when the solution appears mid-generation (after
+/// crossover or after mutation). Table 1 reports "generations"; the papers do not say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SuccessGeneration {
+    /// Default: the generation in progress (1-based); a solution in the initial population is
+    /// generation 0.
+    Current,
+    /// Only completed generations: a solution found during generation g counts g - 1.
+    Completed,
+}
+
+/// Reset points by number of givens (both papers): "2000 if there are 27 givens or less, 350
+/// if there are exactly 28 or 29 givens, 300 if there are exactly 30 or 31 givens and 200 if
+/// there are 32 givens or more".
+pub fn paper_reset_point(givens: usize) -> u64 {
+    match givens {
+        0..=27 => 2000,
+        28..=29 => 350,
+        30..=31 => 300,
+        _ => 200,
+    }
+}
+
+/// Ret-GA parameters. Defaults are the papers' values (see the crate docs for the table).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetGaConfig {
+    /// Population = `population_factor` x N ("10*N individuals"; 90 for 9x9).
+    pub population_factor: usize,
+    /// Crossover probability per pair (0.8).
+    pub crossover_probability: f64,
+    /// Probability that a non-given cell is replaced by a random 1..N in mutation (0.2).
+    pub mutation_probability: f64,
+    /// Fixed reset point overriding the paper's table by number of givens.
+    pub reset_point: Option<u64>,
+    pub reset_rule: ResetRule,
+    pub repetition_set: RepetitionSet,
+    pub pairing: Pairing,
+    pub elite_order: EliteOrder,
+    pub success_generation: SuccessGeneration,
+}
+
+impl Default for RetGaConfig {
+    fn default() -> Self {
+        RetGaConfig {
+            population_factor: 10,
+            crossover_probability: 0.8,
+            mutation_probability: 0.2,
+            reset_point: None,
+            reset_rule: ResetRule::Stagnation,
+            repetition_set: RepetitionSet::PresentInUnit,
+            pairing: Pairing::Consecutive,
+            elite_order: EliteOrder::BestFirst,
+            success_generation: SuccessGeneration::Current,
+        }
+    }
+}
+
+/// Invalid configuration.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum RetGaError {
+    #[error("population_factor must be at least 1 (population = factor x N), got {0}")]
+    Population(usize),
+    #[error("{name} must be a probability in [0, 1], got {value}")]
+    Probability { name: &'static str, value: f64 },
+    #[error("reset_point must be at least 1")]
+    ResetPoint,
+}
+
+impl RetGaConfig {
+    /// Check every field.
+    pub fn validate(&self) -> Result<(), RetGaError> {
+        if self.population_factor == 0 {
+            return Err(RetGaError::Population(0));
+        }
+        for (name, value) in [
+            ("crossover_probability", self.crossover_probability),
+            ("mutation_probability", self.mutation_probability),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(RetGaError::Probability { name, value });
+            }
+        }
+        if self.reset_point == Some(0) {
+            return Err(RetGaError::ResetPoint);
+        }
+        Ok(())
+    }
+}

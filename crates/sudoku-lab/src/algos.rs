@@ -1,0 +1,134 @@
+//! The algorithm registry: a name and a table of options -> a configured [`Solver`]. The only
+//! place where the binary knows algorithm configs; unknown option keys are errors.
+
+use anyhow::{bail, Result};
+use serde::Deserialize;
+use sudoku_core::{Budget, Solver};
+
+use crate::spec::AlgorithmSpec;
+
+/// Algorithms the runner knows, with a one-line description.
+pub const ALGORITHMS: &[(&str, &str)] = &[
+    ("ret-ga", "Retrievable GA (Das, Bhatia, Puri, Deep)"),
+    ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
+];
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RetGaParams {
+    population_factor: Option<usize>,
+    crossover_probability: Option<f64>,
+    mutation_probability: Option<f64>,
+    reset_point: Option<u64>,
+    /// "stagnation" | "fixed-period" | "never"
+    reset_rule: Option<String>,
+    /// "present-in-unit" | "givens-of-unit"
+    repetition_set: Option<String>,
+    /// "consecutive" | "random"
+    pairing: Option<String>,
+    /// "best-first" | "ascending-literal"
+    elite_order: Option<String>,
+    /// "current" | "completed"
+    success_generation: Option<String>,
+}
+
+fn choose<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T> {
+    options
+        .iter()
+        .find(|(k, _)| *k == value)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|o| o.0).collect();
+            anyhow::anyhow!("{key} = '{value}' is not one of: {}", names.join(", "))
+        })
+}
+
+fn ret_ga(params: &toml::Table) -> Result<ret_ga::RetGa> {
+    use ret_ga::*;
+    let p: RetGaParams = toml::Value::Table(params.clone()).try_into()?;
+    let mut c = RetGaConfig::default();
+    if let Some(v) = p.population_factor {
+        c.population_factor = v;
+    }
+    if let Some(v) = p.crossover_probability {
+        c.crossover_probability = v;
+    }
+    if let Some(v) = p.mutation_probability {
+        c.mutation_probability = v;
+    }
+    c.reset_point = p.reset_point.or(c.reset_point);
+    if let Some(v) = &p.reset_rule {
+        c.reset_rule = choose(
+            "reset_rule",
+            v,
+            &[
+                ("stagnation", ResetRule::Stagnation),
+                ("fixed-period", ResetRule::FixedPeriod),
+                ("never", ResetRule::Never),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.repetition_set {
+        c.repetition_set = choose(
+            "repetition_set",
+            v,
+            &[
+                ("present-in-unit", RepetitionSet::PresentInUnit),
+                ("givens-of-unit", RepetitionSet::GivensOfUnit),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.pairing {
+        c.pairing = choose(
+            "pairing",
+            v,
+            &[("consecutive", Pairing::Consecutive), ("random", Pairing::Random)],
+        )?;
+    }
+    if let Some(v) = &p.elite_order {
+        c.elite_order = choose(
+            "elite_order",
+            v,
+            &[
+                ("best-first", EliteOrder::BestFirst),
+                ("ascending-literal", EliteOrder::AscendingLiteral),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.success_generation {
+        c.success_generation = choose(
+            "success_generation",
+            v,
+            &[
+                ("current", SuccessGeneration::Current),
+                ("completed", SuccessGeneration::Completed),
+            ],
+        )?;
+    }
+    Ok(RetGa::new(c)?)
+}
+
+/// Build the solver of an algorithm spec.
+pub fn build(a: &AlgorithmSpec) -> Result<Box<dyn Solver>> {
+    solver(&a.algorithm, &a.params)
+}
+
+/// Build a solver by name with options.
+pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
+    Ok(match name {
+        "ret-ga" => Box::new(ret_ga(params)?),
+        "mk-ga" => Box::new(crate::algos_mk::mk_ga(params)?),
+        other => {
+            let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
+            bail!("unknown algorithm '{other}' (known: {})", names.join(", "))
+        }
+    })
+}
+
+/// The budget of an algorithm spec, with the `--quick` cap when asked.
+pub fn budget(a: &AlgorithmSpec, quick_cap: Option<u64>) -> Budget {
+    Budget {
+        max_generations: Some(quick_cap.map_or(a.max_generations, |q| q.min(a.max_generations))),
+        max_evaluations: a.max_evaluations,
+    }
+}

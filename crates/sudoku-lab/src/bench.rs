@@ -1,0 +1,106 @@
+//! `sudoku-lab bench`: fitness functions against the plain transcriptions of the papers'
+//! formulas, and generations per second of each GA. Wall-clock numbers on this machine; for
+//! stable counts run the same under `valgrind --tool=callgrind`.
+
+use anyhow::Result;
+use rand::Rng as _;
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+use sudoku_core::fitness::*;
+use sudoku_core::{bank_puzzle, rng_from_seed, Budget, Geometry, NoObserver, Solver, Units};
+
+fn time_per_call(iters: u64, mut f: impl FnMut(u64)) -> f64 {
+    // Warm-up, then the best of 3 repetitions.
+    for i in 0..iters / 10 {
+        f(i);
+    }
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            for i in 0..iters {
+                f(i);
+            }
+            t.elapsed().as_secs_f64() * 1e9 / iters as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+pub fn run(quick: bool) -> Result<ExitCode> {
+    let scale = if quick { 1 } else { 10 };
+    let geom = Geometry::NINE;
+    let units = Units::new(geom);
+    let mut rng = rng_from_seed(42);
+    let grids: Vec<Vec<u8>> = (0..256)
+        .map(|_| (0..81).map(|_| rng.random_range(1..=9u8)).collect())
+        .collect();
+    let g = |i: u64| &grids[(i % 256) as usize];
+    let ret = RetGaFitness::new(&units);
+    println!("| function (9x9, random grids) | fast ns/eval | paper formula ns/eval | ratio |");
+    println!("|---|---|---|---|");
+    let rows: Vec<(&str, f64, f64)> = vec![
+        (
+            "Ret-GA pairwise uniqueness, eqs. (2)-(6)",
+            time_per_call(200_000 * scale, |i| {
+                black_box(ret.eval(black_box(g(i))));
+            }),
+            time_per_call(20_000 * scale, |i| {
+                black_box(ret_ga_fitness_paper(geom, black_box(g(i))));
+            }),
+        ),
+        (
+            "Mantere-Koljonen eq. (1)",
+            time_per_call(200_000 * scale, |i| {
+                black_box(mk_fitness(geom, black_box(g(i))));
+            }),
+            time_per_call(20_000 * scale, |i| {
+                black_box(mk_fitness_paper(geom, black_box(g(i))));
+            }),
+        ),
+        (
+            "missing symbols, rows+columns+boxes (RESEDA)",
+            time_per_call(200_000 * scale, |i| {
+                black_box(missing_symbols_cost(&units, black_box(g(i))));
+            }),
+            time_per_call(20_000 * scale, |i| {
+                black_box(missing_symbols_paper(&units, black_box(g(i)), 27));
+            }),
+        ),
+        (
+            "missing values, rows+columns (CSO, Lewis)",
+            time_per_call(200_000 * scale, |i| {
+                black_box(rows_cols_missing(&units, black_box(g(i))));
+            }),
+            time_per_call(20_000 * scale, |i| {
+                black_box(missing_symbols_paper(&units, black_box(g(i)), 18));
+            }),
+        ),
+    ];
+    for (name, fast, paper) in rows {
+        println!("| {name} | {fast:.1} | {paper:.1} | {:.1}x |", paper / fast);
+    }
+    println!();
+    println!("| algorithm (single thread) | puzzle | generations | seconds | generations/s | us/generation |");
+    println!("|---|---|---|---|---|---|");
+    let gens = 2_000 * scale as u64;
+    let algos: Vec<(&str, Box<dyn Solver>)> = vec![
+        ("ret-ga", crate::algos::solver("ret-ga", &toml::Table::new())?),
+        ("mk-ga", crate::algos::solver("mk-ga", &toml::Table::new())?),
+    ];
+    for (name, solver) in algos {
+        // A puzzle these runs do not solve within the budget, so every generation is counted.
+        let p = bank_puzzle("mk_superdifficult")?;
+        let mut rng = rng_from_seed(7);
+        let t = Instant::now();
+        let out = solver.solve(p, &Budget::generations(gens), &mut rng, &mut NoObserver);
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "| {name} | {} | {} | {s:.2} | {:.0} | {:.1} |",
+            p.id,
+            out.generations,
+            out.generations as f64 / s,
+            s * 1e6 / out.generations.max(1) as f64
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

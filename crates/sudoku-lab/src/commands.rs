@@ -1,0 +1,325 @@
+//! The commands. Each validates all of its input before it writes anything.
+
+use crate::meta::{Meta, Settings};
+use crate::protocol::Protocol;
+use crate::report::{self, parse_published, PublishedRow};
+use crate::spec::{self, Spec};
+use crate::{algos, table1, ProtocolFlags};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use sudoku_core::exact::search;
+use sudoku_core::parse::{parse_lenient, parse_puzzles};
+use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
+
+/// Everything validated for one protocol.
+struct Prepared {
+    spec: Spec,
+    puzzles: Vec<Puzzle>,
+    published: Option<Vec<PublishedRow>>,
+    out: PathBuf,
+    runs: u64,
+    threads: usize,
+    quick: bool,
+}
+
+fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Prepared> {
+    let mut spec = spec;
+    if let Some(s) = flags.seed {
+        spec.master_seed = s;
+    }
+    let puzzles = spec.load_puzzles(base)?;
+    let published = spec::published_text(&spec, base)?
+        .map(|t| parse_published(&t))
+        .transpose()?;
+    let runs = flags
+        .runs
+        .unwrap_or(if flags.quick { spec.quick_runs } else { spec.runs });
+    if runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let threads = match flags.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let out = flags.out.clone().unwrap_or_else(|| {
+        if flags.quick {
+            PathBuf::from("results/quick").join(&spec.id)
+        } else {
+            PathBuf::from("results").join(&spec.id)
+        }
+    });
+    if out.exists() && !out.is_dir() {
+        bail!("--out {} exists and is not a folder", out.display());
+    }
+    Ok(Prepared {
+        spec,
+        puzzles,
+        published,
+        out,
+        runs,
+        threads,
+        quick: flags.quick,
+    })
+}
+
+pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
+    let specs: Vec<Spec> = if id == "all" {
+        spec::EMBEDDED
+            .iter()
+            .map(|(k, _)| spec::embedded(k))
+            .collect::<Result<_>>()?
+    } else {
+        vec![spec::embedded(id)?]
+    };
+    if id == "all" && flags.out.is_some() && specs.len() > 1 {
+        bail!("--out cannot be used with `reproduce all` (one folder per experiment)");
+    }
+    let prepared: Vec<Prepared> = specs
+        .into_iter()
+        .map(|s| prepare(s, None, flags))
+        .collect::<Result<_>>()?;
+    for p in &prepared {
+        execute(p, flags)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let spec = Spec::parse(&text, &path.display().to_string())?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let p = prepare(spec, Some(&base), flags)?;
+    execute(&p, flags)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
+    let spec = &p.spec;
+    let cap = p.quick.then_some(spec.quick_max_generations);
+    let solvers = spec
+        .algorithms
+        .iter()
+        .map(algos::build)
+        .collect::<Result<Vec<_>>>()?;
+    let budgets = spec.algorithms.iter().map(|a| algos::budget(a, cap)).collect();
+    let settings = Settings {
+        experiment: spec.id.clone(),
+        master_seed: spec.master_seed,
+        runs: p.runs,
+        quick: p.quick,
+        spec_toml: toml::to_string(spec)?,
+    };
+    let runs_path = p.out.join("runs.csv");
+    let meta_path = p.out.join("meta.json");
+    if flags.resume && runs_path.exists() {
+        match Meta::read_settings(&meta_path)? {
+            Some(old) if old == settings => {}
+            Some(_) => bail!(
+                "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
+                p.out.display()
+            ),
+            None => bail!("{}: no readable meta.json beside runs.csv; cannot check it belongs to this spec", p.out.display()),
+        }
+    } else if runs_path.exists() && !flags.fresh {
+        bail!(
+            "{} exists: pass --resume to continue it, or --fresh to start over",
+            runs_path.display()
+        );
+    }
+    std::fs::create_dir_all(&p.out).with_context(|| format!("cannot create {}", p.out.display()))?;
+    if flags.fresh && runs_path.exists() {
+        std::fs::remove_file(&runs_path)?;
+    }
+    let mut meta = Meta::new(settings, spec, p.threads);
+    meta.write(&meta_path)?;
+    let protocol = Protocol {
+        spec,
+        puzzles: &p.puzzles,
+        solvers,
+        budgets,
+        runs: p.runs,
+    };
+    let start = Instant::now();
+    eprintln!(
+        "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
+        spec.id,
+        spec.algorithms.len(),
+        p.puzzles.len(),
+        p.runs,
+        p.threads,
+        p.out.display()
+    );
+    let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
+    let wall = start.elapsed().as_secs_f64();
+    let groups = report::groups(spec, &p.puzzles, &runs_path)?;
+    report::write_summary(&p.out.join("summary.csv"), spec, &p.puzzles, &groups)?;
+    if spec.report == "table1" {
+        let published = p.published.as_deref().context("report table1 needs published values")?;
+        let cells = table1::comparison(spec, &p.puzzles, &groups, published);
+        table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+        let (levels, paper_stats) = table1::paper_pi_inputs(published);
+        let paper_curves = table1::pi_curves(&paper_stats)?;
+        table1::fig8(&p.out, "fig8-paper", &paper_curves, "(paper's Table 1)")?;
+        let mut sources = vec![("paper", &paper_curves)];
+        let ours = table1::our_pi_inputs(spec, &groups, &levels);
+        let our_curves = ours.as_deref().map(table1::pi_curves).transpose()?;
+        if let Some(c) = &our_curves {
+            table1::fig8(&p.out, "fig8-ours", c, "(sudoku-lab runs)")?;
+            sources.push(("sudoku-lab", c));
+        }
+        table1::write_pi(&p.out.join("pi.csv"), &sources)?;
+        table1::fig7(&p.out, spec, &groups, published, &levels)?;
+    }
+    let invalid = std::fs::read_to_string(&runs_path)?.matches(",invalid_claim,").count();
+    meta.finished_utc = Some(crate::meta::utc_now());
+    meta.wall_seconds = Some(wall);
+    meta.runs_executed_this_session = Some(executed);
+    meta.runs_resumed = Some(resumed);
+    meta.status = if invalid == 0 { "complete" } else { "complete-with-invalid-claims" }.into();
+    meta.write(&meta_path)?;
+    print_summary(spec, &p.puzzles, &groups);
+    eprintln!(
+        "{}: {executed} runs in {wall:.1} s ({resumed} resumed); results in {}",
+        spec.id,
+        p.out.display()
+    );
+    if invalid > 0 {
+        bail!("{invalid} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug");
+    }
+    Ok(())
+}
+
+fn print_summary(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<report::Group>]) {
+    println!("{:<12} {:<24} {:>9} {:>10} {:>10}", "algorithm", "puzzle", "success", "mean gen", "sd gen");
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        for (i, p) in puzzles.iter().enumerate() {
+            let x = &g[a][i];
+            let s = x.generations();
+            println!(
+                "{:<12} {:<24} {:>4}/{:<4} {:>10} {:>10}",
+                alg.label,
+                p.id,
+                x.successes,
+                x.runs,
+                s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
+                s.map_or("-".into(), |s| format!("{:.1}", s.sd)),
+            );
+        }
+    }
+}
+
+/// A puzzle named on the command line: bank id, file, or the puzzle itself.
+fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
+    if let Ok(p) = bank_puzzle(arg) {
+        return Ok(p.clone());
+    }
+    let path = Path::new(arg);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
+        let ps = parse_puzzles(&text, arg)?;
+        return Ok(ps.into_iter().next().expect("parse returns at least one puzzle"));
+    }
+    if arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x') && arg.len() < 16 {
+        bail!("'{arg}' is not a bank puzzle id (see `sudoku-lab list`) nor a file");
+    }
+    let mut ps = parse_puzzles(arg, "<argument>")?;
+    let mut p = ps.remove(0);
+    p.id = "argument".into();
+    Ok(p)
+}
+
+pub fn solve(algo: &str, seed: u64, max_generations: Option<u64>, params: &[String], puzzle: &str) -> Result<ExitCode> {
+    let puzzle = resolve_puzzle(puzzle)?;
+    let mut table = toml::Table::new();
+    for kv in params {
+        let (k, v) = kv.split_once('=').with_context(|| format!("--param '{kv}' is not key=value"))?;
+        let parsed: toml::Table = toml::from_str(&format!("{k} = {v}"))
+            .or_else(|_| toml::from_str(&format!("{k} = \"{v}\"")))
+            .with_context(|| format!("--param '{kv}': not a TOML value"))?;
+        table.extend(parsed);
+    }
+    let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
+    if max_generations == Some(0) {
+        bail!("--max-generations must be at least 1");
+    }
+    let default_max = match algo {
+        "mk-ga" => 100_000,
+        _ => 50_000,
+    };
+    let budget = Budget::generations(max_generations.unwrap_or(default_max));
+    let mut rng = rng_from_seed(seed);
+    let start = Instant::now();
+    let out = solver.solve(&puzzle, &budget, &mut rng, &mut NoObserver);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let ok = out.solved && out.grid.is_solved() && out.grid.keeps_givens_of(&puzzle.grid);
+    println!("{}", out.grid);
+    println!(
+        "{}: {} after {} generations, {} fitness evaluations, {} restarts, best fitness {}, {ms:.1} ms",
+        solver.name(),
+        if ok { "solved" } else { "not solved" },
+        out.generations,
+        out.evaluations,
+        out.restarts,
+        out.best_fitness
+    );
+    if out.solved && !ok {
+        bail!("the algorithm claimed a solution the exact checker rejects (a bug)");
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn check(file: &Path) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let parsed = parse_lenient(&text, &file.display().to_string())?;
+    let mut all_unique = true;
+    println!("{:<32} {:>6} {:>6} {:>9} {:>9}", "puzzle", "line", "givens", "conflicts", "solutions");
+    for p in &parsed {
+        let solutions = if p.conflicts.is_empty() {
+            match search(&p.puzzle.grid, 2).count {
+                0 => "0",
+                1 => "1",
+                _ => "many",
+            }
+        } else {
+            "0"
+        };
+        all_unique &= solutions == "1";
+        println!(
+            "{:<32} {:>6} {:>6} {:>9} {:>9}",
+            p.puzzle.id,
+            p.line,
+            p.puzzle.givens(),
+            p.conflicts.len(),
+            solutions
+        );
+        for c in &p.conflicts {
+            println!("  {c}");
+        }
+    }
+    println!(
+        "{} puzzles, {}",
+        parsed.len(),
+        if all_unique { "all with a unique solution" } else { "NOT all with a unique solution" }
+    );
+    Ok(if all_unique { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn list() -> Result<ExitCode> {
+    println!("Experiments (sudoku-lab reproduce <id>):");
+    for (id, _) in spec::EMBEDDED {
+        let s = spec::embedded(id)?;
+        println!("  {id:<20} {}", s.title);
+    }
+    println!("\nAlgorithms (--algo):");
+    for (name, what) in algos::ALGORITHMS {
+        println!("  {name:<20} {what}");
+    }
+    println!("\nBank puzzles (experiments/puzzles/published.tsv, embedded):");
+    for p in bank() {
+        println!("  {:<24} {:>2} givens  {}", p.id, p.givens(), p.source);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,119 @@
+//! File helpers: atomic replacement and the runs.csv row.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// Write a file atomically: a temporary file in the same folder, synced, then renamed over the
+/// target, so readers see the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |w| Ok(w.write_all(bytes)?))
+}
+
+/// [`write_atomic`] for content produced piece by piece through a buffered writer.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
+) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| -> Result<()> {
+        let f = std::fs::File::create(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// One run: the source of truth. Every run is replayable from its row: the seed, the algorithm
+/// label (its options are in the spec, copied into meta.json), the puzzle and the budget.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    pub experiment: String,
+    pub algorithm: String,
+    pub puzzle: String,
+    pub run: u64,
+    pub seed: u64,
+    /// 1 when the run ended with a grid the exact checker accepts (and that keeps the givens).
+    pub solved: u8,
+    pub generations: u64,
+    pub evaluations: u64,
+    pub restarts: u64,
+    pub best_fitness: f64,
+    pub termination: String,
+    pub max_generations: u64,
+    pub wall_ms: f64,
+    pub grid: String,
+}
+
+pub const HEADER: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid";
+
+impl Row {
+    /// The CSV line of this row (no newline). Fields never contain commas or quotes.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{}",
+            self.experiment,
+            self.algorithm,
+            self.puzzle,
+            self.run,
+            self.seed,
+            self.solved,
+            self.generations,
+            self.evaluations,
+            self.restarts,
+            self.best_fitness,
+            self.termination,
+            self.max_generations,
+            self.wall_ms,
+            self.grid
+        )
+    }
+}
+
+/// Read the rows of a runs.csv, streaming, calling `f` on each. A trailing line without a
+/// newline (a write cut by a crash) is ignored; `Ok(valid_len)` is the byte length of the
+/// complete lines, so the caller can truncate the torn tail before appending.
+pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut reader = std::io::BufReader::new(file);
+    let mut line = String::new();
+    let mut valid = 0u64;
+    let mut lineno = 0usize;
+    loop {
+        line.clear();
+        let k = reader.read_line(&mut line)?;
+        if k == 0 || !line.ends_with('\n') {
+            break;
+        }
+        lineno += 1;
+        valid += k as u64;
+        let l = line.trim_end();
+        if lineno == 1 {
+            if l != HEADER {
+                anyhow::bail!("{}: unexpected header (not a sudoku-lab runs.csv of this version)", path.display());
+            }
+            continue;
+        }
+        let row: Row = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(l.as_bytes())
+            .deserialize()
+            .next()
+            .context("empty row")?
+            .with_context(|| format!("{}:{lineno}: malformed row", path.display()))?;
+        f(row)?;
+    }
+    Ok(valid)
+}

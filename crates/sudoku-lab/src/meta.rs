@@ -1,0 +1,110 @@
+//! meta.json: the experiment's full configuration, written beside its results before it runs
+//! and completed when it ends.
+
+use crate::io::write_atomic;
+use crate::spec::Spec;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What must be equal for `--resume` to continue a runs.csv.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Settings {
+    pub experiment: String,
+    pub master_seed: u64,
+    pub runs: u64,
+    pub quick: bool,
+    /// The spec as TOML, so a changed option cannot silently mix with old rows.
+    pub spec_toml: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Meta {
+    pub settings: Settings,
+    pub spec: Spec,
+    pub git_revision: String,
+    pub sudoku_lab_version: String,
+    pub dependencies: String,
+    pub threads: usize,
+    pub machine: String,
+    pub started_utc: String,
+    pub finished_utc: Option<String>,
+    pub wall_seconds: Option<f64>,
+    pub runs_executed_this_session: Option<usize>,
+    pub runs_resumed: Option<usize>,
+    pub status: String,
+}
+
+impl Meta {
+    pub fn new(settings: Settings, spec: &Spec, threads: usize) -> Self {
+        Meta {
+            settings,
+            spec: spec.clone(),
+            git_revision: env!("SUDOKU_LAB_GIT").to_string(),
+            sudoku_lab_version: env!("CARGO_PKG_VERSION").to_string(),
+            dependencies: env!("SUDOKU_LAB_DEPS").to_string(),
+            threads,
+            machine: machine(),
+            started_utc: utc_now(),
+            finished_utc: None,
+            wall_seconds: None,
+            runs_executed_this_session: None,
+            runs_resumed: None,
+            status: "running".into(),
+        }
+    }
+
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        write_atomic(path, format!("{text}\n").as_bytes())
+    }
+
+    pub fn read_settings(path: &Path) -> Result<Option<Settings>> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        Ok(serde_json::from_value(v["settings"].clone()).ok())
+    }
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{} {}, {cpu}, {cores} logical cores", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+/// Current UTC time as RFC 3339 (seconds), without a date crate.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}

@@ -1,0 +1,200 @@
+//! Experiment specs: TOML files in `experiments/` (embedded in the binary for `reproduce`), or a
+//! user's file for `run`. Unknown keys are errors everywhere.
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use sudoku_core::parse::parse_puzzles;
+use sudoku_core::{bank_puzzle, Puzzle};
+
+/// One experiment: algorithms x puzzles x runs.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Experiment id, used for the output folder and the run seeds.
+    pub id: String,
+    pub title: String,
+    /// Where the published values come from (paper, table).
+    #[serde(default)]
+    pub paper: String,
+    pub master_seed: u64,
+    /// Runs per (algorithm, puzzle).
+    pub runs: u64,
+    /// `--quick`: runs per (algorithm, puzzle) and a generation cap, so the whole experiment
+    /// finishes in well under a minute on 2 cores while exercising the same code.
+    pub quick_runs: u64,
+    pub quick_max_generations: u64,
+    /// Published values, a CSV in `experiments/paper/` (embedded for `reproduce`).
+    #[serde(default)]
+    pub published: Option<String>,
+    /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8) or "none".
+    #[serde(default = "default_report")]
+    pub report: String,
+    pub puzzles: Vec<PuzzleRef>,
+    pub algorithms: Vec<AlgorithmSpec>,
+}
+
+fn default_report() -> String {
+    "none".into()
+}
+
+/// A puzzle: a bank id, or a file (path relative to the spec) with an index.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleRef {
+    /// Bank id (see `sudoku-lab list`), or the id to give the puzzle read from `file`.
+    pub id: String,
+    /// A puzzle file (any format `puzzles check` reads), relative to the spec file.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// 0-based index of the puzzle in `file`.
+    #[serde(default)]
+    pub index: usize,
+    /// The paper's row this puzzle stands for (e.g. "Difficult"); candidates share a label.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// False for candidate files whose identity with the paper's puzzle is uncertain.
+    #[serde(default = "yes")]
+    pub primary: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One algorithm configuration.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlgorithmSpec {
+    /// Label in runs.csv (unique within the spec), e.g. "ret-ga".
+    pub label: String,
+    /// Which algorithm: "ret-ga" or "mk-ga".
+    pub algorithm: String,
+    /// The paper's column for this algorithm (e.g. "Ret-GA", "GA").
+    #[serde(default)]
+    pub paper_label: Option<String>,
+    pub max_generations: u64,
+    #[serde(default)]
+    pub max_evaluations: Option<u64>,
+    /// Algorithm options (see `sudoku-lab list` and the crate docs); unknown keys are errors.
+    #[serde(default)]
+    pub params: toml::Table,
+}
+
+impl PuzzleRef {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.id)
+    }
+}
+
+impl Spec {
+    /// Parse and validate a spec. `base` resolves puzzle files (None for embedded specs).
+    pub fn parse(text: &str, name: &str) -> Result<Spec> {
+        let spec: Spec = toml::from_str(text).map_err(|e| {
+            let msg = e.message().to_string();
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start].matches('\n').count() + 1;
+                    anyhow::anyhow!("{name}:{line}: {msg}")
+                }
+                None => anyhow::anyhow!("{name}: {msg}"),
+            }
+        })?;
+        spec.validate().with_context(|| format!("{name}: invalid spec"))?;
+        Ok(spec)
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            bail!("id '{}' must be non-empty letters, digits, '-' or '_'", self.id);
+        }
+        if self.runs == 0 || self.quick_runs == 0 {
+            bail!("runs and quick_runs must be at least 1");
+        }
+        if self.puzzles.is_empty() || self.algorithms.is_empty() {
+            bail!("a spec needs at least one puzzle and one algorithm");
+        }
+        let mut seen = std::collections::HashSet::new();
+        for p in &self.puzzles {
+            if !seen.insert(&p.id) {
+                bail!("puzzle id '{}' appears twice", p.id);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for a in &self.algorithms {
+            if !seen.insert(&a.label) {
+                bail!("algorithm label '{}' appears twice", a.label);
+            }
+            if a.max_generations == 0 {
+                bail!("algorithm '{}': max_generations must be at least 1", a.label);
+            }
+            crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
+        }
+        if !matches!(self.report.as_str(), "none" | "table1") {
+            bail!("report '{}' is not one of: none, table1", self.report);
+        }
+        Ok(())
+    }
+
+    /// Load every puzzle; `base` is the spec's folder for relative files.
+    pub fn load_puzzles(&self, base: Option<&Path>) -> Result<Vec<Puzzle>> {
+        self.puzzles
+            .iter()
+            .map(|r| match &r.file {
+                None => Ok(bank_puzzle(&r.id)?.clone()),
+                Some(f) => {
+                    let path: PathBuf = base.map(|b| b.join(f)).unwrap_or_else(|| f.into());
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("cannot read puzzle file {}", path.display()))?;
+                    let all = parse_puzzles(&text, &path.display().to_string())?;
+                    let mut p = all.get(r.index).cloned().with_context(|| {
+                        format!("{}: has {} puzzles, index {} asked", path.display(), all.len(), r.index)
+                    })?;
+                    p.id = r.id.clone();
+                    Ok(p)
+                }
+            })
+            .collect()
+    }
+}
+
+/// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.
+pub const EMBEDDED: &[(&str, &str)] = &[(
+    "ret-ga-table1",
+    include_str!("../../../experiments/ret-ga-table1.toml"),
+)];
+
+/// Published-value files (`experiments/paper/*.csv`), embedded.
+pub const PAPER_FILES: &[(&str, &str)] = &[(
+    "paper/ret-ga-table1.csv",
+    include_str!("../../../experiments/paper/ret-ga-table1.csv"),
+)];
+
+pub fn embedded(id: &str) -> Result<Spec> {
+    let (_, text) = EMBEDDED
+        .iter()
+        .find(|(k, _)| *k == id)
+        .with_context(|| {
+            let ids: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
+            format!("unknown experiment '{id}' (known: {})", ids.join(", "))
+        })?;
+    Spec::parse(text, &format!("experiments/{id}.toml"))
+}
+
+/// Published values for a spec: embedded file, or a file next to a user's spec.
+pub fn published_text(spec: &Spec, base: Option<&Path>) -> Result<Option<String>> {
+    let Some(name) = &spec.published else {
+        return Ok(None);
+    };
+    if let Some(b) = base {
+        let p = b.join(name);
+        if p.exists() {
+            return Ok(Some(std::fs::read_to_string(&p).with_context(|| format!("cannot read {}", p.display()))?));
+        }
+    }
+    PAPER_FILES
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, t)| Some(t.to_string()))
+        .with_context(|| format!("published values file '{name}' not found"))
+}
