@@ -28,7 +28,16 @@ fn main() {
         if let Some(n) = line.strip_prefix("name = ") {
             name = n.trim_matches('"').to_string();
         } else if let Some(v) = line.strip_prefix("version = ") {
-            if ["rand", "rand_pcg", "rand_core", "rayon", "statrs", "plotters"].contains(&name.as_str()) {
+            if [
+                "rand",
+                "rand_pcg",
+                "rand_core",
+                "rayon",
+                "statrs",
+                "plotters",
+            ]
+            .contains(&name.as_str())
+            {
                 versions.push(format!("{name}={}", v.trim_matches('"')));
             }
         }

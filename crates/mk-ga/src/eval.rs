@@ -3,8 +3,10 @@
 //! roots summed in the same order (rows 0..N, then columns 0..N), so the two never disagree on
 //! a ranking or on the solved value 0.0.
 //!
-//! It makes one row-major pass with per-column accumulators on the stack, and multiplies in
-//! `u64` up to order 15 (15^15 < 2^64) and in `u128` above (25^25 < 2^128).
+//! It makes one row-major pass with per-column accumulators on the stack, takes the square
+//! roots in a separate loop (they pipeline) before summing them in order, and multiplies in
+//! `u32` for 9x9 (9^9 < 2^32), in `u64` up to order 15 (15^15 < 2^64) and in `u128` above
+//! (25^25 < 2^128).
 
 use sudoku_core::Geometry;
 

@@ -103,7 +103,9 @@ impl State<'_> {
 
     /// Evaluate pool member `k`; true when it is a solution.
     fn evaluate(&mut self, k: usize) -> bool {
-        let f = self.fit.eval(&self.pool[k * self.cells..(k + 1) * self.cells]);
+        let f = self
+            .fit
+            .eval(&self.pool[k * self.cells..(k + 1) * self.cells]);
         self.pool_fit[k] = f;
         self.evaluations += 1;
         f == self.fit.max()
@@ -149,7 +151,10 @@ impl State<'_> {
                 continue;
             }
             self.crossovers += 1;
-            let (a, b) = (self.perm[2 * pair] as usize, self.perm[2 * pair + 1] as usize);
+            let (a, b) = (
+                self.perm[2 * pair] as usize,
+                self.perm[2 * pair + 1] as usize,
+            );
             let (lo, hi) = (a.min(b), a.max(b));
             let (x, y) = self.pool[pop * cells..].split_at_mut(hi * cells);
             let ca = &mut x[lo * cells..(lo + 1) * cells];

@@ -63,10 +63,22 @@ impl Blueprint {
                     .fold(0u32, |m, v| m | 1 << v)
             })
             .collect();
-        let free_row: Vec<u8> = free.iter().map(|&c| geom.row_of(c as usize) as u8).collect();
-        let free_col: Vec<u8> = free.iter().map(|&c| geom.col_of(c as usize) as u8).collect();
-        let free_row_given = free_row.iter().map(|&r| unit_given_mask[r as usize]).collect();
-        let free_col_given = free_col.iter().map(|&c| unit_given_mask[n + c as usize]).collect();
+        let free_row: Vec<u8> = free
+            .iter()
+            .map(|&c| geom.row_of(c as usize) as u8)
+            .collect();
+        let free_col: Vec<u8> = free
+            .iter()
+            .map(|&c| geom.col_of(c as usize) as u8)
+            .collect();
+        let free_row_given = free_row
+            .iter()
+            .map(|&r| unit_given_mask[r as usize])
+            .collect();
+        let free_col_given = free_col
+            .iter()
+            .map(|&c| unit_given_mask[n + c as usize])
+            .collect();
         Blueprint {
             geom,
             givens,
@@ -149,7 +161,8 @@ fn fix_units<R: Rng + ?Sized>(
         let u = offset + which.trailing_zeros() as usize;
         which &= which - 1;
         let gmask = bp.unit_given_mask[u];
-        let free = &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
+        let free =
+            &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
         let mut present = match set {
             RepetitionSet::PresentInUnit => bp.unit_cells[u * n..(u + 1) * n]
                 .iter()
@@ -217,12 +230,7 @@ pub fn bitwise_mutation<R: Rng + ?Sized>(
 /// `order` receives the pool indices (0..pool) sorted by the elite order; ties are broken by
 /// pool index so the result is deterministic. Returns the selected pool indices in `out`
 /// (positions 0, 2, 4, ... of the sorted pool), `out.len()` of them.
-pub fn alternate_elitism(
-    fitness: &[u32],
-    best_first: bool,
-    order: &mut Vec<u16>,
-    out: &mut [u16],
-) {
+pub fn alternate_elitism(fitness: &[u32], best_first: bool, order: &mut Vec<u16>, out: &mut [u16]) {
     order.clear();
     order.extend(0..fitness.len() as u16);
     if best_first {

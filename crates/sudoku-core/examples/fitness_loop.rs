@@ -7,11 +7,16 @@ use sudoku_core::{rng_from_seed, Geometry, Units};
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "ret".into());
-    let evals: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let evals: usize = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     let geom = Geometry::NINE;
     let units = Units::new(geom);
     let mut rng = rng_from_seed(1);
-    let grids: Vec<Vec<u8>> = (0..64).map(|_| (0..81).map(|_| rng.random_range(1..=9u8)).collect()).collect();
+    let grids: Vec<Vec<u8>> = (0..64)
+        .map(|_| (0..81).map(|_| rng.random_range(1..=9u8)).collect())
+        .collect();
     let ret = RetGaFitness::new(&units);
     let mut acc = 0f64;
     for i in 0..evals {

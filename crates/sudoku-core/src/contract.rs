@@ -13,7 +13,10 @@ use crate::seed::Rng;
 pub struct Budget {
     /// Stop after this many generations (rounds, cycles), when set.
     pub max_generations: Option<u64>,
-    /// Stop once this many fitness evaluations have been spent, when set.
+    /// Stop once this many fitness evaluations have been spent, when set. Each algorithm
+    /// crate says where it checks: mk-ga never exceeds it after the initial population; ret-ga
+    /// checks between generations, so a run may exceed it by less than one generation's
+    /// evaluations (at most 2 x population).
     pub max_evaluations: Option<u64>,
 }
 

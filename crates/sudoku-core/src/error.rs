@@ -5,7 +5,9 @@ use thiserror::Error;
 /// Everything that can go wrong in `sudoku-core`.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CoreError {
-    #[error("unsupported box shape {box_rows}x{box_cols} (supported: 2x2, 2x3, 3x3, 3x4, 4x4, 5x5)")]
+    #[error(
+        "unsupported box shape {box_rows}x{box_cols} (supported: 2x2, 2x3, 3x3, 3x4, 4x4, 5x5)"
+    )]
     UnsupportedShape { box_rows: usize, box_cols: usize },
     #[error("unsupported grid order {0} (supported: 4, 6, 9, 12, 16, 25)")]
     UnsupportedOrder(usize),

@@ -148,9 +148,7 @@ pub fn search(grid: &Grid, limit: usize) -> Search {
     st.search(0);
     Search {
         count: st.count,
-        first: st
-            .first
-            .and_then(|cells| Grid::from_cells(g, cells)),
+        first: st.first.and_then(|cells| Grid::from_cells(g, cells)),
         guesses: st.guesses,
     }
 }

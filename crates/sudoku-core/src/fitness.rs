@@ -341,7 +341,8 @@ pub fn mk_fitness_paper(geom: Geometry, cells: &[u8]) -> f64 {
         .map(|c| geom.col_cells(c).map(|x| cells[x]).collect())
         .collect();
     let fact: f64 = (1..=n).map(|k| k as f64).product();
-    let g1 = |x: &Vec<u8>| ((n * (n + 1) / 2) as f64 - x.iter().map(|&v| v as f64).sum::<f64>()).abs();
+    let g1 =
+        |x: &Vec<u8>| ((n * (n + 1) / 2) as f64 - x.iter().map(|&v| v as f64).sum::<f64>()).abs();
     let g2 = |x: &Vec<u8>| (fact - x.iter().map(|&v| v as f64).product::<f64>()).abs();
     let g3 = |x: &Vec<u8>| (1..=n as u8).filter(|s| !x.contains(s)).count() as f64;
     let t1: f64 = rows.iter().map(g1).sum::<f64>() + cols.iter().map(g1).sum::<f64>();

@@ -110,10 +110,7 @@ impl Grid {
             cols[g.col_of(i)] |= bit;
             boxes[g.box_of(i)] |= bit;
         }
-        rows.iter()
-            .chain(&cols)
-            .chain(&boxes)
-            .all(|&m| m == full)
+        rows.iter().chain(&cols).chain(&boxes).all(|&m| m == full)
     }
 
     /// True when `self` keeps every filled cell of `puzzle`.

@@ -83,11 +83,19 @@ fn cell_value(ctx: &Ctx, tok: &str, line: usize, col: usize) -> Result<u8, Parse
     match tok {
         "." | "0" | "_" | "-" | "*" => Ok(0),
         t if t.chars().all(|c| c.is_ascii_digit()) => {
-            let v: usize = t
-                .parse()
-                .map_err(|_| ctx.err(line, col, ParseErrorKind::UnknownCharacter(tok.chars().next().unwrap_or('?'))))?;
+            let v: usize = t.parse().map_err(|_| {
+                ctx.err(
+                    line,
+                    col,
+                    ParseErrorKind::UnknownCharacter(tok.chars().next().unwrap_or('?')),
+                )
+            })?;
             if v > 25 {
-                Err(ctx.err(line, col, ParseErrorKind::ValueOutOfRange { value: v, n: 25 }))
+                Err(ctx.err(
+                    line,
+                    col,
+                    ParseErrorKind::ValueOutOfRange { value: v, n: 25 },
+                ))
             } else {
                 Ok(v as u8)
             }
@@ -112,7 +120,9 @@ fn line_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> 
 
 fn is_separator_line(s: &str) -> bool {
     let t = s.trim();
-    !t.is_empty() && t.chars().all(|c| matches!(c, '-' | '+' | '=' | '|' | ' ' | '\t'))
+    !t.is_empty()
+        && t.chars()
+            .all(|c| matches!(c, '-' | '+' | '=' | '|' | ' ' | '\t'))
 }
 
 /// One row of a multi-line grid: separators `|` and `+` dropped; whitespace-separated tokens if
@@ -139,7 +149,11 @@ fn row_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
                 continue;
             }
             let mut b = [0u8; 4];
-            cells.push((cell_value(ctx, c.encode_utf8(&mut b), line, i + 1)?, line, i + 1));
+            cells.push((
+                cell_value(ctx, c.encode_utf8(&mut b), line, i + 1)?,
+                line,
+                i + 1,
+            ));
         }
     }
     Ok(cells)
@@ -152,15 +166,21 @@ fn build(ctx: &Ctx, id: String, cells: Vec<Cell>, line: usize) -> Result<Parsed,
             1,
             ParseErrorKind::WrongLength {
                 found: cells.len(),
-                expected: "16, 36, 81, 144, 256 or 625 (N x N for N = 4, 6, 9, 12, 16, 25)"
-                    .into(),
+                expected: "16, 36, 81, 144, 256 or 625 (N x N for N = 4, 6, 9, 12, 16, 25)".into(),
             },
         )
     })?;
     let n = geom.n();
     for &(v, l, c) in &cells {
         if v as usize > n {
-            return Err(ctx.err(l, c, ParseErrorKind::ValueOutOfRange { value: v as usize, n }));
+            return Err(ctx.err(
+                l,
+                c,
+                ParseErrorKind::ValueOutOfRange {
+                    value: v as usize,
+                    n,
+                },
+            ));
         }
     }
     let values: Vec<u8> = cells.iter().map(|c| c.0).collect();
@@ -209,7 +229,11 @@ fn parse_bank(ctx: &Ctx, lines: &[&str], header: usize) -> Result<Vec<Parsed>, P
         }
         let f: Vec<&str> = raw.split('\t').collect();
         if f.len() < 4 {
-            return Err(ctx.err(ln, 1, ParseErrorKind::BadBankRow(format!("{} fields, expected at least 4", f.len()))));
+            return Err(ctx.err(
+                ln,
+                1,
+                ParseErrorKind::BadBankRow(format!("{} fields, expected at least 4", f.len())),
+            ));
         }
         let col_of = |k: usize| f[..k].iter().map(|s| s.chars().count() + 1).sum::<usize>() + 1;
         let cells = line_cells(ctx, f[2], ln).map_err(|mut e| {
@@ -221,18 +245,27 @@ fn parse_bank(ctx: &Ctx, lines: &[&str], header: usize) -> Result<Vec<Parsed>, P
             e
         })?;
         let declared: usize = f[1].parse().map_err(|_| {
-            ctx.err(ln, col_of(1), ParseErrorKind::BadBankRow(format!("givens '{}' is not a number", f[1])))
+            ctx.err(
+                ln,
+                col_of(1),
+                ParseErrorKind::BadBankRow(format!("givens '{}' is not a number", f[1])),
+            )
         })?;
         if declared != p.puzzle.givens() {
             return Err(ctx.err(
                 ln,
                 col_of(1),
-                ParseErrorKind::BadBankRow(format!("givens column says {declared}, the grid has {}", p.puzzle.givens())),
+                ParseErrorKind::BadBankRow(format!(
+                    "givens column says {declared}, the grid has {}",
+                    p.puzzle.givens()
+                )),
             ));
         }
         if !f[3].is_empty() {
             let sol = line_cells(ctx, f[3], ln)?;
-            let sol = build(ctx, format!("{}-solution", f[0]), sol, ln)?.puzzle.grid;
+            let sol = build(ctx, format!("{}-solution", f[0]), sol, ln)?
+                .puzzle
+                .grid;
             if !sol.is_solved() || !sol.keeps_givens_of(&p.puzzle.grid) {
                 return Err(ctx.err(ln, col_of(3), ParseErrorKind::BadSolution(f[0].to_string())));
             }
@@ -240,7 +273,9 @@ fn parse_bank(ctx: &Ctx, lines: &[&str], header: usize) -> Result<Vec<Parsed>, P
         }
         p.puzzle.source = f.get(4).unwrap_or(&"").to_string();
         p.puzzle.notes = f.get(5).unwrap_or(&"").to_string();
-        p.conflicts.iter_mut().for_each(|e| e.column += col_of(2) - 1);
+        p.conflicts
+            .iter_mut()
+            .for_each(|e| e.column += col_of(2) - 1);
         out.push(p);
     }
     Ok(out)
@@ -313,20 +348,32 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
             return Err(ctx.err(
                 start,
                 1,
-                ParseErrorKind::UnsupportedSize(format!("a row of {n} cells (supported orders: 4, 6, 9, 12, 16, 25)")),
+                ParseErrorKind::UnsupportedSize(format!(
+                    "a row of {n} cells (supported orders: 4, 6, 9, 12, 16, 25)"
+                )),
             ));
         }
         for r in &rows {
             if r.len() != n {
                 let ln = r.first().map_or(start, |c| c.1);
-                return Err(ctx.err(ln, 1, ParseErrorKind::WrongLength { found: r.len(), expected: format!("{n} (as the first row)") }));
+                return Err(ctx.err(
+                    ln,
+                    1,
+                    ParseErrorKind::WrongLength {
+                        found: r.len(),
+                        expected: format!("{n} (as the first row)"),
+                    },
+                ));
             }
         }
         if rows.len() != n {
             return Err(ctx.err(
                 start,
                 1,
-                ParseErrorKind::WrongLength { found: rows.len(), expected: format!("{n} rows of {n} cells") },
+                ParseErrorKind::WrongLength {
+                    found: rows.len(),
+                    expected: format!("{n} rows of {n} cells"),
+                },
             ));
         }
         let id = format!("grid{start}");
@@ -339,7 +386,8 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
 mod tests {
     use super::*;
 
-    const L81: &str = ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.";
+    const L81: &str =
+        ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.";
 
     #[test]
     fn line_format() {
@@ -365,9 +413,16 @@ mod tests {
         let e = parse_puzzles(&bad, "f.txt").unwrap_err();
         assert_eq!(e.to_string(), "f.txt:1:1: unknown character 'x'");
         let e = parse_puzzles(&L81[..80], "f.txt").unwrap_err();
-        assert!(e.to_string().starts_with("f.txt:1:1: wrong length: 80 cells"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("f.txt:1:1: wrong length: 80 cells"),
+            "{e}"
+        );
         let conflict = format!("44{}", &L81[2..]);
         let e = parse_puzzles(&conflict, "f.txt").unwrap_err();
-        assert_eq!(e.to_string(), "f.txt:1:2: givens conflict: 4 at r1c1 and r1c2 share a row");
+        assert_eq!(
+            e.to_string(),
+            "f.txt:1:2: givens conflict: 4 at r1c1 and r1c2 share a row"
+        );
     }
 }

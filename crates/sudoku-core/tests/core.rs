@@ -110,7 +110,11 @@ fn fast_fitness_equals_paper_formulas_on_random_grids() {
         for trial in 0..40 {
             let blanks = if trial % 4 == 0 { 0.2 } else { 0.0 };
             let cells = random_cells(geom, &mut rng, blanks);
-            assert_eq!(ret.eval(&cells), ret_ga_fitness_paper(geom, &cells), "{r}x{c}");
+            assert_eq!(
+                ret.eval(&cells),
+                ret_ga_fitness_paper(geom, &cells),
+                "{r}x{c}"
+            );
             let n = geom.n();
             assert_eq!(
                 missing_symbols_cost(&units, &cells),
@@ -183,11 +187,23 @@ fn parse_errors_name_the_problem() {
     let cases: &[(&str, &str)] = &[
         ("", "f:1:1: no puzzle found in the input"),
         ("123\n456\n", "f:1:1: unsupported size: a row of 3 cells"),
-        ("1 2 3 4\n. . . .\n. . . .\n", "f:1:1: wrong length: 3 cells, expected 4 rows of 4 cells"),
-        ("1 2 3 4\n. . . .\n. . 9 .\n. . . .\n", "f:3:5: value 9 out of range 1..=4"),
+        (
+            "1 2 3 4\n. . . .\n. . . .\n",
+            "f:1:1: wrong length: 3 cells, expected 4 rows of 4 cells",
+        ),
+        (
+            "1 2 3 4\n. . . .\n. . 9 .\n. . . .\n",
+            "f:3:5: value 9 out of range 1..=4",
+        ),
         ("12.4\n....\n..x.\n....\n", "f:3:3: unknown character 'x'"),
-        ("1234\n1...\n....\n....\n", "f:2:1: givens conflict: 1 at r1c1 and r2c1 share a column"),
-        ("id\tgivens\tpuzzle\tsolution\nx\t3\t1234............\t\n", "f:2:3: malformed bank row: givens column says 3, the grid has 4"),
+        (
+            "1234\n1...\n....\n....\n",
+            "f:2:1: givens conflict: 1 at r1c1 and r2c1 share a column",
+        ),
+        (
+            "id\tgivens\tpuzzle\tsolution\nx\t3\t1234............\t\n",
+            "f:2:3: malformed bank row: givens column says 3, the grid has 4",
+        ),
     ];
     for (text, want) in cases {
         let e = parse_puzzles(text, "f").unwrap_err().to_string();

@@ -82,7 +82,10 @@ fn ret_ga(params: &toml::Table) -> Result<ret_ga::RetGa> {
         c.pairing = choose(
             "pairing",
             v,
-            &[("consecutive", Pairing::Consecutive), ("random", Pairing::Random)],
+            &[
+                ("consecutive", Pairing::Consecutive),
+                ("random", Pairing::Random),
+            ],
         )?;
     }
     if let Some(v) = &p.elite_order {

@@ -82,9 +82,12 @@ pub fn run(quick: bool) -> Result<ExitCode> {
     println!();
     println!("| algorithm (single thread) | puzzle | generations | seconds | generations/s | us/generation |");
     println!("|---|---|---|---|---|---|");
-    let gens = 2_000 * scale as u64;
+    let gens = 2_000 * scale;
     let algos: Vec<(&str, Box<dyn Solver>)> = vec![
-        ("ret-ga", crate::algos::solver("ret-ga", &toml::Table::new())?),
+        (
+            "ret-ga",
+            crate::algos::solver("ret-ga", &toml::Table::new())?,
+        ),
         ("mk-ga", crate::algos::solver("mk-ga", &toml::Table::new())?),
     ];
     for (name, solver) in algos {

@@ -33,9 +33,11 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     let published = spec::published_text(&spec, base)?
         .map(|t| parse_published(&t))
         .transpose()?;
-    let runs = flags
-        .runs
-        .unwrap_or(if flags.quick { spec.quick_runs } else { spec.runs });
+    let runs = flags.runs.unwrap_or(if flags.quick {
+        spec.quick_runs
+    } else {
+        spec.runs
+    });
     if runs == 0 {
         bail!("--runs must be at least 1");
     }
@@ -88,7 +90,8 @@ pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
 }
 
 pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let spec = Spec::parse(&text, &path.display().to_string())?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let p = prepare(spec, Some(&base), flags)?;
@@ -104,7 +107,11 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         .iter()
         .map(algos::build)
         .collect::<Result<Vec<_>>>()?;
-    let budgets = spec.algorithms.iter().map(|a| algos::budget(a, cap)).collect();
+    let budgets = spec
+        .algorithms
+        .iter()
+        .map(|a| algos::budget(a, cap))
+        .collect();
     let settings = Settings {
         experiment: spec.id.clone(),
         master_seed: spec.master_seed,
@@ -129,7 +136,8 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             runs_path.display()
         );
     }
-    std::fs::create_dir_all(&p.out).with_context(|| format!("cannot create {}", p.out.display()))?;
+    std::fs::create_dir_all(&p.out)
+        .with_context(|| format!("cannot create {}", p.out.display()))?;
     if flags.fresh && runs_path.exists() {
         std::fs::remove_file(&runs_path)?;
     }
@@ -157,7 +165,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let groups = report::groups(spec, &p.puzzles, &runs_path)?;
     report::write_summary(&p.out.join("summary.csv"), spec, &p.puzzles, &groups)?;
     if spec.report == "table1" {
-        let published = p.published.as_deref().context("report table1 needs published values")?;
+        let published = p
+            .published
+            .as_deref()
+            .context("report table1 needs published values")?;
         let cells = table1::comparison(spec, &p.puzzles, &groups, published);
         table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
         let (levels, paper_stats) = table1::paper_pi_inputs(published);
@@ -173,12 +184,19 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         table1::write_pi(&p.out.join("pi.csv"), &sources)?;
         table1::fig7(&p.out, spec, &groups, published, &levels)?;
     }
-    let invalid = std::fs::read_to_string(&runs_path)?.matches(",invalid_claim,").count();
+    let invalid = std::fs::read_to_string(&runs_path)?
+        .matches(",invalid_claim,")
+        .count();
     meta.finished_utc = Some(crate::meta::utc_now());
     meta.wall_seconds = Some(wall);
     meta.runs_executed_this_session = Some(executed);
     meta.runs_resumed = Some(resumed);
-    meta.status = if invalid == 0 { "complete" } else { "complete-with-invalid-claims" }.into();
+    meta.status = if invalid == 0 {
+        "complete"
+    } else {
+        "complete-with-invalid-claims"
+    }
+    .into();
     meta.write(&meta_path)?;
     print_summary(spec, &p.puzzles, &groups);
     eprintln!(
@@ -193,7 +211,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
 }
 
 fn print_summary(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<report::Group>]) {
-    println!("{:<12} {:<24} {:>9} {:>10} {:>10}", "algorithm", "puzzle", "success", "mean gen", "sd gen");
+    println!(
+        "{:<12} {:<24} {:>9} {:>10} {:>10}",
+        "algorithm", "puzzle", "success", "mean gen", "sd gen"
+    );
     for (a, alg) in spec.algorithms.iter().enumerate() {
         for (i, p) in puzzles.iter().enumerate() {
             let x = &g[a][i];
@@ -220,9 +241,15 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
     if path.is_file() {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
         let ps = parse_puzzles(&text, arg)?;
-        return Ok(ps.into_iter().next().expect("parse returns at least one puzzle"));
+        return Ok(ps
+            .into_iter()
+            .next()
+            .expect("parse returns at least one puzzle"));
     }
-    if arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x') && arg.len() < 16 {
+    if arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x')
+        && arg.len() < 16
+    {
         bail!("'{arg}' is not a bank puzzle id (see `sudoku-lab list`) nor a file");
     }
     let mut ps = parse_puzzles(arg, "<argument>")?;
@@ -231,11 +258,19 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
     Ok(p)
 }
 
-pub fn solve(algo: &str, seed: u64, max_generations: Option<u64>, params: &[String], puzzle: &str) -> Result<ExitCode> {
+pub fn solve(
+    algo: &str,
+    seed: u64,
+    max_generations: Option<u64>,
+    params: &[String],
+    puzzle: &str,
+) -> Result<ExitCode> {
     let puzzle = resolve_puzzle(puzzle)?;
     let mut table = toml::Table::new();
     for kv in params {
-        let (k, v) = kv.split_once('=').with_context(|| format!("--param '{kv}' is not key=value"))?;
+        let (k, v) = kv
+            .split_once('=')
+            .with_context(|| format!("--param '{kv}' is not key=value"))?;
         let parsed: toml::Table = toml::from_str(&format!("{k} = {v}"))
             .or_else(|_| toml::from_str(&format!("{k} = \"{v}\"")))
             .with_context(|| format!("--param '{kv}': not a TOML value"))?;
@@ -268,14 +303,22 @@ pub fn solve(algo: &str, seed: u64, max_generations: Option<u64>, params: &[Stri
     if out.solved && !ok {
         bail!("the algorithm claimed a solution the exact checker rejects (a bug)");
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn check(file: &Path) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let parsed = parse_lenient(&text, &file.display().to_string())?;
     let mut all_unique = true;
-    println!("{:<32} {:>6} {:>6} {:>9} {:>9}", "puzzle", "line", "givens", "conflicts", "solutions");
+    println!(
+        "{:<32} {:>6} {:>6} {:>9} {:>9}",
+        "puzzle", "line", "givens", "conflicts", "solutions"
+    );
     for p in &parsed {
         let solutions = if p.conflicts.is_empty() {
             match search(&p.puzzle.grid, 2).count {
@@ -302,9 +345,17 @@ pub fn check(file: &Path) -> Result<ExitCode> {
     println!(
         "{} puzzles, {}",
         parsed.len(),
-        if all_unique { "all with a unique solution" } else { "NOT all with a unique solution" }
+        if all_unique {
+            "all with a unique solution"
+        } else {
+            "NOT all with a unique solution"
+        }
     );
-    Ok(if all_unique { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_unique {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn list() -> Result<ExitCode> {

@@ -86,7 +86,8 @@ impl Row {
 /// complete lines, so the caller can truncate the torn tail before appending.
 pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     use std::io::BufRead;
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
     let mut line = String::new();
     let mut valid = 0u64;
@@ -102,7 +103,10 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
         let l = line.trim_end();
         if lineno == 1 {
             if l != HEADER {
-                anyhow::bail!("{}: unexpected header (not a sudoku-lab runs.csv of this version)", path.display());
+                anyhow::bail!(
+                    "{}: unexpected header (not a sudoku-lab runs.csv of this version)",
+                    path.display()
+                );
             }
             continue;
         }

@@ -21,7 +21,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "sudoku-lab", version, about = "Reproduce and compare stochastic Sudoku solvers")]
+#[command(
+    name = "sudoku-lab",
+    version,
+    about = "Reproduce and compare stochastic Sudoku solvers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -103,7 +107,19 @@ enum PuzzlesCommand {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Usage errors in one line (clap's first line), exit 2; --help and --version as usual.
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if e.use_stderr() => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
     let result = match cli.command {
         Command::Reproduce { experiment, flags } => commands::reproduce(&experiment, &flags),
         Command::Run { spec, flags } => commands::run_spec(&spec, &flags),

@@ -63,8 +63,10 @@ impl Meta {
         if !path.exists() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
         Ok(serde_json::from_value(v["settings"].clone()).ok())
     }
 }
@@ -80,7 +82,11 @@ fn machine() -> String {
         })
         .unwrap_or_else(|| "unknown cpu".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!("{} {}, {cpu}, {cores} logical cores", std::env::consts::OS, std::env::consts::ARCH)
+    format!(
+        "{} {}, {cpu}, {cores} logical cores",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
 }
 
 /// Current UTC time as RFC 3339 (seconds), without a date crate.

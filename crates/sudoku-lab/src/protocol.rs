@@ -16,7 +16,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
-use sudoku_core::{run_seed, rng_from_seed, Budget, NoObserver, Puzzle, Solver};
+use sudoku_core::{rng_from_seed, run_seed, Budget, NoObserver, Puzzle, Solver};
 
 /// One planned run.
 #[derive(Debug, Clone, Copy)]
@@ -103,7 +103,12 @@ impl Protocol<'_> {
             }
             let valid = for_each_row(runs_path, |r| {
                 if r.experiment != self.spec.id {
-                    bail!("{}: rows of experiment '{}', not '{}'", runs_path.display(), r.experiment, self.spec.id);
+                    bail!(
+                        "{}: rows of experiment '{}', not '{}'",
+                        runs_path.display(),
+                        r.experiment,
+                        self.spec.id
+                    );
                 }
                 done.insert((r.algorithm, r.puzzle, r.run));
                 Ok(())
@@ -214,7 +219,13 @@ impl Protocol<'_> {
             writeln!(out, "{HEADER}")?;
             for j in jobs {
                 let Some(&(off, len)) = index.get(&(j.algorithm, j.puzzle, j.run)) else {
-                    bail!("run {}/{}/{} is missing from {}", j.algorithm, j.puzzle, j.run, runs_path.display());
+                    bail!(
+                        "run {}/{}/{} is missing from {}",
+                        j.algorithm,
+                        j.puzzle,
+                        j.run,
+                        runs_path.display()
+                    );
                 };
                 raw.seek(SeekFrom::Start(off))?;
                 buf.resize(len, 0);
@@ -232,8 +243,10 @@ fn progress_bar(len: u64, done: u64) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed} elapsed, ETA {eta}")
-            .ok()?,
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} runs  {elapsed} elapsed, ETA {eta}",
+        )
+        .ok()?,
     );
     if done > 0 {
         bar.println(format!("resuming: {done} runs already done"));

@@ -44,8 +44,15 @@ pub fn groups(spec: &Spec, puzzles: &[Puzzle], runs_path: &Path) -> Result<Vec<V
         .collect();
     let mut g = vec![vec![Group::default(); puzzles.len()]; spec.algorithms.len()];
     for_each_row(runs_path, |r| {
-        let (Some(&a), Some(&p)) = (a_idx.get(r.algorithm.as_str()), p_idx.get(r.puzzle.as_str())) else {
-            bail!("runs.csv has a row for {}/{} which is not in the spec", r.algorithm, r.puzzle);
+        let (Some(&a), Some(&p)) = (
+            a_idx.get(r.algorithm.as_str()),
+            p_idx.get(r.puzzle.as_str()),
+        ) else {
+            bail!(
+                "runs.csv has a row for {}/{} which is not in the spec",
+                r.algorithm,
+                r.puzzle
+            );
         };
         let x = &mut g[a][p];
         x.runs += 1;
@@ -127,7 +134,9 @@ pub struct PublishedRow {
 }
 
 pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>> {
-    let mut rdr = csv::ReaderBuilder::new().comment(Some(b'#')).from_reader(text.as_bytes());
+    let mut rdr = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
     let mut out = Vec::new();
     for (i, r) in rdr.deserialize().enumerate() {
         out.push(r.with_context(|| format!("published values, row {}", i + 2))?);

@@ -100,13 +100,22 @@ impl Spec {
                 None => anyhow::anyhow!("{name}: {msg}"),
             }
         })?;
-        spec.validate().with_context(|| format!("{name}: invalid spec"))?;
+        spec.validate()
+            .with_context(|| format!("{name}: invalid spec"))?;
         Ok(spec)
     }
 
     fn validate(&self) -> Result<()> {
-        if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            bail!("id '{}' must be non-empty letters, digits, '-' or '_'", self.id);
+        if self.id.is_empty()
+            || !self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            bail!(
+                "id '{}' must be non-empty letters, digits, '-' or '_'",
+                self.id
+            );
         }
         if self.runs == 0 || self.quick_runs == 0 {
             bail!("runs and quick_runs must be at least 1");
@@ -126,7 +135,10 @@ impl Spec {
                 bail!("algorithm label '{}' appears twice", a.label);
             }
             if a.max_generations == 0 {
-                bail!("algorithm '{}': max_generations must be at least 1", a.label);
+                bail!(
+                    "algorithm '{}': max_generations must be at least 1",
+                    a.label
+                );
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
@@ -148,7 +160,12 @@ impl Spec {
                         .with_context(|| format!("cannot read puzzle file {}", path.display()))?;
                     let all = parse_puzzles(&text, &path.display().to_string())?;
                     let mut p = all.get(r.index).cloned().with_context(|| {
-                        format!("{}: has {} puzzles, index {} asked", path.display(), all.len(), r.index)
+                        format!(
+                            "{}: has {} puzzles, index {} asked",
+                            path.display(),
+                            all.len(),
+                            r.index
+                        )
                     })?;
                     p.id = r.id.clone();
                     Ok(p)
@@ -171,13 +188,10 @@ pub const PAPER_FILES: &[(&str, &str)] = &[(
 )];
 
 pub fn embedded(id: &str) -> Result<Spec> {
-    let (_, text) = EMBEDDED
-        .iter()
-        .find(|(k, _)| *k == id)
-        .with_context(|| {
-            let ids: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
-            format!("unknown experiment '{id}' (known: {})", ids.join(", "))
-        })?;
+    let (_, text) = EMBEDDED.iter().find(|(k, _)| *k == id).with_context(|| {
+        let ids: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
+        format!("unknown experiment '{id}' (known: {})", ids.join(", "))
+    })?;
     Spec::parse(text, &format!("experiments/{id}.toml"))
 }
 
@@ -189,7 +203,10 @@ pub fn published_text(spec: &Spec, base: Option<&Path>) -> Result<Option<String>
     if let Some(b) = base {
         let p = b.join(name);
         if p.exists() {
-            return Ok(Some(std::fs::read_to_string(&p).with_context(|| format!("cannot read {}", p.display()))?));
+            return Ok(Some(
+                std::fs::read_to_string(&p)
+                    .with_context(|| format!("cannot read {}", p.display()))?,
+            ));
         }
     }
     PAPER_FILES

@@ -35,7 +35,14 @@ impl Cell {
     fn verdict(&self) -> String {
         match (self.p_holm, self.ours) {
             (Some(p), Some(o)) if p < ALPHA => {
-                format!("differs ({})", if o > self.paper { "ours higher" } else { "ours lower" })
+                format!(
+                    "differs ({})",
+                    if o > self.paper {
+                        "ours higher"
+                    } else {
+                        "ours lower"
+                    }
+                )
             }
             (Some(_), _) => "consistent".into(),
             (None, _) if self.test == "none" => "descriptive".into(),
@@ -51,7 +58,12 @@ impl Cell {
 /// side). Minimum, maximum, median, SD: shown with their ratio, no test (no sampling
 /// distribution can be derived from the published numbers alone). Holm adjustment within each
 /// family: "primary" (the puzzles taken as the paper's) and "candidate" (uncertain files).
-pub fn comparison(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>], published: &[PublishedRow]) -> Vec<Cell> {
+pub fn comparison(
+    spec: &Spec,
+    puzzles: &[Puzzle],
+    g: &[Vec<Group>],
+    published: &[PublishedRow],
+) -> Vec<Cell> {
     let mut cells = Vec::new();
     for row in published {
         for (p, pref) in spec.puzzles.iter().enumerate() {
@@ -78,9 +90,26 @@ pub fn comparison(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>], published: 
                     p: p_value,
                     p_holm: None,
                 };
-                cells.push(base("givens", row.givens as f64, Some(puzzles[p].givens() as f64), "none", None));
-                let fisher = fisher_exact_two_sided(x.successes, x.runs - x.successes, row.count, row.runs - row.count);
-                cells.push(base("count", row.count as f64, Some(x.successes as f64), "fisher_exact", Some(fisher)));
+                cells.push(base(
+                    "givens",
+                    row.givens as f64,
+                    Some(puzzles[p].givens() as f64),
+                    "none",
+                    None,
+                ));
+                let fisher = fisher_exact_two_sided(
+                    x.successes,
+                    x.runs - x.successes,
+                    row.count,
+                    row.runs - row.count,
+                );
+                cells.push(base(
+                    "count",
+                    row.count as f64,
+                    Some(x.successes as f64),
+                    "fisher_exact",
+                    Some(fisher),
+                ));
                 let welch = s.filter(|s| s.n >= 2 && row.count >= 2).and_then(|s| {
                     welch_t_test(s.mean, s.sd, s.n as u64, row.average, row.sd, row.count).ok()
                 });
@@ -88,12 +117,22 @@ pub fn comparison(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>], published: 
                     "average",
                     row.average,
                     s.map(|s| s.mean),
-                    if welch.is_some() { "welch_t" } else { "welch_t (too few successes)" },
+                    if welch.is_some() {
+                        "welch_t"
+                    } else {
+                        "welch_t (too few successes)"
+                    },
                     welch.map(|w| w.p_value),
                 ));
                 cells.push(base("minimum", row.minimum, s.map(|s| s.min), "none", None));
                 cells.push(base("maximum", row.maximum, s.map(|s| s.max), "none", None));
-                cells.push(base("median", row.median, s.map(|s| s.median), "none", None));
+                cells.push(base(
+                    "median",
+                    row.median,
+                    s.map(|s| s.median),
+                    "none",
+                    None,
+                ));
                 cells.push(base("sd", row.sd, s.map(|s| s.sd), "none", None));
             }
         }
@@ -102,7 +141,10 @@ pub fn comparison(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>], published: 
         let idx: Vec<usize> = (0..cells.len())
             .filter(|&i| cells[i].family == family && cells[i].p.is_some())
             .collect();
-        let ps: Vec<f64> = idx.iter().map(|&i| cells[i].p.unwrap_or(f64::NAN)).collect();
+        let ps: Vec<f64> = idx
+            .iter()
+            .map(|&i| cells[i].p.unwrap_or(f64::NAN))
+            .collect();
         for (&i, q) in idx.iter().zip(holm_adjust(&ps)) {
             cells[i].p_holm = Some(q);
         }
@@ -177,7 +219,9 @@ pub fn paper_pi_inputs(published: &[PublishedRow]) -> (Vec<String>, Vec<Vec<Puzz
             levels
                 .iter()
                 .map(|l| {
-                    let r = published.iter().find(|r| &r.level == l && r.algorithm == *a);
+                    let r = published
+                        .iter()
+                        .find(|r| &r.level == l && r.algorithm == *a);
                     r.map(|r| PuzzleStats {
                         successes: r.count,
                         runs: r.runs,
@@ -194,15 +238,25 @@ pub fn paper_pi_inputs(published: &[PublishedRow]) -> (Vec<String>, Vec<Vec<Puzz
 
 /// Our runs as PI inputs, on the primary puzzle of each level, for the algorithms whose paper
 /// labels are GA and Ret-GA.
-pub fn our_pi_inputs(spec: &Spec, g: &[Vec<Group>], levels: &[String]) -> Option<Vec<Vec<PuzzleStats>>> {
+pub fn our_pi_inputs(
+    spec: &Spec,
+    g: &[Vec<Group>],
+    levels: &[String],
+) -> Option<Vec<Vec<PuzzleStats>>> {
     ["GA", "Ret-GA"]
         .iter()
         .map(|label| {
-            let a = spec.algorithms.iter().position(|x| x.paper_label.as_deref() == Some(label))?;
+            let a = spec
+                .algorithms
+                .iter()
+                .position(|x| x.paper_label.as_deref() == Some(label))?;
             levels
                 .iter()
                 .map(|l| {
-                    let p = spec.puzzles.iter().position(|p| p.primary && p.label() == l)?;
+                    let p = spec
+                        .puzzles
+                        .iter()
+                        .position(|p| p.primary && p.label() == l)?;
                     let x = &g[a][p];
                     let s = x.generations();
                     Some(PuzzleStats {
@@ -228,7 +282,9 @@ pub fn pi_curves(stats: &[Vec<PuzzleStats>]) -> Result<Vec<Vec<Vec<f64>>>> {
     let ws = w_grid();
     CASES
         .iter()
-        .map(|(c, _)| pi_curve(stats, *c, &ws).map_err(|e| anyhow::anyhow!("performance index: {e}")))
+        .map(|(c, _)| {
+            pi_curve(stats, *c, &ws).map_err(|e| anyhow::anyhow!("performance index: {e}"))
+        })
         .collect()
 }
 
@@ -270,8 +326,16 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
                 .enumerate()
                 .map(|(a, name)| Series {
                     name: name.to_string(),
-                    points: ws.iter().zip(&curves[ci][a]).map(|(&x, &y)| (x, y)).collect(),
-                    marker: if a == 0 { Marker::Diamond } else { Marker::Triangle },
+                    points: ws
+                        .iter()
+                        .zip(&curves[ci][a])
+                        .map(|(&x, &y)| (x, y))
+                        .collect(),
+                    marker: if a == 0 {
+                        Marker::Diamond
+                    } else {
+                        Marker::Triangle
+                    },
                 })
                 .collect(),
         })
@@ -289,8 +353,19 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
 
 /// Fig. 7: (a) minimum, (b) maximum, (c) average generations per puzzle, GA against Ret-GA,
 /// ours and the paper's.
-pub fn fig7(dir: &Path, spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], levels: &[String]) -> Result<()> {
-    let stats: [(&str, fn(&PublishedRow) -> f64, fn(&lab_stats::Summary) -> f64); 3] = [
+pub fn fig7(
+    dir: &Path,
+    spec: &Spec,
+    g: &[Vec<Group>],
+    published: &[PublishedRow],
+    levels: &[String],
+) -> Result<()> {
+    type Stat = (
+        &'static str,
+        fn(&PublishedRow) -> f64,
+        fn(&lab_stats::Summary) -> f64,
+    );
+    let stats: [Stat; 3] = [
         ("(a) minimum generations", |r| r.minimum, |s| s.min),
         ("(b) maximum generations", |r| r.maximum, |s| s.max),
         ("(c) average generations", |r| r.average, |s| s.mean),
@@ -312,9 +387,17 @@ pub fn fig7(dir: &Path, spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow
             series.push(Series {
                 name: format!("{label} (paper)"),
                 points: paper,
-                marker: if k == 0 { Marker::Diamond } else { Marker::Triangle },
+                marker: if k == 0 {
+                    Marker::Diamond
+                } else {
+                    Marker::Triangle
+                },
             });
-            if let Some(a) = spec.algorithms.iter().position(|x| x.paper_label.as_deref() == Some(label)) {
+            if let Some(a) = spec
+                .algorithms
+                .iter()
+                .position(|x| x.paper_label.as_deref() == Some(label))
+            {
                 let ours: Vec<(f64, f64)> = levels
                     .iter()
                     .enumerate()
@@ -331,7 +414,11 @@ pub fn fig7(dir: &Path, spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow
                 series.push(Series {
                     name: format!("{label} (sudoku-lab)"),
                     points: ours,
-                    marker: if k == 0 { Marker::Square } else { Marker::Circle },
+                    marker: if k == 0 {
+                        Marker::Square
+                    } else {
+                        Marker::Circle
+                    },
                 });
             }
         }
@@ -346,6 +433,61 @@ pub fn fig7(dir: &Path, spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow
             series,
         });
     }
-    lab_charts::render_panels(&panels, 3, 1800, 560, &dir.join("fig7.svg"), &dir.join("fig7.png"))
-        .context("cannot draw fig7")
+    lab_charts::render_panels(
+        &panels,
+        3,
+        1800,
+        560,
+        &dir.join("fig7.svg"),
+        &dir.join("fig7.png"),
+    )
+    .context("cannot draw fig7")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fig. 8 drawn from the paper's own Table 1 is exact: these values were computed
+    /// independently (a few lines of Python over the transcribed CSV) and pin the curves.
+    #[test]
+    fn fig8_from_the_papers_table1_is_pinned() {
+        let text = crate::spec::PAPER_FILES[0].1;
+        let published = crate::report::parse_published(text).unwrap();
+        let (levels, stats) = paper_pi_inputs(&published);
+        assert_eq!(levels.len(), 9);
+        let curves = pi_curves(&stats).unwrap();
+        let ws = w_grid();
+        let at = |w: f64| ws.iter().position(|&x| (x - w).abs() < 1e-12).unwrap();
+        // (case, w, PI of GA, PI of Ret-GA)
+        let pinned = [
+            (0, 0.0, 0.471709, 0.934673),
+            (0, 0.5, 0.460299, 0.866781),
+            (0, 1.0, 0.448889, 0.798889),
+            (1, 0.0, 0.442099, 0.899444),
+            (1, 1.0, 0.508109, 0.869347),
+            (2, 0.5, 0.456904, 0.917059),
+            (2, 1.0, 0.435309, 1.000000),
+        ];
+        for (case, w, ga, ret) in pinned {
+            let i = at(w);
+            assert!((curves[case][0][i] - ga).abs() < 1e-6, "case {case} w {w}");
+            assert!((curves[case][1][i] - ret).abs() < 1e-6, "case {case} w {w}");
+        }
+    }
+
+    #[test]
+    fn published_table_matches_the_paper_text_shape() {
+        let published = crate::report::parse_published(crate::spec::PAPER_FILES[0].1).unwrap();
+        assert_eq!(published.len(), 18);
+        let ret_easy = published
+            .iter()
+            .find(|r| r.level == "Easy" && r.algorithm == "Ret-GA")
+            .unwrap();
+        assert_eq!(
+            (ret_easy.count, ret_easy.minimum, ret_easy.maximum),
+            (100, 27.0, 305.0)
+        );
+        assert_eq!(ret_easy.average, 70.34);
+    }
 }

@@ -1,0 +1,424 @@
+//! End-to-end tests of the `sudoku-lab` binary: determinism across thread counts, resume,
+//! the quick reproduction, and every bad-input path (one line, exit 2, nothing written).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "sudoku-lab-test-{}-{name}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const SMALL_SPEC: &str = r#"
+id = "small"
+title = "test"
+master_seed = 5
+runs = 6
+quick_runs = 2
+quick_max_generations = 100
+puzzles = [{ id = "mk_easy" }, { id = "das_fig1" }]
+
+[[algorithms]]
+label = "ret-ga"
+algorithm = "ret-ga"
+max_generations = 300
+
+[[algorithms]]
+label = "mk-ga"
+algorithm = "mk-ga"
+max_generations = 300
+"#;
+
+fn write_spec(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("spec.toml");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// runs.csv without the wall_ms column.
+fn without_wall(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let w = header.iter().position(|h| *h == "wall_ms").unwrap();
+    text.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(w);
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn one_and_two_threads_give_identical_runs() {
+    let d = tmpdir("threads");
+    let spec = write_spec(&d, SMALL_SPEC);
+    for t in ["1", "2"] {
+        let o = run(bin()
+            .args(["run"])
+            .arg(&spec)
+            .args(["--threads", t, "--out"])
+            .arg(d.join(t)));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let a = without_wall(&d.join("1/runs.csv"));
+    let b = without_wall(&d.join("2/runs.csv"));
+    assert_eq!(a, b);
+    assert_eq!(a.lines().count(), 1 + 2 * 2 * 6);
+    // Summaries do not depend on wall time except their last column.
+    let strip = |p: PathBuf| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        strip(d.join("1/summary.csv")),
+        strip(d.join("2/summary.csv"))
+    );
+}
+
+#[test]
+fn an_interrupted_protocol_resumes_to_the_same_file() {
+    let d = tmpdir("resume");
+    let spec = write_spec(&d, SMALL_SPEC);
+    let full = d.join("full");
+    assert!(run(bin().arg("run").arg(&spec).arg("--out").arg(&full))
+        .status
+        .success());
+    // Simulate a crash: keep the header, 9 rows, and half of the next row.
+    let part = d.join("part");
+    std::fs::create_dir_all(&part).unwrap();
+    let text = std::fs::read_to_string(full.join("runs.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cut = lines[..10].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[10][..20]);
+    std::fs::write(part.join("runs.csv"), cut).unwrap();
+    std::fs::copy(full.join("meta.json"), part.join("meta.json")).unwrap();
+    // Without --resume: refused, nothing changed.
+    let o = run(bin().arg("run").arg(&spec).arg("--out").arg(&part));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+    let o = run(bin()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&part)
+        .arg("--resume"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        without_wall(&part.join("runs.csv")),
+        without_wall(&full.join("runs.csv"))
+    );
+    // Resuming with other settings is refused.
+    let o = run(bin()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&part)
+        .args(["--resume", "--seed", "6"]));
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn quick_reproduction_of_table1_end_to_end() {
+    let d = tmpdir("quick");
+    let o = run(bin()
+        .current_dir(&d)
+        .args(["reproduce", "ret-ga-table1", "--quick"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = d.join("results/quick/ret-ga-table1");
+    for f in [
+        "runs.csv",
+        "summary.csv",
+        "comparison.csv",
+        "pi.csv",
+        "meta.json",
+        "fig7.svg",
+        "fig7.png",
+        "fig8-paper.png",
+        "fig8-paper.svg",
+        "fig8-ours.png",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert_eq!(runs.lines().count(), 1 + 2 * 13 * 3);
+    let cmp = std::fs::read_to_string(out.join("comparison.csv")).unwrap();
+    // 9 levels x 2 algorithms x 7 statistics for the primary puzzles, 4 candidates x 7 x 2.
+    assert_eq!(
+        cmp.lines().filter(|l| l.contains(",primary,")).count(),
+        9 * 2 * 7
+    );
+    assert_eq!(
+        cmp.lines().filter(|l| l.contains(",candidate,")).count(),
+        4 * 2 * 7
+    );
+    let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"complete\""));
+    // A solved row replays from its seed with `solve`.
+    let row = runs
+        .lines()
+        .skip(1)
+        .find(|l| l.split(',').nth(5) == Some("1"))
+        .expect("a solved run");
+    let f: Vec<&str> = row.split(',').collect();
+    let o = run(bin()
+        .args(["solve", "--algo", f[1], "--seed"])
+        .arg(f[4])
+        .args(["--max-generations", f[11]])
+        .arg(f[2]));
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!(
+            "after {} generations, {} fitness evaluations",
+            f[6], f[7]
+        )),
+        "{text}\n{row}"
+    );
+}
+
+#[test]
+fn solve_exit_codes() {
+    let o = run(bin().args(["solve", "--algo", "ret-ga", "--seed", "1", "mk_easy"]));
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(bin().args([
+        "solve",
+        "--algo",
+        "ret-ga",
+        "--max-generations",
+        "2",
+        "mk_superdifficult",
+    ]));
+    assert_eq!(o.status.code(), Some(1));
+    let line = ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.";
+    let o = run(bin().args(["solve", "--algo", "mk-ga", line]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn puzzles_check_reports_unique_and_many() {
+    let d = tmpdir("check");
+    let f = d.join("p.txt");
+    std::fs::write(
+        &f,
+        ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.\n.................................................................................\n",
+    )
+    .unwrap();
+    let o = run(bin().args(["puzzles", "check"]).arg(&f));
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(" 1\n") && text.contains("many"), "{text}");
+    let o = run(bin().args([
+        "puzzles",
+        "check",
+        "../../experiments/puzzles/published.tsv",
+    ]));
+    // mk_new (no givens) has many solutions; every other bank row is unique.
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.matches(" many\n").count(), 1, "{text}");
+}
+
+/// Every bad input: one line on stderr naming the problem, exit code 2, nothing written.
+#[test]
+fn bad_inputs_fail_cleanly() {
+    let d = tmpdir("bad");
+    let bad_spec = write_spec(&d, &SMALL_SPEC.replace("runs = 6", "runs = 6\nbogus = 1"));
+    let good = d.join("good.toml");
+    std::fs::write(&good, SMALL_SPEC).unwrap();
+    let bad_param = d.join("param.toml");
+    std::fs::write(
+        &bad_param,
+        SMALL_SPEC.replace(
+            "max_generations = 300\n\n[[",
+            "max_generations = 300\nparams = { reset_rule = \"sometimes\" }\n\n[[",
+        ),
+    )
+    .unwrap();
+    let bad_puzzle_spec = d.join("puz.toml");
+    std::fs::write(
+        &bad_puzzle_spec,
+        SMALL_SPEC.replace(
+            "{ id = \"das_fig1\" }",
+            "{ id = \"x\", file = \"nope.txt\" }",
+        ),
+    )
+    .unwrap();
+    let bad_grid = d.join("grid.txt");
+    std::fs::write(&bad_grid, "12.4\n....\n..x.\n....\n").unwrap();
+    let out = d.join("out");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["reproduce".into(), "nope".into()],
+            "unknown experiment 'nope'",
+        ),
+        (
+            vec!["run".into(), bad_spec.display().to_string()],
+            "unknown field `bogus`",
+        ),
+        (
+            vec!["run".into(), bad_param.display().to_string()],
+            "reset_rule = 'sometimes' is not one of",
+        ),
+        (
+            vec!["run".into(), bad_puzzle_spec.display().to_string()],
+            "cannot read puzzle file",
+        ),
+        (
+            vec!["run".into(), d.join("missing.toml").display().to_string()],
+            "cannot read",
+        ),
+        (
+            vec![
+                "run".into(),
+                good.display().to_string(),
+                "--threads".into(),
+                "0".into(),
+            ],
+            "--threads must be at least 1",
+        ),
+        (
+            vec![
+                "run".into(),
+                good.display().to_string(),
+                "--seed".into(),
+                "x".into(),
+            ],
+            "invalid value 'x'",
+        ),
+        (
+            vec![
+                "reproduce".into(),
+                "ret-ga-table1".into(),
+                "--threads".into(),
+                "0".into(),
+            ],
+            "--threads must be at least 1",
+        ),
+        (
+            vec![
+                "reproduce".into(),
+                "ret-ga-table1".into(),
+                "--runs".into(),
+                "0".into(),
+            ],
+            "--runs must be at least 1",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "nope".into(),
+                "mk_easy".into(),
+            ],
+            "unknown algorithm 'nope'",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "ret-ga".into(),
+                "mk_nope".into(),
+            ],
+            "not a bank puzzle id",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "ret-ga".into(),
+                "123".into(),
+            ],
+            "unsupported size",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "ret-ga".into(),
+                "1234567890123456789".into(),
+            ],
+            "wrong length: 19 cells",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "ret-ga".into(),
+                bad_grid.display().to_string(),
+            ],
+            "grid.txt:3:3: unknown character 'x'",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "ret-ga".into(),
+                "--param".into(),
+                "bogus=1".into(),
+                "mk_easy".into(),
+            ],
+            "unknown field `bogus`",
+        ),
+        (
+            vec![
+                "puzzles".into(),
+                "check".into(),
+                bad_grid.display().to_string(),
+            ],
+            "unknown character 'x'",
+        ),
+        (
+            vec![
+                "puzzles".into(),
+                "check".into(),
+                d.join("none.txt").display().to_string(),
+            ],
+            "cannot read",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = run(bin()
+            .current_dir(&d)
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .args(Vec::<String>::new()));
+        // `--out` is only valid for protocol commands; re-run without it for the others.
+        let o = if args[0] == "reproduce" || args[0] == "run" {
+            o
+        } else {
+            run(bin().current_dir(&d).args(&args))
+        };
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: got {err:?}, want {want:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+        assert!(!d.join("results").exists(), "{args:?} wrote results/");
+    }
+}
