@@ -141,6 +141,11 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     if flags.fresh && runs_path.exists() {
         std::fs::remove_file(&runs_path)?;
     }
+    let prior_wall = if flags.resume {
+        Meta::read_wall(&meta_path)
+    } else {
+        0.0
+    };
     let mut meta = Meta::new(settings, spec, p.threads);
     meta.write(&meta_path)?;
     let protocol = Protocol {
@@ -161,9 +166,21 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         p.out.display()
     );
     let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
-    let wall = start.elapsed().as_secs_f64();
+    let wall = start.elapsed().as_secs_f64() + prior_wall;
     let groups = report::groups(spec, &p.puzzles, &runs_path)?;
     report::write_summary(&p.out.join("summary.csv"), spec, &p.puzzles, &groups)?;
+    if spec.report == "ablation" {
+        let published = p
+            .published
+            .as_deref()
+            .context("report ablation needs published values")?;
+        let cells = table1::comparison(spec, &p.puzzles, &groups, published);
+        table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+        let md = table1::ablation_markdown(
+            spec, &p.puzzles, &groups, &cells, published, wall, p.threads,
+        );
+        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+    }
     if spec.report == "table1" {
         let published = p
             .published
@@ -183,6 +200,19 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         }
         table1::write_pi(&p.out.join("pi.csv"), &sources)?;
         table1::fig7(&p.out, spec, &groups, published, &levels)?;
+        let md = table1::Markdown {
+            spec,
+            puzzles: &p.puzzles,
+            groups: &groups,
+            published,
+            cells: &cells,
+            paper_pi: &paper_curves,
+            our_pi: our_curves.as_deref(),
+        };
+        crate::io::write_atomic(
+            &p.out.join("report.md"),
+            md.render(wall, p.threads).as_bytes(),
+        )?;
     }
     let invalid = std::fs::read_to_string(&runs_path)?
         .matches(",invalid_claim,")
@@ -200,7 +230,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     meta.write(&meta_path)?;
     print_summary(spec, &p.puzzles, &groups);
     eprintln!(
-        "{}: {executed} runs in {wall:.1} s ({resumed} resumed); results in {}",
+        "{}: {executed} runs, {wall:.1} s of protocol wall time ({resumed} runs resumed); results in {}",
         spec.id,
         p.out.display()
     );

@@ -29,6 +29,7 @@ pub struct Meta {
     pub machine: String,
     pub started_utc: String,
     pub finished_utc: Option<String>,
+    /// Wall time of the protocol, summed over the sessions that ran it (resumes included).
     pub wall_seconds: Option<f64>,
     pub runs_executed_this_session: Option<usize>,
     pub runs_resumed: Option<usize>,
@@ -57,6 +58,15 @@ impl Meta {
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
         write_atomic(path, format!("{text}\n").as_bytes())
+    }
+
+    /// Wall seconds recorded by earlier sessions of the same protocol (0 when none).
+    pub fn read_wall(path: &Path) -> f64 {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["wall_seconds"].as_f64())
+            .unwrap_or(0.0)
     }
 
     pub fn read_settings(path: &Path) -> Result<Option<Settings>> {

@@ -27,7 +27,8 @@ pub struct Spec {
     /// Published values, a CSV in `experiments/paper/` (embedded for `reproduce`).
     #[serde(default)]
     pub published: Option<String>,
-    /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8) or "none".
+    /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8),
+    /// "ablation" (variants against a published table's rows) or "none".
     #[serde(default = "default_report")]
     pub report: String,
     pub puzzles: Vec<PuzzleRef>,
@@ -142,8 +143,11 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        if !matches!(self.report.as_str(), "none" | "table1") {
-            bail!("report '{}' is not one of: none, table1", self.report);
+        if !matches!(self.report.as_str(), "none" | "table1" | "ablation") {
+            bail!(
+                "report '{}' is not one of: none, table1, ablation",
+                self.report
+            );
         }
         Ok(())
     }
@@ -176,10 +180,16 @@ impl Spec {
 }
 
 /// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.
-pub const EMBEDDED: &[(&str, &str)] = &[(
-    "ret-ga-table1",
-    include_str!("../../../experiments/ret-ga-table1.toml"),
-)];
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "ret-ga-table1",
+        include_str!("../../../experiments/ret-ga-table1.toml"),
+    ),
+    (
+        "ret-ga-ablation",
+        include_str!("../../../experiments/ret-ga-ablation.toml"),
+    ),
+];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
 pub const PAPER_FILES: &[(&str, &str)] = &[(

@@ -162,6 +162,7 @@ fn quick_reproduction_of_table1_end_to_end() {
         "fig8-paper.png",
         "fig8-paper.svg",
         "fig8-ours.png",
+        "report.md",
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
