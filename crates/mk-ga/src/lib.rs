@@ -26,7 +26,7 @@
 //!   the free cells of each box with a uniformly random permutation of the box's missing values
 //!   ([`ops::init_individual`]). Any box shape of sudoku-core works (N = box_rows x box_cols).
 //! - **Fitness.** Eq. (1) of `000` ([`sudoku_core::fitness::mk_fitness`], minimised, 0.0 exactly
-//!   for a solution), computed by [`eval::MkEvaluator`], which equals it bit for bit.
+//!   for a solution), computed by [`sudoku_core::fitness::MkEvaluator`], which equals it bit for bit.
 //! - **Selection and replacement** ([`Selection::SortedSlotReplacement`]). The population is
 //!   kept sorted best-first by the ranking fitness. For i = POP-1 down to ELIT, two parents are
 //!   drawn uniformly among ranks 0..i-1 and their child replaces rank i; since the loop runs
@@ -134,12 +134,11 @@
 //! ~0.4 s for a failed 100 000-generation run. `examples/mk_stats.rs` prints success counts,
 //! generation statistics and the time per generation.
 
-pub mod eval;
 pub mod ops;
 
-use eval::MkEvaluator;
 use ops::{chance, crossover_boxes, init_individual, mutate};
 pub use ops::{BoxLayout, CrossoverKind, MutationKind, MutationRatios};
+use sudoku_core::fitness::MkEvaluator;
 use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination};
 use thiserror::Error;
 

@@ -389,3 +389,5 @@ pub fn missing_symbols_paper(units: &Units, cells: &[u8], count: usize) -> u32 {
         })
         .sum()
 }
+/// The fast Mantere-Koljonen evaluator (per-order product types), bit-identical to [`mk_fitness`].
+pub use crate::mk_eval::MkEvaluator;

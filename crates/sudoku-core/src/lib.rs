@@ -17,6 +17,7 @@ pub mod exact;
 pub mod fitness;
 pub mod geometry;
 pub mod grid;
+mod mk_eval;
 pub mod parse;
 pub mod seed;
 

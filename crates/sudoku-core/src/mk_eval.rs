@@ -1,5 +1,5 @@
 //! A fast evaluator of the Mantere & Koljonen fitness (eq. (1) of Das et al. `000`), equal bit
-//! for bit to [`sudoku_core::fitness::mk_fitness`]: the same integer terms, and the square
+//! for bit to [`crate::fitness::mk_fitness`]: the same integer terms, and the square
 //! roots summed in the same order (rows 0..N, then columns 0..N), so the two never disagree on
 //! a ranking or on the solved value 0.0.
 //!
@@ -8,7 +8,7 @@
 //! `u32` for 9x9 (9^9 < 2^32), in `u64` up to order 15 (15^15 < 2^64) and in `u128` above
 //! (25^25 < 2^128).
 
-use sudoku_core::Geometry;
+use crate::Geometry;
 
 const MAX_N: usize = 25;
 
@@ -161,10 +161,10 @@ impl MkEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fitness::mk_fitness;
+    use crate::geometry::SUPPORTED_SHAPES;
+    use crate::rng_from_seed;
     use rand::Rng;
-    use sudoku_core::fitness::mk_fitness;
-    use sudoku_core::geometry::SUPPORTED_SHAPES;
-    use sudoku_core::rng_from_seed;
 
     #[test]
     fn equals_core_mk_fitness_bit_for_bit() {
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn zero_on_solutions() {
         for id in ["mk_easy", "mk_1star", "mk_superdifficult"] {
-            let p = sudoku_core::bank_puzzle(id).unwrap();
+            let p = crate::bank_puzzle(id).unwrap();
             let s = p.solution.as_ref().unwrap();
             assert_eq!(MkEvaluator::new(s.geometry()).eval(s.cells()), 0.0);
         }
