@@ -147,6 +147,16 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         0.0
     };
     let mut meta = Meta::new(settings, spec, p.threads);
+    if flags.resume {
+        meta.sessions = Meta::read_sessions(&meta_path);
+    }
+    meta.sessions.push(crate::meta::Session {
+        git_revision: meta.git_revision.clone(),
+        started_utc: meta.started_utc.clone(),
+        finished_utc: None,
+        threads: p.threads,
+        runs_executed: None,
+    });
     meta.write(&meta_path)?;
     let protocol = Protocol {
         spec,
@@ -221,6 +231,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     meta.wall_seconds = Some(wall);
     meta.runs_executed_this_session = Some(executed);
     meta.runs_resumed = Some(resumed);
+    if let Some(last) = meta.sessions.last_mut() {
+        last.finished_utc = meta.finished_utc.clone();
+        last.runs_executed = Some(executed);
+    }
     meta.status = if invalid == 0 {
         "complete"
     } else {
@@ -403,4 +417,92 @@ pub fn list() -> Result<ExitCode> {
         println!("  {:<24} {:>2} givens  {}", p.id, p.givens(), p.source);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Re-execute runs of a results folder from their rows (the spec and settings come from its
+/// meta.json) and check every field but `wall_ms` is reproduced. `every`: replay every k-th row.
+pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
+    if every == 0 {
+        bail!("--every must be at least 1");
+    }
+    let meta_path = dir.join("meta.json");
+    let text = std::fs::read_to_string(&meta_path)
+        .with_context(|| format!("cannot read {}", meta_path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not JSON", meta_path.display()))?;
+    let spec: Spec = serde_json::from_value(v["spec"].clone())
+        .with_context(|| format!("{}: no spec", meta_path.display()))?;
+    let settings: Settings = serde_json::from_value(v["settings"].clone())
+        .with_context(|| format!("{}: no settings", meta_path.display()))?;
+    let puzzles = spec.load_puzzles(None)?;
+    let cap = settings.quick.then_some(spec.quick_max_generations);
+    let protocol = Protocol {
+        spec: &spec,
+        puzzles: &puzzles,
+        solvers: spec
+            .algorithms
+            .iter()
+            .map(algos::build)
+            .collect::<Result<Vec<_>>>()?,
+        budgets: spec
+            .algorithms
+            .iter()
+            .map(|a| algos::budget(a, cap))
+            .collect(),
+        runs: settings.runs,
+    };
+    let mut rows = Vec::new();
+    let mut k = 0usize;
+    crate::io::for_each_row(&dir.join("runs.csv"), |r| {
+        if (!only_solved || r.solved == 1) && k % every == 0 {
+            rows.push(r);
+        }
+        k += 1;
+        Ok(())
+    })?;
+    let mismatches: Vec<String> = {
+        use rayon::prelude::*;
+        rows.par_iter()
+            .filter_map(|r| {
+                let a = spec
+                    .algorithms
+                    .iter()
+                    .position(|x| x.label == r.algorithm)?;
+                let p = puzzles.iter().position(|x| x.id == r.puzzle)?;
+                let job = crate::protocol::Job {
+                    algorithm: a,
+                    puzzle: p,
+                    run: r.run,
+                    seed: r.seed,
+                };
+                let mut again = protocol.execute(&job);
+                again.wall_ms = r.wall_ms;
+                (again != *r).then(|| {
+                    format!(
+                        "{}/{}/{}: recorded {} -> replayed {}",
+                        r.algorithm,
+                        r.puzzle,
+                        r.run,
+                        r.to_line(),
+                        again.to_line()
+                    )
+                })
+            })
+            .collect()
+    };
+    for m in &mismatches {
+        println!("{m}");
+    }
+    println!(
+        "replayed {} runs of {}: {} identical, {} different",
+        rows.len(),
+        dir.display(),
+        rows.len() - mismatches.len(),
+        mismatches.len()
+    );
+    Ok(if mismatches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -89,6 +89,18 @@ enum Command {
         #[command(subcommand)]
         command: PuzzlesCommand,
     },
+    /// Re-execute the runs of a results folder from their runs.csv rows and check that every
+    /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    Replay {
+        /// A results folder (with runs.csv and meta.json).
+        dir: PathBuf,
+        /// Replay every k-th row only.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Replay only solved runs (fast: failed runs use the whole budget).
+        #[arg(long)]
+        solved_only: bool,
+    },
     /// Experiments, algorithms and bank puzzles.
     List,
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
@@ -133,6 +145,11 @@ fn main() -> ExitCode {
         Command::Puzzles {
             command: PuzzlesCommand::Check { file },
         } => commands::check(&file),
+        Command::Replay {
+            dir,
+            every,
+            solved_only,
+        } => commands::replay(&dir, every, solved_only),
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
     };

@@ -18,6 +18,16 @@ pub struct Settings {
     pub spec_toml: String,
 }
 
+/// One invocation that worked on the protocol (a fresh start or a resume).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Session {
+    pub git_revision: String,
+    pub started_utc: String,
+    pub finished_utc: Option<String>,
+    pub threads: usize,
+    pub runs_executed: Option<usize>,
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Meta {
     pub settings: Settings,
@@ -34,6 +44,10 @@ pub struct Meta {
     pub runs_executed_this_session: Option<usize>,
     pub runs_resumed: Option<usize>,
     pub status: String,
+    /// Every session that ran part of this protocol, oldest first (carried over by --resume),
+    /// so the revision that made each run stays on record when a later one regenerates reports.
+    #[serde(default)]
+    pub sessions: Vec<Session>,
 }
 
 impl Meta {
@@ -52,7 +66,17 @@ impl Meta {
             runs_executed_this_session: None,
             runs_resumed: None,
             status: "running".into(),
+            sessions: Vec::new(),
         }
+    }
+
+    /// Sessions recorded by an earlier meta.json (none when absent or unreadable).
+    pub fn read_sessions(path: &Path) -> Vec<Session> {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| serde_json::from_value(v["sessions"].clone()).ok())
+            .unwrap_or_default()
     }
 
     pub fn write(&self, path: &Path) -> Result<()> {

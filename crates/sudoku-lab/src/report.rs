@@ -105,7 +105,8 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Grou
                     opt(s.map(|s| s.max), 0),
                     opt(s.map(|s| s.mean), 2),
                     opt(s.map(|s| s.median), 1),
-                    opt(s.map(|s| s.sd), 2),
+                    // The SD of a single success is undefined: left blank.
+                    opt(s.filter(|s| s.n >= 2).map(|s| s.sd), 2),
                     opt(ev.map(|s| s.mean), 1),
                     opt(Some(lab_stats::ert(x.total_evaluations, x.successes)), 1),
                     opt(Some(lab_stats::ert(x.total_generations, x.successes)), 1),

@@ -189,6 +189,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "ret-ga-ablation",
         include_str!("../../../experiments/ret-ga-ablation.toml"),
     ),
+    (
+        "mk-ga-ablation",
+        include_str!("../../../experiments/mk-ga-ablation.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.

@@ -133,7 +133,13 @@ pub fn comparison(
                     "none",
                     None,
                 ));
-                cells.push(base("sd", row.sd, s.map(|s| s.sd), "none", None));
+                cells.push(base(
+                    "sd",
+                    row.sd,
+                    s.filter(|s| s.n >= 2).map(|s| s.sd),
+                    "none",
+                    None,
+                ));
             }
         }
     }
@@ -539,7 +545,8 @@ impl Markdown<'_> {
                 let sm = g.generations();
                 avgs.push(pr.map_or("-".into(), |r| format!("{:.1} ({:.1})", r.average, r.sd)));
                 avgs.push(match sm {
-                    Some(x) => format!("{} ({})", f1(Some(x.mean)), f1(Some(x.sd))),
+                    Some(x) if x.n >= 2 => format!("{} ({})", f1(Some(x.mean)), f1(Some(x.sd))),
+                    Some(x) => format!("{} (n = 1)", f1(Some(x.mean))),
                     None => "-".into(),
                 });
                 avgs.push(p(self.cell(l, id, alg, "average")));
@@ -666,9 +673,11 @@ pub fn ablation_markdown(
                     c.puzzle == puzzles[i].id && c.algorithm == alg.label && c.statistic == stat
                 })
             };
-            let ours_avg = x
-                .generations()
-                .map_or("-".into(), |s| format!("{:.1} ({:.1})", s.mean, s.sd));
+            let ours_avg = match x.generations() {
+                Some(s) if s.n >= 2 => format!("{:.1} ({:.1})", s.mean, s.sd),
+                Some(s) => format!("{:.1} (n = 1)", s.mean),
+                None => "-".into(),
+            };
             s.push_str(&format!(
                 "| {} | {} | {} | {}/{} | {} | {} | {} | {} |\n",
                 alg.label,

@@ -180,6 +180,21 @@ fn quick_reproduction_of_table1_end_to_end() {
     );
     let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"complete\""));
+    // Every run replays from its row, identically but for wall_ms.
+    let o = run(bin().arg("replay").arg(&out));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("replayed 78 runs"));
+    // A tampered row is caught.
+    let tampered = d.join("tampered");
+    std::fs::create_dir_all(&tampered).unwrap();
+    std::fs::copy(out.join("meta.json"), tampered.join("meta.json")).unwrap();
+    let mut lines: Vec<String> = runs.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    f[7] = (f[7].parse::<u64>().unwrap() + 1).to_string();
+    lines[1] = f.join(",");
+    std::fs::write(tampered.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    let o = run(bin().arg("replay").arg(&tampered));
+    assert_eq!(o.status.code(), Some(1));
     // A solved row replays from its seed with `solve`.
     let row = runs
         .lines()
