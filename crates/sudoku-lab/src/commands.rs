@@ -454,7 +454,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut k = 0usize;
     crate::io::for_each_row(&dir.join("runs.csv"), |r| {
-        if (!only_solved || r.solved == 1) && k % every == 0 {
+        if (!only_solved || r.solved == 1) && k.is_multiple_of(every) {
             rows.push(r);
         }
         k += 1;
