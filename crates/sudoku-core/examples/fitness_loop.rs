@@ -1,5 +1,5 @@
 //! A fixed amount of fitness work for `valgrind --tool=callgrind` instruction counts:
-//! `cargo run --release -p sudoku-core --example fitness_loop -- <ret|mk|missing> <evals>`.
+//! `cargo run --release -p sudoku-core --example fitness_loop -- <ret|ret-paper|mk|mk-simple|mk-paper|missing|missing-paper> <evals>`.
 use rand::Rng as _;
 use std::hint::black_box;
 use sudoku_core::fitness::*;
@@ -18,13 +18,15 @@ fn main() {
         .map(|_| (0..81).map(|_| rng.random_range(1..=9u8)).collect())
         .collect();
     let ret = RetGaFitness::new(&units);
+    let mk = MkEvaluator::new(geom);
     let mut acc = 0f64;
     for i in 0..evals {
         let g = black_box(&grids[i % 64]);
         acc += match which.as_str() {
             "ret" => ret.eval(g) as f64,
             "ret-paper" => ret_ga_fitness_paper(geom, g) as f64,
-            "mk" => mk_fitness(geom, g),
+            "mk" => mk.eval(g),
+            "mk-simple" => mk_fitness(geom, g),
             "mk-paper" => mk_fitness_paper(geom, g),
             "missing" => missing_symbols_cost(&units, g) as f64,
             _ => missing_symbols_paper(&units, g, 27) as f64,

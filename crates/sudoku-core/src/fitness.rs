@@ -104,39 +104,54 @@ impl Nibble {
 /// [`Nibble::not_distinct`] for a fixed order N with boxes BR x BC.
 #[inline(always)]
 fn fixed<const N: usize, const BR: usize, const BC: usize>(cells: &[u8]) -> u32 {
-    let term = |acc: u64| {
+    // Not-distinct pairs of a finished unit: sum over its nibbles of C(count, 2) (blanks in
+    // nibble 0 included) plus the blank-filled pairs b (N - b). Symbols 0..=N occupy the
+    // N / 2 + 1 low bytes.
+    let finish = |acc: u64| {
+        let mut pairs = 0u32;
+        for k in 0..N / 2 + 1 {
+            pairs += PAIR_TABLE[((acc >> (8 * k)) & 0xFF) as usize] as u32;
+        }
         let b = (acc & 15) as u32;
-        b * (N as u32 - b)
+        pairs + b * (N as u32 - b)
     };
     let mut cols = [0u64; N];
     let mut boxes = [0u64; N];
-    let mut equal = 0u64;
-    let mut blanks = 0u32;
+    let mut total = 0u32;
     for (r, row) in cells.chunks_exact(N).take(N).enumerate() {
         let row: &[u8; N] = row.try_into().expect("chunk of N");
         let mut racc = 0u64;
         for c in 0..N {
-            let sh = 4 * (row[c] as u32 & 15);
-            let b = c / BC;
-            equal += ((racc >> sh) & 15) + ((cols[c] >> sh) & 15) + ((boxes[b] >> sh) & 15);
-            let s = 1u64 << sh;
+            let s = 1u64 << (4 * (row[c] as u32 & 15));
             racc += s;
             cols[c] += s;
-            boxes[b] += s;
+            boxes[c / BC] += s;
         }
-        blanks += term(racc);
+        total += finish(racc);
         if r % BR == BR - 1 {
             for b in boxes.iter_mut().take(N / BC) {
-                blanks += term(*b);
+                total += finish(*b);
                 *b = 0;
             }
         }
     }
     for c in cols {
-        blanks += term(c);
+        total += finish(c);
     }
-    equal as u32 + blanks
+    total
 }
+
+/// C(low nibble, 2) + C(high nibble, 2) for every byte.
+const PAIR_TABLE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let (lo, hi) = (x & 15, x >> 4);
+        t[x] = (lo * lo.saturating_sub(1) / 2 + hi * hi.saturating_sub(1) / 2) as u8;
+        x += 1;
+    }
+    t
+};
 
 /// Count table for orders up to 10 (stride 16, at most 30 units): 4x4, 6x6, 9x9.
 const SMALL: usize = 512;

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Copy the generated results/<id>/report.md files into README.md between markers
+<!-- report:<id> --> and <!-- /report:<id> -->, so the README quotes measured numbers only."""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+readme = root / "README.md"
+text = readme.read_text()
+for m in re.finditer(r"<!-- report:([\w-]+) -->", text):
+    ident = m.group(1)
+    report = root / "results" / ident / "report.md"
+    if not report.exists():
+        sys.exit(f"{report} missing: run `sudoku-lab reproduce {ident}` first")
+    body = report.read_text().strip()
+    text = re.sub(
+        rf"<!-- report:{ident} -->.*?<!-- /report:{ident} -->",
+        lambda _: f"<!-- report:{ident} -->\n{body}\n<!-- /report:{ident} -->",
+        text,
+        flags=re.S,
+    )
+readme.write_text(text)
