@@ -14,11 +14,11 @@ pub fn ret_ga_max(geom: Geometry) -> u32 {
 /// pairs of cells in a common row, column or sub-square holding different values. Maximal
 /// (`ret_ga_max`) exactly for a solved grid.
 ///
-/// Computed as `max - (equal pairs)`, where equal pairs are counted from per-unit count tables:
-/// a cell of value v adds the number of earlier cells of value v in each of its three units.
-/// That is one pass over the cells instead of the paper's `3 N * N(N-1)/2` comparisons. The
-/// count table is a power-of-two array indexed with a mask, so the hot loop has no bounds
-/// checks, sized by tier so 9x9 zeroes 512 bytes per evaluation.
+/// Computed as `max - (pairs that are not distinct)`, from per-unit counts instead of the
+/// paper's `3 N * N(N-1)/2` comparisons: for orders up to 12, packed 4-bit counters (one u64
+/// per unit, compiled per order); for 16x16 and 25x25, a byte count table where a cell of value v adds the number
+/// of earlier cells of value v in each of its three units (a power-of-two array indexed with a
+/// mask, so the loop has no bounds checks).
 #[derive(Debug, Clone)]
 pub struct RetGaFitness {
     /// For each cell, the offsets of its row, column and box count rows in the table.
@@ -26,82 +26,16 @@ pub struct RetGaFitness {
     /// Bytes of the count table in use.
     table: usize,
     max: u32,
-    /// The nibble-counter path for orders up to 15.
-    nibble: Option<Nibble>,
+    /// (box_rows, box_cols): selects the compiled nibble-counter path for 4x4, 6x6, 9x9 and
+    /// 12x12; 16x16 and 25x25 use the count table.
+    shape: (usize, usize),
 }
 
-/// Pair counting with 4-bit counters packed in one u64 per unit (orders N <= 15, so a count
-/// never exceeds 15 and symbols 0..=15 fit in 16 nibbles). Walking the grid row by row, a cell
-/// of value v first adds the counts already in nibble v of its row, column and box accumulators
-/// (the equal pairs it closes) and then adds `1 << 4v` to each. The row accumulator lives in a
-/// register, the column and box accumulators in a few stack words; no table is zeroed and
-/// nothing is finished per unit except the blank term: a blank (nibble 0) is "equal" to every
-/// earlier blank by the same rule, and b (N - b) more pairs pair a blank with a filled cell.
-#[derive(Debug, Clone)]
-struct Nibble {
-    n: usize,
-    box_rows: usize,
-    boxes_per_band: usize,
-    /// Box-in-band index of each column (no division in the hot loop).
-    col_box: [u8; 16],
-}
-
-impl Nibble {
-    #[inline(always)]
-    fn blank_term(&self, acc: u64) -> u32 {
-        let b = (acc & 15) as u32;
-        b * (self.n as u32 - b)
-    }
-
-    /// Dispatch to a version compiled for the order, so the inner loop is unrolled and the
-    /// column and box accumulators stay in registers.
-    #[inline]
-    fn not_distinct(&self, cells: &[u8]) -> u32 {
-        match (self.box_rows, self.n) {
-            (3, 9) => fixed::<9, 3, 3>(cells),
-            (2, 6) => fixed::<6, 2, 3>(cells),
-            (3, 12) => fixed::<12, 3, 4>(cells),
-            (2, 4) => fixed::<4, 2, 2>(cells),
-            _ => self.not_distinct_any(cells),
-        }
-    }
-
-    fn not_distinct_any(&self, cells: &[u8]) -> u32 {
-        let n = self.n;
-        let mut cols = [0u64; 16];
-        let mut boxes = [0u64; 16];
-        let mut equal = 0u64;
-        let mut blanks = 0u32;
-        let mut band_row = 0;
-        for row in cells.chunks_exact(n) {
-            let mut racc = 0u64;
-            for (c, &v) in row.iter().enumerate() {
-                let sh = 4 * (v as u32 & 15);
-                let (ca, ba) = (c & 15, self.col_box[c & 15] as usize & 15);
-                equal += ((racc >> sh) & 15) + ((cols[ca] >> sh) & 15) + ((boxes[ba] >> sh) & 15);
-                let s = 1u64 << sh;
-                racc += s;
-                cols[ca] += s;
-                boxes[ba] += s;
-            }
-            blanks += self.blank_term(racc);
-            band_row += 1;
-            if band_row == self.box_rows {
-                band_row = 0;
-                for b in boxes.iter_mut().take(self.boxes_per_band) {
-                    blanks += self.blank_term(*b);
-                    *b = 0;
-                }
-            }
-        }
-        for c in cols.iter().take(n) {
-            blanks += self.blank_term(*c);
-        }
-        equal as u32 + blanks
-    }
-}
-
-/// [`Nibble::not_distinct`] for a fixed order N with boxes BR x BC.
+/// Not-distinct pairs for a fixed order N <= 15 with boxes BR x BC, with 4-bit counters packed
+/// in one u64 per unit (a count never exceeds 15; symbols 0..=15 fit in 16 nibbles). Walking
+/// the grid row by row, a cell of value v adds `1 << 4v` to its row, column and box
+/// accumulators (compiled for the order, so the loop is unrolled and the accumulators stay in
+/// registers); each finished unit costs N/2 + 1 byte-table look-ups.
 #[inline(always)]
 fn fixed<const N: usize, const BR: usize, const BC: usize>(cells: &[u8]) -> u32 {
     // Not-distinct pairs of a finished unit: sum over its nibbles of C(count, 2) (blanks in
@@ -175,18 +109,7 @@ impl RetGaFitness {
             offsets,
             table: units.count() * stride as usize,
             max: ret_ga_max(g),
-            nibble: (n <= 15).then(|| {
-                let mut col_box = [0u8; 16];
-                for (c, b) in col_box.iter_mut().enumerate().take(n) {
-                    *b = (c / g.box_cols()) as u8;
-                }
-                Nibble {
-                    n,
-                    box_rows: g.box_rows(),
-                    boxes_per_band: g.boxes_per_band(),
-                    col_box,
-                }
-            }),
+            shape: (g.box_rows(), g.box_cols()),
         }
     }
 
@@ -199,8 +122,15 @@ impl RetGaFitness {
     /// Fitness of a grid given as its cells.
     #[inline]
     pub fn eval(&self, cells: &[u8]) -> u32 {
-        if let Some(nib) = &self.nibble {
-            return self.max - nib.not_distinct(cells);
+        let nibble = match self.shape {
+            (3, 3) => Some(fixed::<9, 3, 3>(cells)),
+            (2, 3) => Some(fixed::<6, 2, 3>(cells)),
+            (3, 4) => Some(fixed::<12, 3, 4>(cells)),
+            (2, 2) => Some(fixed::<4, 2, 2>(cells)),
+            _ => None,
+        };
+        if let Some(not_distinct) = nibble {
+            return self.max - not_distinct;
         }
         let equal = if self.table <= SMALL {
             let mut counts = [0u8; SMALL];

@@ -42,7 +42,7 @@ pub struct ProtocolFlags {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder (default results/<experiment-id>/, or results/quick/<id>/ with --quick).
+    /// Output folder (default `results/<experiment-id>/`, or `results/quick/<id>/` with --quick).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue an interrupted protocol: runs already in runs.csv are skipped.

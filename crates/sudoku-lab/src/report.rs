@@ -29,7 +29,7 @@ impl Group {
     }
 }
 
-/// Groups indexed [algorithm][puzzle] in spec order, streamed from runs.csv.
+/// Groups indexed `[algorithm][puzzle]` in spec order, streamed from runs.csv.
 pub fn groups(spec: &Spec, puzzles: &[Puzzle], runs_path: &Path) -> Result<Vec<Vec<Group>>> {
     let a_idx: HashMap<&str, usize> = spec
         .algorithms

@@ -283,7 +283,7 @@ pub const CASES: [(PiCase, &str); 3] = [
     (PiCase::K3, "(c) k3 = w varies"),
 ];
 
-/// PI curves for the three cases: [case][algorithm][w].
+/// PI curves for the three cases: `[case][algorithm][w]`.
 pub fn pi_curves(stats: &[Vec<PuzzleStats>]) -> Result<Vec<Vec<Vec<f64>>>> {
     let ws = w_grid();
     CASES
