@@ -11,6 +11,7 @@ use crate::spec::AlgorithmSpec;
 pub const ALGORITHMS: &[(&str, &str)] = &[
     ("ret-ga", "Retrievable GA (Das, Bhatia, Puri, Deep)"),
     ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
+    ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
 ];
 
 #[derive(Debug, Default, Deserialize)]
@@ -121,6 +122,7 @@ pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
     Ok(match name {
         "ret-ga" => Box::new(ret_ga(params)?),
         "mk-ga" => Box::new(crate::algos_mk::mk_ga(params)?),
+        "reseda" => Box::new(crate::algos_reseda::reseda(params)?),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             bail!("unknown algorithm '{other}' (known: {})", names.join(", "))

@@ -7,6 +7,7 @@
 
 mod algos;
 mod algos_mk;
+mod algos_reseda;
 mod bench;
 mod commands;
 mod io;
