@@ -78,10 +78,11 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 
 /// summary.csv: per algorithm x puzzle, success and min/max/mean/median/SD of generations over
 /// successful runs (as the papers report), mean evaluations of successful runs, ERT
-/// (total effort over all runs / successes) in evaluations and generations, mean wall time.
+/// (total effort over all runs / successes) in evaluations and generations, mean wall time,
+/// and the expected time to a success (RESEDA's ETS: total time / successes, seconds).
 pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>]) -> Result<()> {
     write_atomic_with(path, |w| {
-        writeln!(w, "experiment,algorithm,paper_label,puzzle,label,primary,givens,runs,successes,success_rate,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_mean_success,ert_evaluations,ert_generations,wall_ms_mean")?;
+        writeln!(w, "experiment,algorithm,paper_label,puzzle,label,primary,givens,runs,successes,success_rate,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_mean_success,ert_evaluations,ert_generations,wall_ms_mean,ets_seconds")?;
         for (a, alg) in spec.algorithms.iter().enumerate() {
             for (p, puzzle) in puzzles.iter().enumerate() {
                 let x = &g[a][p];
@@ -90,7 +91,7 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Grou
                 let pref = &spec.puzzles[p];
                 writeln!(
                     w,
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     spec.id,
                     alg.label,
                     alg.paper_label.as_deref().unwrap_or(""),
@@ -111,6 +112,7 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Grou
                     opt(Some(lab_stats::ert(x.total_evaluations, x.successes)), 1),
                     opt(Some(lab_stats::ert(x.total_generations, x.successes)), 1),
                     opt(Some(x.total_wall_ms / x.runs.max(1) as f64), 3),
+                    opt(Some(lab_stats::ert(x.total_wall_ms / 1e3, x.successes)), 4),
                 )?;
             }
         }
@@ -122,16 +124,33 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Grou
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PublishedRow {
+    /// The paper's row (a puzzle or a level), matched to a spec puzzle's `label`.
     pub level: String,
-    pub givens: usize,
+    #[serde(default)]
+    pub givens: Option<usize>,
+    /// The paper's column, matched to a spec algorithm's `paper_label`.
     pub algorithm: String,
     pub runs: u64,
+    /// Successful runs.
     pub count: u64,
-    pub minimum: f64,
-    pub maximum: f64,
-    pub average: f64,
-    pub median: f64,
-    pub sd: f64,
+    /// Effort of the successful runs, in the paper's unit (generations, rounds); empty cells
+    /// are values the paper does not print.
+    #[serde(default)]
+    pub minimum: Option<f64>,
+    #[serde(default)]
+    pub maximum: Option<f64>,
+    #[serde(default)]
+    pub average: Option<f64>,
+    #[serde(default)]
+    pub median: Option<f64>,
+    #[serde(default)]
+    pub sd: Option<f64>,
+    /// Mean time per run in seconds, on the paper's machine.
+    #[serde(default)]
+    pub time_s: Option<f64>,
+    /// Expected time to a success in seconds (time per run / success rate).
+    #[serde(default)]
+    pub ets_s: Option<f64>,
 }
 
 pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>> {

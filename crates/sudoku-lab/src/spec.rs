@@ -193,13 +193,51 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "mk-ga-ablation",
         include_str!("../../../experiments/mk-ga-ablation.toml"),
     ),
+    (
+        "reseda-table1",
+        include_str!("../../../experiments/reseda-table1.toml"),
+    ),
+    (
+        "reseda-table2",
+        include_str!("../../../experiments/reseda-table2.toml"),
+    ),
+    (
+        "reseda-table3",
+        include_str!("../../../experiments/reseda-table3.toml"),
+    ),
+    (
+        "reseda-table5",
+        include_str!("../../../experiments/reseda-table5.toml"),
+    ),
+    (
+        "reseda-ablation",
+        include_str!("../../../experiments/reseda-ablation.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
-pub const PAPER_FILES: &[(&str, &str)] = &[(
-    "paper/ret-ga-table1.csv",
-    include_str!("../../../experiments/paper/ret-ga-table1.csv"),
-)];
+pub const PAPER_FILES: &[(&str, &str)] = &[
+    (
+        "paper/ret-ga-table1.csv",
+        include_str!("../../../experiments/paper/ret-ga-table1.csv"),
+    ),
+    (
+        "paper/reseda-table1.csv",
+        include_str!("../../../experiments/paper/reseda-table1.csv"),
+    ),
+    (
+        "paper/reseda-table2.csv",
+        include_str!("../../../experiments/paper/reseda-table2.csv"),
+    ),
+    (
+        "paper/reseda-table3.csv",
+        include_str!("../../../experiments/paper/reseda-table3.csv"),
+    ),
+    (
+        "paper/reseda-table5.csv",
+        include_str!("../../../experiments/paper/reseda-table5.csv"),
+    ),
+];
 
 pub fn embedded(id: &str) -> Result<Spec> {
     let (_, text) = EMBEDDED.iter().find(|(k, _)| *k == id).with_context(|| {

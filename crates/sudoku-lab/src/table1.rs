@@ -90,18 +90,20 @@ pub fn comparison(
                     p: p_value,
                     p_holm: None,
                 };
-                cells.push(base(
-                    "givens",
-                    row.givens as f64,
-                    Some(puzzles[p].givens() as f64),
-                    "none",
-                    None,
-                ));
+                if let Some(gv) = row.givens {
+                    cells.push(base(
+                        "givens",
+                        gv as f64,
+                        Some(puzzles[p].givens() as f64),
+                        "none",
+                        None,
+                    ));
+                }
                 let fisher = fisher_exact_two_sided(
                     x.successes,
                     x.runs - x.successes,
                     row.count,
-                    row.runs - row.count,
+                    row.runs.saturating_sub(row.count),
                 );
                 cells.push(base(
                     "count",
@@ -110,36 +112,41 @@ pub fn comparison(
                     "fisher_exact",
                     Some(fisher),
                 ));
-                let welch = s.filter(|s| s.n >= 2 && row.count >= 2).and_then(|s| {
-                    welch_t_test(s.mean, s.sd, s.n as u64, row.average, row.sd, row.count).ok()
-                });
-                cells.push(base(
-                    "average",
-                    row.average,
-                    s.map(|s| s.mean),
-                    if welch.is_some() {
-                        "welch_t"
-                    } else {
-                        "welch_t (too few successes)"
-                    },
-                    welch.map(|w| w.p_value),
-                ));
-                cells.push(base("minimum", row.minimum, s.map(|s| s.min), "none", None));
-                cells.push(base("maximum", row.maximum, s.map(|s| s.max), "none", None));
-                cells.push(base(
-                    "median",
-                    row.median,
-                    s.map(|s| s.median),
-                    "none",
-                    None,
-                ));
-                cells.push(base(
-                    "sd",
-                    row.sd,
-                    s.filter(|s| s.n >= 2).map(|s| s.sd),
-                    "none",
-                    None,
-                ));
+                if let Some(avg) = row.average {
+                    let (test, p_value) = match row.sd {
+                        None => ("none (no published SD)", None),
+                        Some(sd) => {
+                            let w = s.filter(|s| s.n >= 2 && row.count >= 2).and_then(|s| {
+                                welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, row.count).ok()
+                            });
+                            match w {
+                                Some(w) => ("welch_t", Some(w.p_value)),
+                                None => ("welch_t (too few successes)", None),
+                            }
+                        }
+                    };
+                    cells.push(base("average", avg, s.map(|s| s.mean), test, p_value));
+                }
+                for (name, paper, ours) in [
+                    ("minimum", row.minimum, s.map(|s| s.min)),
+                    ("maximum", row.maximum, s.map(|s| s.max)),
+                    ("median", row.median, s.map(|s| s.median)),
+                    ("sd", row.sd, s.filter(|s| s.n >= 2).map(|s| s.sd)),
+                ] {
+                    if let Some(v) = paper {
+                        cells.push(base(name, v, ours, "none", None));
+                    }
+                }
+                if let Some(t) = row.ets_s {
+                    let ours = lab_stats::ert(x.total_wall_ms / 1e3, x.successes);
+                    cells.push(base("ets_s", t, Some(ours), "none (other machine)", None));
+                }
+                if let Some(t) = row.time_s {
+                    // Seconds per run, measured single-threaded inside each run; a ratio to a
+                    // different machine, never a test.
+                    let ours = x.total_wall_ms / x.runs.max(1) as f64 / 1e3;
+                    cells.push(base("time_s", t, Some(ours), "none (other machine)", None));
+                }
             }
         }
     }
@@ -231,8 +238,8 @@ pub fn paper_pi_inputs(published: &[PublishedRow]) -> (Vec<String>, Vec<Vec<Puzz
                     r.map(|r| PuzzleStats {
                         successes: r.count,
                         runs: r.runs,
-                        mean_generations: r.average,
-                        sd_generations: r.sd,
+                        mean_generations: r.average.unwrap_or(f64::NAN),
+                        sd_generations: r.sd.unwrap_or(f64::NAN),
                     })
                     .unwrap_or_default()
                 })
@@ -372,9 +379,21 @@ pub fn fig7(
         fn(&lab_stats::Summary) -> f64,
     );
     let stats: [Stat; 3] = [
-        ("(a) minimum generations", |r| r.minimum, |s| s.min),
-        ("(b) maximum generations", |r| r.maximum, |s| s.max),
-        ("(c) average generations", |r| r.average, |s| s.mean),
+        (
+            "(a) minimum generations",
+            |r| r.minimum.unwrap_or(f64::NAN),
+            |s| s.min,
+        ),
+        (
+            "(b) maximum generations",
+            |r| r.maximum.unwrap_or(f64::NAN),
+            |s| s.max,
+        ),
+        (
+            "(c) average generations",
+            |r| r.average.unwrap_or(f64::NAN),
+            |s| s.mean,
+        ),
     ];
     let mut panels = Vec::new();
     for (title, paper_stat, our_stat) in stats {
@@ -448,6 +467,15 @@ pub fn fig7(
         &dir.join("fig7.png"),
     )
     .context("cannot draw fig7")
+}
+
+/// A published "average (SD)" cell, with what the paper prints.
+fn paper_avg_sd(r: &PublishedRow) -> String {
+    match (r.average, r.sd) {
+        (Some(a), Some(sd)) => format!("{a:.1} ({sd:.1})"),
+        (Some(a), None) => format!("{a:.1}"),
+        _ => "-".into(),
+    }
 }
 
 /// report.md: the reproduced Table 1 next to the published one, generated from the same
@@ -528,7 +556,10 @@ impl Markdown<'_> {
         for l in &levels {
             let mut row = vec![l.clone()];
             let gp = self.paper(l, "GA");
-            row.push(gp.map_or("-".into(), |r| r.givens.to_string()));
+            row.push(
+                gp.and_then(|r| r.givens)
+                    .map_or("-".into(), |g| g.to_string()),
+            );
             let mut counts = Vec::new();
             let mut avgs = Vec::new();
             for alg in ["GA", "Ret-GA"] {
@@ -543,7 +574,7 @@ impl Markdown<'_> {
                 counts.push(format!("{}/{}", g.successes, g.runs));
                 counts.push(p(self.cell(l, id, alg, "count")));
                 let sm = g.generations();
-                avgs.push(pr.map_or("-".into(), |r| format!("{:.1} ({:.1})", r.average, r.sd)));
+                avgs.push(pr.map_or("-".into(), paper_avg_sd));
                 avgs.push(match sm {
                     Some(x) if x.n >= 2 => format!("{} ({})", f1(Some(x.mean)), f1(Some(x.sd))),
                     Some(x) => format!("{} (n = 1)", f1(Some(x.mean))),
@@ -561,7 +592,9 @@ impl Markdown<'_> {
             for alg in ["GA", "Ret-GA"] {
                 let pr = self.paper(l, alg);
                 row.push(pr.map_or("-".into(), |r| {
-                    format!("{:.0} / {:.0} / {:.0}", r.minimum, r.median, r.maximum)
+                    [r.minimum, r.median, r.maximum]
+                        .map(|v| v.map_or("-".into(), |v| format!("{v:.0}")))
+                        .join(" / ")
                 }));
                 let ours = self.group(alg, l, true);
                 row.push(match ours.first().and_then(|(_, g)| g.generations()) {
@@ -653,10 +686,30 @@ pub fn ablation_markdown(
     wall_seconds: f64,
     threads: usize,
 ) -> String {
+    let has_time = published.iter().any(|r| r.time_s.is_some());
+    let has_ets = published.iter().any(|r| r.ets_s.is_some());
     let mut s = format!(
-        "Generated by `sudoku-lab reproduce {}` ({:.0} s wall on {threads} threads). Successes of the runs and average generations of successful runs (SD), with the Holm-adjusted p-values (Fisher; Welch) against the paper's row.\n\n| Variant | Puzzle | paper successes | ours | p | paper avg (SD) | ours avg (SD) | p |\n|---|---|---|---|---|---|---|---|\n",
-        spec.id, wall_seconds
+        "Generated by `sudoku-lab reproduce {}` ({:.0} s wall on {threads} threads). Successes of the runs and average effort (generations, rounds) of successful runs (SD where published), with the Holm-adjusted p-values (Fisher; Welch where the paper prints an SD) against the paper's row.{}\n\n| Variant | Puzzle | paper successes | ours | p | paper avg (SD) | ours avg (SD) | p |",
+        spec.id,
+        wall_seconds,
+        if has_time || has_ets {
+            " Times are seconds per run (attempt), ours measured single-threaded inside each run on this machine, the paper's on an Intel Core 2 Duo 2.66 GHz: compare them as ratios, not values."
+        } else {
+            ""
+        }
     );
+    let mut rule = "|---|---|---|---|---|---|---|---|".to_string();
+    if has_time {
+        s.push_str(" paper time | ours time | ratio |");
+        rule.push_str("---|---|---|");
+    }
+    if has_ets {
+        s.push_str(" paper ETS | ours ETS | ratio |");
+        rule.push_str("---|---|---|");
+    }
+    s.push('\n');
+    s.push_str(&rule);
+    s.push('\n');
     let p = |c: Option<&Cell>| match c.and_then(|c| c.p_holm) {
         Some(q) if q < 0.001 => "<0.001".to_string(),
         Some(q) => format!("{q:.3}"),
@@ -679,17 +732,36 @@ pub fn ablation_markdown(
                 None => "-".into(),
             };
             s.push_str(&format!(
-                "| {} | {} | {} | {}/{} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {}/{} | {} | {} | {} | {} |",
                 alg.label,
                 pref.label(),
                 row.map_or("-".into(), |r| format!("{}/{}", r.count, r.runs)),
                 x.successes,
                 x.runs,
                 p(cell("count")),
-                row.map_or("-".into(), |r| format!("{:.1} ({:.1})", r.average, r.sd)),
+                row.map_or("-".into(), paper_avg_sd),
                 ours_avg,
                 p(cell("average")),
             ));
+            let ratio_cols = |c: Option<&Cell>| match c {
+                Some(c) => {
+                    let ours = c.ours.filter(|v| v.is_finite());
+                    format!(
+                        " {:.3} | {} | {} |",
+                        c.paper,
+                        ours.map_or("-".into(), |v| format!("{v:.4}")),
+                        ours.map_or("-".into(), |v| format!("{:.3}", v / c.paper)),
+                    )
+                }
+                None => " - | - | - |".into(),
+            };
+            if has_time {
+                s.push_str(&ratio_cols(cell("time_s")));
+            }
+            if has_ets {
+                s.push_str(&ratio_cols(cell("ets_s")));
+            }
+            s.push('\n');
         }
     }
     s
@@ -737,8 +809,8 @@ mod tests {
             .unwrap();
         assert_eq!(
             (ret_easy.count, ret_easy.minimum, ret_easy.maximum),
-            (100, 27.0, 305.0)
+            (100, Some(27.0), Some(305.0))
         );
-        assert_eq!(ret_easy.average, 70.34);
+        assert_eq!(ret_easy.average, Some(70.34));
     }
 }
