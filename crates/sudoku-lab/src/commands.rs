@@ -16,7 +16,7 @@ use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
 /// Everything validated for one protocol.
 struct Prepared {
     spec: Spec,
-    puzzles: Vec<Puzzle>,
+    loaded: crate::spec::Loaded,
     published: Option<Vec<PublishedRow>>,
     out: PathBuf,
     runs: u64,
@@ -29,7 +29,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     if let Some(s) = flags.seed {
         spec.master_seed = s;
     }
-    let puzzles = spec.load_puzzles(base)?;
+    let loaded = spec.load_puzzles(base)?;
     let published = spec::published_text(&spec, base)?
         .map(|t| parse_published(&t))
         .transpose()?;
@@ -58,7 +58,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     }
     Ok(Prepared {
         spec,
-        puzzles,
+        loaded,
         published,
         out,
         runs,
@@ -160,7 +160,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     meta.write(&meta_path)?;
     let protocol = Protocol {
         spec,
-        puzzles: &p.puzzles,
+        puzzles: &p.loaded.puzzles,
         solvers,
         budgets,
         runs: p.runs,
@@ -170,24 +170,30 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
         spec.id,
         spec.algorithms.len(),
-        p.puzzles.len(),
+        p.loaded.puzzles.len(),
         p.runs,
         p.threads,
         p.out.display()
     );
     let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
     let wall = start.elapsed().as_secs_f64() + prior_wall;
-    let groups = report::groups(spec, &p.puzzles, &runs_path)?;
-    report::write_summary(&p.out.join("summary.csv"), spec, &p.puzzles, &groups)?;
+    let groups = report::groups(spec, &p.loaded, &runs_path)?;
+    report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
     if spec.report == "ablation" {
         let published = p
             .published
             .as_deref()
             .context("report ablation needs published values")?;
-        let cells = table1::comparison(spec, &p.puzzles, &groups, published);
+        let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
         table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
         let md = table1::ablation_markdown(
-            spec, &p.puzzles, &groups, &cells, published, wall, p.threads,
+            spec,
+            &p.loaded.entries,
+            &groups,
+            &cells,
+            published,
+            wall,
+            p.threads,
         );
         crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
     }
@@ -196,7 +202,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .published
             .as_deref()
             .context("report table1 needs published values")?;
-        let cells = table1::comparison(spec, &p.puzzles, &groups, published);
+        let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
         table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
         let (levels, paper_stats) = table1::paper_pi_inputs(published);
         let paper_curves = table1::pi_curves(&paper_stats)?;
@@ -212,7 +218,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         table1::fig7(&p.out, spec, &groups, published, &levels)?;
         let md = table1::Markdown {
             spec,
-            puzzles: &p.puzzles,
+            puzzles: &p.loaded.entries,
             groups: &groups,
             published,
             cells: &cells,
@@ -242,7 +248,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     }
     .into();
     meta.write(&meta_path)?;
-    print_summary(spec, &p.puzzles, &groups);
+    print_summary(spec, &p.loaded.entries, &groups);
     eprintln!(
         "{}: {executed} runs, {wall:.1} s of protocol wall time ({resumed} runs resumed); results in {}",
         spec.id,
@@ -254,7 +260,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     Ok(())
 }
 
-fn print_summary(spec: &Spec, puzzles: &[Puzzle], g: &[Vec<report::Group>]) {
+fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<report::Group>]) {
     println!(
         "{:<12} {:<24} {:>9} {:>10} {:>10}",
         "algorithm", "puzzle", "success", "mean gen", "sd gen"
@@ -436,11 +442,12 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         .with_context(|| format!("{}: no spec", meta_path.display()))?;
     let settings: Settings = serde_json::from_value(v["settings"].clone())
         .with_context(|| format!("{}: no settings", meta_path.display()))?;
-    let puzzles = spec.load_puzzles(None)?;
+    let loaded = spec.load_puzzles(None)?;
+    let puzzles = &loaded.puzzles;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol {
         spec: &spec,
-        puzzles: &puzzles,
+        puzzles,
         solvers: spec
             .algorithms
             .iter()

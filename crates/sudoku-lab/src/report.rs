@@ -3,12 +3,12 @@
 
 use crate::io::{for_each_row, write_atomic_with};
 use crate::spec::Spec;
+use crate::spec::{Entry, Loaded};
 use anyhow::{bail, Context, Result};
 use lab_stats::{summarize, Summary};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
-use sudoku_core::Puzzle;
 
 /// Per (algorithm, puzzle): counts over all runs, and the effort of the successful ones.
 #[derive(Debug, Clone, Default)]
@@ -30,19 +30,19 @@ impl Group {
 }
 
 /// Groups indexed `[algorithm][puzzle]` in spec order, streamed from runs.csv.
-pub fn groups(spec: &Spec, puzzles: &[Puzzle], runs_path: &Path) -> Result<Vec<Vec<Group>>> {
+pub fn groups(spec: &Spec, loaded: &Loaded, runs_path: &Path) -> Result<Vec<Vec<Group>>> {
     let a_idx: HashMap<&str, usize> = spec
         .algorithms
         .iter()
         .enumerate()
         .map(|(i, a)| (a.label.as_str(), i))
         .collect();
-    let p_idx: HashMap<&str, usize> = puzzles
+    let p_idx: HashMap<&str, usize> = loaded
+        .entry_of
         .iter()
-        .enumerate()
-        .map(|(i, p)| (p.id.as_str(), i))
+        .map(|(id, &e)| (id.as_str(), e))
         .collect();
-    let mut g = vec![vec![Group::default(); puzzles.len()]; spec.algorithms.len()];
+    let mut g = vec![vec![Group::default(); loaded.entries.len()]; spec.algorithms.len()];
     for_each_row(runs_path, |r| {
         let (Some(&a), Some(&p)) = (
             a_idx.get(r.algorithm.as_str()),
@@ -80,9 +80,9 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 /// successful runs (as the papers report), mean evaluations of successful runs, ERT
 /// (total effort over all runs / successes) in evaluations and generations, mean wall time,
 /// and the expected time to a success (RESEDA's ETS: total time / successes, seconds).
-pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Group>]) -> Result<()> {
+pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Entry], g: &[Vec<Group>]) -> Result<()> {
     write_atomic_with(path, |w| {
-        writeln!(w, "experiment,algorithm,paper_label,puzzle,label,primary,givens,runs,successes,success_rate,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_mean_success,ert_evaluations,ert_generations,wall_ms_mean,ets_seconds")?;
+        writeln!(w, "experiment,algorithm,paper_label,puzzle,label,primary,givens,puzzles,runs,successes,success_rate,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_mean_success,ert_evaluations,ert_generations,wall_ms_mean,ets_seconds")?;
         for (a, alg) in spec.algorithms.iter().enumerate() {
             for (p, puzzle) in puzzles.iter().enumerate() {
                 let x = &g[a][p];
@@ -91,14 +91,15 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Puzzle], g: &[Vec<Grou
                 let pref = &spec.puzzles[p];
                 writeln!(
                     w,
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     spec.id,
                     alg.label,
                     alg.paper_label.as_deref().unwrap_or(""),
                     puzzle.id,
                     pref.label(),
                     pref.primary,
-                    puzzle.givens(),
+                    puzzle.givens.map_or(String::new(), |g| g.to_string()),
+                    puzzle.puzzles,
                     x.runs,
                     x.successes,
                     opt(Some(x.successes as f64 / x.runs.max(1) as f64), 4),

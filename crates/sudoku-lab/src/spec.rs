@@ -51,6 +51,11 @@ pub struct PuzzleRef {
     /// 0-based index of the puzzle in `file`.
     #[serde(default)]
     pub index: usize,
+    /// With `file`: every puzzle of the file, as one entry whose runs are reported together
+    /// (ids `<id>-0001`, `<id>-0002`, ...; `index` is ignored). For sets such as Kennett's
+    /// 1000 puzzles per level.
+    #[serde(default)]
+    pub all: bool,
     /// The paper's row this puzzle stands for (e.g. "Difficult"); candidates share a label.
     #[serde(default)]
     pub label: Option<String>,
@@ -152,31 +157,83 @@ impl Spec {
         Ok(())
     }
 
-    /// Load every puzzle; `base` is the spec's folder for relative files.
-    pub fn load_puzzles(&self, base: Option<&Path>) -> Result<Vec<Puzzle>> {
-        self.puzzles
-            .iter()
-            .map(|r| match &r.file {
-                None => Ok(bank_puzzle(&r.id)?.clone()),
+    /// Load every puzzle; `base` is the spec's folder for relative files. Files named by the
+    /// embedded specs are embedded too (see [`EMBEDDED_PUZZLE_FILES`]).
+    pub fn load_puzzles(&self, base: Option<&Path>) -> Result<Loaded> {
+        let mut loaded = Loaded::default();
+        for (e, r) in self.puzzles.iter().enumerate() {
+            let ps: Vec<Puzzle> = match &r.file {
+                None => vec![bank_puzzle(&r.id)?.clone()],
                 Some(f) => {
-                    let path: PathBuf = base.map(|b| b.join(f)).unwrap_or_else(|| f.into());
-                    let text = std::fs::read_to_string(&path)
-                        .with_context(|| format!("cannot read puzzle file {}", path.display()))?;
-                    let all = parse_puzzles(&text, &path.display().to_string())?;
-                    let mut p = all.get(r.index).cloned().with_context(|| {
-                        format!(
-                            "{}: has {} puzzles, index {} asked",
-                            path.display(),
-                            all.len(),
-                            r.index
-                        )
-                    })?;
-                    p.id = r.id.clone();
-                    Ok(p)
+                    let (text, name) = read_puzzle_file(f, base)?;
+                    let all = parse_puzzles(&text, &name)?;
+                    if r.all {
+                        all.into_iter()
+                            .enumerate()
+                            .map(|(k, mut p)| {
+                                p.id = format!("{}-{:04}", r.id, k + 1);
+                                p
+                            })
+                            .collect()
+                    } else {
+                        let mut p = all.get(r.index).cloned().with_context(|| {
+                            format!("{name}: has {} puzzles, index {} asked", all.len(), r.index)
+                        })?;
+                        p.id = r.id.clone();
+                        vec![p]
+                    }
                 }
-            })
-            .collect()
+            };
+            let givens: Vec<usize> = ps.iter().map(Puzzle::givens).collect();
+            loaded.entries.push(Entry {
+                id: r.id.clone(),
+                givens: givens.iter().all(|&g| g == givens[0]).then_some(givens[0]),
+                puzzles: ps.len(),
+            });
+            for p in ps {
+                if loaded.entry_of.insert(p.id.clone(), e).is_some() {
+                    bail!("puzzle id '{}' appears twice", p.id);
+                }
+                loaded.puzzles.push(p);
+            }
+        }
+        Ok(loaded)
     }
+}
+
+/// The puzzles of a spec: every puzzle to run (sets expanded), and per spec entry what the
+/// reports need. Runs are reported per entry.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub puzzles: Vec<Puzzle>,
+    pub entries: Vec<Entry>,
+    /// Puzzle id -> entry index.
+    pub entry_of: std::collections::HashMap<String, usize>,
+}
+
+/// One spec puzzle entry (a puzzle, or a set of puzzles).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: String,
+    /// The number of givens, when all its puzzles have the same.
+    pub givens: Option<usize>,
+    pub puzzles: usize,
+}
+
+/// Puzzle files used by the embedded specs, embedded as well so `reproduce` works anywhere.
+pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[];
+
+/// A puzzle file's text: next to the spec (or relative to the working directory), else one of
+/// the embedded files.
+fn read_puzzle_file(f: &str, base: Option<&Path>) -> Result<(String, String)> {
+    let path: PathBuf = base.map(|b| b.join(f)).unwrap_or_else(|| f.into());
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return Ok((text, path.display().to_string()));
+    }
+    if let Some((_, text)) = EMBEDDED_PUZZLE_FILES.iter().find(|(k, _)| *k == f) {
+        return Ok((text.to_string(), format!("experiments/{f}")));
+    }
+    bail!("cannot read puzzle file {}", path.display())
 }
 
 /// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.

@@ -5,13 +5,13 @@
 
 use crate::io::write_atomic_with;
 use crate::report::{Group, PublishedRow};
+use crate::spec::Entry;
 use crate::spec::Spec;
 use anyhow::{Context, Result};
 use lab_charts::{LineChart, Marker, Series, XAxis};
 use lab_stats::{fisher_exact_two_sided, holm_adjust, pi_curve, welch_t_test, PiCase, PuzzleStats};
 use std::io::Write;
 use std::path::Path;
-use sudoku_core::Puzzle;
 
 /// Significance level of the verdicts (after Holm adjustment).
 pub const ALPHA: f64 = 0.05;
@@ -60,7 +60,7 @@ impl Cell {
 /// family: "primary" (the puzzles taken as the paper's) and "candidate" (uncertain files).
 pub fn comparison(
     spec: &Spec,
-    puzzles: &[Puzzle],
+    puzzles: &[Entry],
     g: &[Vec<Group>],
     published: &[PublishedRow],
 ) -> Vec<Cell> {
@@ -94,7 +94,7 @@ pub fn comparison(
                     cells.push(base(
                         "givens",
                         gv as f64,
-                        Some(puzzles[p].givens() as f64),
+                        puzzles[p].givens.map(|g| g as f64),
                         "none",
                         None,
                     ));
@@ -483,7 +483,7 @@ fn paper_avg_sd(r: &PublishedRow) -> String {
 /// numbers).
 pub struct Markdown<'a> {
     pub spec: &'a Spec,
-    pub puzzles: &'a [Puzzle],
+    pub puzzles: &'a [Entry],
     pub groups: &'a [Vec<Group>],
     pub published: &'a [PublishedRow],
     pub cells: &'a [Cell],
@@ -679,7 +679,7 @@ impl Markdown<'_> {
 /// with the Holm-adjusted p-values against the paper's row for the variant's paper label.
 pub fn ablation_markdown(
     spec: &Spec,
-    puzzles: &[Puzzle],
+    puzzles: &[Entry],
     g: &[Vec<Group>],
     cells: &[Cell],
     published: &[PublishedRow],
