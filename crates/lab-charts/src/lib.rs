@@ -22,6 +22,8 @@ use plotters::prelude::*;
 
 mod draw;
 mod font;
+mod grid;
+pub use grid::{render_grids, GridFigure, GridPanel};
 mod scale;
 
 use draw::{Flavor, Prepared, PreparedSeries};

@@ -229,41 +229,6 @@ pub fn fix_zone(puzzle: &Grid, result: &[u8], zone: &[usize]) -> Option<Grid> {
     g.conflicts().is_empty().then_some(g)
 }
 
-/// Every way to fill the free cells of block `b` with its missing symbols so that no symbol
-/// repeats a given of its row or column (section 5.2: "the admissible permutations of a given
-/// 3x3 block ... that met the basic constraints"; 24 for the upper-left block of AI Escargot).
-pub fn admissible_block_fillings(puzzle: &Grid, b: usize) -> Vec<Grid> {
-    let geom = puzzle.geometry();
-    let cells: Vec<usize> = geom
-        .box_cells(b)
-        .filter(|&c| puzzle.cells()[c] == 0)
-        .collect();
-    let mut out = Vec::new();
-    let mut g = puzzle.clone();
-    fn rec(g: &mut Grid, cells: &[usize], i: usize, out: &mut Vec<Grid>) {
-        if i == cells.len() {
-            out.push(g.clone());
-            return;
-        }
-        let geom = g.geometry();
-        let c = cells[i];
-        for v in 1..=geom.n() as u8 {
-            g.cells_mut()[c] = v;
-            let ok = geom
-                .row_cells(geom.row_of(c))
-                .chain(geom.col_cells(geom.col_of(c)))
-                .chain(geom.box_cells(geom.box_of(c)))
-                .all(|o| o == c || g.cells()[o] != v);
-            if ok {
-                rec(g, cells, i + 1, out);
-            }
-            g.cells_mut()[c] = 0;
-        }
-    }
-    rec(&mut g, &cells, 0, &mut out);
-    out
-}
-
 impl Solver for Reseda {
     fn name(&self) -> &'static str {
         "reseda"

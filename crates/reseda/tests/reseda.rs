@@ -172,7 +172,7 @@ fn zone_restarts_never_fix_a_non_permutation() {
 #[test]
 fn ai_escargot_upper_left_block_has_24_admissible_fillings() {
     let p = puzzle("ai_escargot");
-    let fills = admissible_block_fillings(&p.grid, 0);
+    let fills = sudoku_core::exact::admissible_box_fillings(&p.grid, 0);
     assert_eq!(fills.len(), 24, "the paper counts 24");
     let sol = p.solution.as_ref().unwrap();
     let right: Vec<&Grid> = fills

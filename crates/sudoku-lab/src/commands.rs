@@ -16,8 +16,10 @@ use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
 /// Everything validated for one protocol.
 struct Prepared {
     spec: Spec,
+    forced_runs: Option<u64>,
     loaded: crate::spec::Loaded,
     published: Option<Vec<PublishedRow>>,
+    grades: Option<Vec<char>>,
     out: PathBuf,
     runs: u64,
     threads: usize,
@@ -29,10 +31,19 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     if let Some(s) = flags.seed {
         spec.master_seed = s;
     }
-    let loaded = spec.load_puzzles(base)?;
-    let published = spec::published_text(&spec, base)?
-        .map(|t| parse_published(&t))
-        .transpose()?;
+    let forced = flags.runs.or(flags.quick.then_some(spec.quick_runs));
+    let loaded = spec.load_puzzles(base, flags.quick, forced)?;
+    let published_text = spec::published_text(&spec, base)?;
+    let (published, grades) = if spec.report == "grades" {
+        let n = loaded.puzzles[0].geometry().n();
+        let t = published_text.context("report grades needs published grades")?;
+        (None, Some(crate::grades::parse_grades(&t, n)?))
+    } else {
+        (
+            published_text.map(|t| parse_published(&t)).transpose()?,
+            None,
+        )
+    };
     let runs = flags.runs.unwrap_or(if flags.quick {
         spec.quick_runs
     } else {
@@ -58,8 +69,10 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     }
     Ok(Prepared {
         spec,
+        forced_runs: forced,
         loaded,
         published,
+        grades,
         out,
         runs,
         threads,
@@ -116,6 +129,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         experiment: spec.id.clone(),
         master_seed: spec.master_seed,
         runs: p.runs,
+        forced_runs: p.forced_runs,
         quick: p.quick,
         spec_toml: toml::to_string(spec)?,
     };
@@ -163,7 +177,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         puzzles: &p.loaded.puzzles,
         solvers,
         budgets,
-        runs: p.runs,
+        runs: p.loaded.runs.clone(),
     };
     let start = Instant::now();
     eprintln!(
@@ -179,6 +193,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let wall = start.elapsed().as_secs_f64() + prior_wall;
     let groups = report::groups(spec, &p.loaded, &runs_path)?;
     report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
+    if let Some(paper) = &p.grades {
+        let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
+        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+    }
     if spec.report == "ablation" {
         let published = p
             .published
@@ -186,6 +204,9 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .context("report ablation needs published values")?;
         let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
         table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+        if spec.chart.as_deref() == Some("alpha") {
+            crate::alpha_chart::draw(spec, &groups, published, &p.out)?;
+        }
         let md = table1::ablation_markdown(
             spec,
             &p.loaded.entries,
@@ -276,7 +297,8 @@ fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<report::G
                 x.successes,
                 x.runs,
                 s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
-                s.map_or("-".into(), |s| format!("{:.1}", s.sd)),
+                s.filter(|s| s.n >= 2)
+                    .map_or("-".into(), |s| format!("{:.1}", s.sd)),
             );
         }
     }
@@ -442,7 +464,11 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         .with_context(|| format!("{}: no spec", meta_path.display()))?;
     let settings: Settings = serde_json::from_value(v["settings"].clone())
         .with_context(|| format!("{}: no settings", meta_path.display()))?;
-    let loaded = spec.load_puzzles(None)?;
+    let forced = settings
+        .quick
+        .then_some(settings.runs)
+        .or(settings.forced_runs);
+    let loaded = spec.load_puzzles(None, settings.quick, forced)?;
     let puzzles = &loaded.puzzles;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol {
@@ -458,7 +484,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
             .iter()
             .map(|a| algos::budget(a, cap))
             .collect(),
-        runs: settings.runs,
+        runs: loaded.runs.clone(),
     };
     let mut rows = Vec::new();
     let mut k = 0usize;

@@ -8,8 +8,10 @@
 mod algos;
 mod algos_mk;
 mod algos_reseda;
+mod alpha_chart;
 mod bench;
 mod commands;
+mod grades;
 mod io;
 mod meta;
 mod protocol;

@@ -13,6 +13,9 @@ pub struct Settings {
     pub experiment: String,
     pub master_seed: u64,
     pub runs: u64,
+    /// Runs forced on every puzzle by `--runs` or `--quick` (else each entry's own).
+    #[serde(default)]
+    pub forced_runs: Option<u64>,
     pub quick: bool,
     /// The spec as TOML, so a changed option cannot silently mix with old rows.
     pub spec_toml: String,

@@ -33,16 +33,17 @@ pub struct Protocol<'a> {
     pub puzzles: &'a [Puzzle],
     pub solvers: Vec<Box<dyn Solver>>,
     pub budgets: Vec<Budget>,
-    pub runs: u64,
+    /// Runs of each puzzle (same order as `puzzles`).
+    pub runs: Vec<u64>,
 }
 
 /// The plan: every (algorithm, puzzle, run) in the spec's order. All algorithms share the run
 /// seeds of a (puzzle, run): common random numbers, as in paired comparisons.
-pub fn plan(spec: &Spec, puzzles: &[Puzzle], runs: u64) -> Vec<Job> {
+pub fn plan(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
     let mut jobs = Vec::new();
     for a in 0..spec.algorithms.len() {
         for (p, puzzle) in puzzles.iter().enumerate() {
-            for run in 0..runs {
+            for run in 0..runs[p] {
                 jobs.push(Job {
                     algorithm: a,
                     puzzle: p,
@@ -92,7 +93,7 @@ impl Protocol<'_> {
     /// Run every job not yet in `runs_path`, appending rows as they finish, then put the file in
     /// canonical order. Returns (runs executed now, runs found done).
     pub fn run(&self, runs_path: &Path, resume: bool, threads: usize) -> Result<(usize, usize)> {
-        let jobs = plan(self.spec, self.puzzles, self.runs);
+        let jobs = plan(self.spec, self.puzzles, &self.runs);
         let mut done: HashSet<(String, String, u64)> = HashSet::new();
         if runs_path.exists() {
             if !resume {

@@ -131,9 +131,11 @@ pub struct PublishedRow {
     pub givens: Option<usize>,
     /// The paper's column, matched to a spec algorithm's `paper_label`.
     pub algorithm: String,
-    pub runs: u64,
-    /// Successful runs.
-    pub count: u64,
+    /// Runs and successful runs (empty where the paper gives none).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    #[serde(default)]
+    pub count: Option<u64>,
     /// Effort of the successful runs, in the paper's unit (generations, rounds); empty cells
     /// are values the paper does not print.
     #[serde(default)]

@@ -24,13 +24,21 @@ pub struct Spec {
     /// finishes in well under a minute on 2 cores while exercising the same code.
     pub quick_runs: u64,
     pub quick_max_generations: u64,
+    /// `--quick`: puzzle sets (`all = true`) are cut to their first this-many puzzles.
+    #[serde(default)]
+    pub quick_set_size: Option<usize>,
     /// Published values, a CSV in `experiments/paper/` (embedded for `reproduce`).
     #[serde(default)]
     pub published: Option<String>,
     /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8),
-    /// "ablation" (variants against a published table's rows) or "none".
+    /// "ablation" (variants against a published table's rows), "grades" (RESEDA Figure 4.2:
+    /// per-cell correctness grades against a published grid) or "none".
     #[serde(default = "default_report")]
     pub report: String,
+    /// An extra chart: "alpha" (success and rounds against the algorithms' `alpha` option, one
+    /// line per `strategy`: RESEDA Tables 1 and 2).
+    #[serde(default)]
+    pub chart: Option<String>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
@@ -51,11 +59,26 @@ pub struct PuzzleRef {
     /// 0-based index of the puzzle in `file`.
     #[serde(default)]
     pub index: usize,
+    /// The bank puzzle to use when `id` is a name of the spec's own (default: `id` itself).
+    #[serde(default)]
+    pub bank: Option<String>,
+    /// Runs of this entry's puzzles, overriding the spec's `runs` (not under `--quick` or
+    /// `--runs`).
+    #[serde(default)]
+    pub runs: Option<u64>,
     /// With `file`: every puzzle of the file, as one entry whose runs are reported together
     /// (ids `<id>-0001`, `<id>-0002`, ...; `index` is ignored). For sets such as Kennett's
     /// 1000 puzzles per level.
     #[serde(default)]
     pub all: bool,
+    /// Fix box b (0-based, row-major) to the puzzle's unique solution: RESEDA's coupling when
+    /// the right block is guessed.
+    #[serde(default)]
+    pub fix_box_from_solution: Option<usize>,
+    /// Replace the puzzle by every admissible filling of box b (ids `<id>-01`, ...): RESEDA's
+    /// coupling over all guesses (24 for the upper-left block of AI Escargot).
+    #[serde(default)]
+    pub box_fillings: Option<usize>,
     /// The paper's row this puzzle stands for (e.g. "Difficult"); candidates share a label.
     #[serde(default)]
     pub label: Option<String>,
@@ -148,27 +171,52 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        if !matches!(self.report.as_str(), "none" | "table1" | "ablation") {
+        if !matches!(
+            self.report.as_str(),
+            "none" | "table1" | "ablation" | "grades"
+        ) {
             bail!(
-                "report '{}' is not one of: none, table1, ablation",
+                "report '{}' is not one of: none, table1, ablation, grades",
                 self.report
             );
+        }
+        if let Some(c) = self.chart.as_deref().filter(|c| *c != "alpha") {
+            bail!("chart '{c}' is not one of: alpha");
+        }
+        if self.report == "grades" && (self.puzzles.len() != 1 || self.algorithms.len() != 1) {
+            bail!("report 'grades' needs exactly one puzzle and one algorithm");
         }
         Ok(())
     }
 
     /// Load every puzzle; `base` is the spec's folder for relative files. Files named by the
     /// embedded specs are embedded too (see [`EMBEDDED_PUZZLE_FILES`]).
-    pub fn load_puzzles(&self, base: Option<&Path>) -> Result<Loaded> {
+    /// `runs`: the runs of every puzzle when forced (`--quick`, `--runs`), else each entry's
+    /// own `runs` or the spec's.
+    pub fn load_puzzles(
+        &self,
+        base: Option<&Path>,
+        quick: bool,
+        runs: Option<u64>,
+    ) -> Result<Loaded> {
         let mut loaded = Loaded::default();
         for (e, r) in self.puzzles.iter().enumerate() {
             let ps: Vec<Puzzle> = match &r.file {
-                None => vec![bank_puzzle(&r.id)?.clone()],
+                None => {
+                    let mut p = bank_puzzle(r.bank.as_deref().unwrap_or(&r.id))?.clone();
+                    p.id = r.id.clone();
+                    vec![p]
+                }
                 Some(f) => {
                     let (text, name) = read_puzzle_file(f, base)?;
                     let all = parse_puzzles(&text, &name)?;
                     if r.all {
+                        let keep = match (quick, self.quick_set_size) {
+                            (true, Some(k)) => k,
+                            _ => usize::MAX,
+                        };
                         all.into_iter()
+                            .take(keep)
                             .enumerate()
                             .map(|(k, mut p)| {
                                 p.id = format!("{}-{:04}", r.id, k + 1);
@@ -184,13 +232,19 @@ impl Spec {
                     }
                 }
             };
+            let ps = expand_boxes(r, ps)?;
             let givens: Vec<usize> = ps.iter().map(Puzzle::givens).collect();
             loaded.entries.push(Entry {
                 id: r.id.clone(),
                 givens: givens.iter().all(|&g| g == givens[0]).then_some(givens[0]),
                 puzzles: ps.len(),
             });
+            let entry_runs = runs.unwrap_or(r.runs.unwrap_or(self.runs));
+            if entry_runs == 0 {
+                bail!("{}: runs must be at least 1", r.id);
+            }
             for p in ps {
+                loaded.runs.push(entry_runs);
                 if loaded.entry_of.insert(p.id.clone(), e).is_some() {
                     bail!("puzzle id '{}' appears twice", p.id);
                 }
@@ -206,6 +260,8 @@ impl Spec {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub puzzles: Vec<Puzzle>,
+    /// Runs of each puzzle.
+    pub runs: Vec<u64>,
     pub entries: Vec<Entry>,
     /// Puzzle id -> entry index.
     pub entry_of: std::collections::HashMap<String, usize>,
@@ -220,8 +276,71 @@ pub struct Entry {
     pub puzzles: usize,
 }
 
+/// Apply an entry's box options (see [`PuzzleRef::fix_box_from_solution`] and
+/// [`PuzzleRef::box_fillings`]).
+fn expand_boxes(r: &PuzzleRef, ps: Vec<Puzzle>) -> Result<Vec<Puzzle>> {
+    use sudoku_core::exact::{admissible_box_fillings, unique_solution};
+    let mut out = Vec::new();
+    for mut p in ps {
+        let n = p.geometry().n();
+        if let Some(b) = r.fix_box_from_solution {
+            if b >= n {
+                bail!(
+                    "{}: fix_box_from_solution = {b}, but boxes are 0..{}",
+                    r.id,
+                    n - 1
+                );
+            }
+            let sol = match &p.solution {
+                Some(s) => s.clone(),
+                None => unique_solution(&p.grid).with_context(|| {
+                    format!("{}: no unique solution to take box {b} from", p.id)
+                })?,
+            };
+            let geom = p.geometry();
+            for c in geom.box_cells(b) {
+                p.grid.cells_mut()[c] = sol.cells()[c];
+            }
+            p.solution = Some(sol);
+        }
+        match r.box_fillings {
+            None => out.push(p),
+            Some(b) if b >= n => bail!("{}: box_fillings = {b}, but boxes are 0..{}", r.id, n - 1),
+            Some(b) => {
+                for (k, g) in admissible_box_fillings(&p.grid, b).into_iter().enumerate() {
+                    let mut q = Puzzle::new(format!("{}-{:02}", p.id, k + 1), g);
+                    q.solution = unique_solution(&q.grid);
+                    out.push(q);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Puzzle files used by the embedded specs, embedded as well so `reproduce` works anywhere.
-pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[];
+pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
+    (
+        "puzzles/kennett/very-easy.txt",
+        include_str!("../../../experiments/puzzles/kennett/very-easy.txt"),
+    ),
+    (
+        "puzzles/kennett/easy.txt",
+        include_str!("../../../experiments/puzzles/kennett/easy.txt"),
+    ),
+    (
+        "puzzles/kennett/medium.txt",
+        include_str!("../../../experiments/puzzles/kennett/medium.txt"),
+    ),
+    (
+        "puzzles/kennett/hard.txt",
+        include_str!("../../../experiments/puzzles/kennett/hard.txt"),
+    ),
+    (
+        "puzzles/kennett/fiendish.txt",
+        include_str!("../../../experiments/puzzles/kennett/fiendish.txt"),
+    ),
+];
 
 /// A puzzle file's text: next to the spec (or relative to the working directory), else one of
 /// the embedded files.
@@ -270,6 +389,18 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "reseda-ablation",
         include_str!("../../../experiments/reseda-ablation.toml"),
     ),
+    (
+        "reseda-table4",
+        include_str!("../../../experiments/reseda-table4.toml"),
+    ),
+    (
+        "reseda-fig4",
+        include_str!("../../../experiments/reseda-fig4.toml"),
+    ),
+    (
+        "reseda-coupling",
+        include_str!("../../../experiments/reseda-coupling.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
@@ -293,6 +424,18 @@ pub const PAPER_FILES: &[(&str, &str)] = &[
     (
         "paper/reseda-table5.csv",
         include_str!("../../../experiments/paper/reseda-table5.csv"),
+    ),
+    (
+        "paper/reseda-table4.csv",
+        include_str!("../../../experiments/paper/reseda-table4.csv"),
+    ),
+    (
+        "paper/reseda-fig4.txt",
+        include_str!("../../../experiments/paper/reseda-fig4.txt"),
+    ),
+    (
+        "paper/reseda-coupling.csv",
+        include_str!("../../../experiments/paper/reseda-coupling.csv"),
     ),
 ];
 

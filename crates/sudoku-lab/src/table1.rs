@@ -99,26 +99,32 @@ pub fn comparison(
                         None,
                     ));
                 }
-                let fisher = fisher_exact_two_sided(
-                    x.successes,
-                    x.runs - x.successes,
-                    row.count,
-                    row.runs.saturating_sub(row.count),
-                );
-                cells.push(base(
-                    "count",
-                    row.count as f64,
-                    Some(x.successes as f64),
-                    "fisher_exact",
-                    Some(fisher),
-                ));
+                if let (Some(count), Some(runs)) = (row.count, row.runs) {
+                    let fisher = fisher_exact_two_sided(
+                        x.successes,
+                        x.runs - x.successes,
+                        count,
+                        runs.saturating_sub(count),
+                    );
+                    cells.push(base(
+                        "count",
+                        count as f64,
+                        Some(x.successes as f64),
+                        "fisher_exact",
+                        Some(fisher),
+                    ));
+                }
+                let published_count = row.count.unwrap_or(0);
                 if let Some(avg) = row.average {
                     let (test, p_value) = match row.sd {
                         None => ("none (no published SD)", None),
                         Some(sd) => {
-                            let w = s.filter(|s| s.n >= 2 && row.count >= 2).and_then(|s| {
-                                welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, row.count).ok()
-                            });
+                            let w = s
+                                .filter(|s| s.n >= 2 && published_count >= 2)
+                                .and_then(|s| {
+                                    welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, published_count)
+                                        .ok()
+                                });
                             match w {
                                 Some(w) => ("welch_t", Some(w.p_value)),
                                 None => ("welch_t (too few successes)", None),
@@ -236,8 +242,8 @@ pub fn paper_pi_inputs(published: &[PublishedRow]) -> (Vec<String>, Vec<Vec<Puzz
                         .iter()
                         .find(|r| &r.level == l && r.algorithm == *a);
                     r.map(|r| PuzzleStats {
-                        successes: r.count,
-                        runs: r.runs,
+                        successes: r.count.unwrap_or(0),
+                        runs: r.runs.unwrap_or(0),
                         mean_generations: r.average.unwrap_or(f64::NAN),
                         sd_generations: r.sd.unwrap_or(f64::NAN),
                     })
@@ -570,7 +576,10 @@ impl Markdown<'_> {
                     None => continue,
                 };
                 let id = &self.puzzles[i].id;
-                counts.push(pr.map_or("-".into(), |r| r.count.to_string()));
+                counts.push(
+                    pr.and_then(|r| r.count)
+                        .map_or("-".into(), |c| c.to_string()),
+                );
                 counts.push(format!("{}/{}", g.successes, g.runs));
                 counts.push(p(self.cell(l, id, alg, "count")));
                 let sm = g.generations();
@@ -735,7 +744,8 @@ pub fn ablation_markdown(
                 "| {} | {} | {} | {}/{} | {} | {} | {} | {} |",
                 alg.label,
                 pref.label(),
-                row.map_or("-".into(), |r| format!("{}/{}", r.count, r.runs)),
+                row.and_then(|r| Some(format!("{}/{}", r.count?, r.runs?)))
+                    .unwrap_or_else(|| "-".into()),
                 x.successes,
                 x.runs,
                 p(cell("count")),
@@ -809,7 +819,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             (ret_easy.count, ret_easy.minimum, ret_easy.maximum),
-            (100, Some(27.0), Some(305.0))
+            (Some(100), Some(27.0), Some(305.0))
         );
         assert_eq!(ret_easy.average, Some(70.34));
     }

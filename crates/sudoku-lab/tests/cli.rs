@@ -540,7 +540,11 @@ fn reseda_csvs_match_the_paper_text() {
     let t2 = published(include_str!("../../../experiments/paper/reseda-table2.csv"));
     let t3 = published(include_str!("../../../experiments/paper/reseda-table3.csv"));
     let t5 = published(include_str!("../../../experiments/paper/reseda-table5.csv"));
-    assert_eq!((t1.len(), t2.len(), t3.len(), t5.len()), (12, 6, 4, 3));
+    let t4 = published(include_str!("../../../experiments/paper/reseda-table4.csv"));
+    assert_eq!(
+        (t1.len(), t2.len(), t3.len(), t4.len(), t5.len()),
+        (12, 6, 4, 15, 3)
+    );
     let Ok(text) = std::fs::read_to_string(&paper) else {
         eprintln!(
             "note: {} not found; only the CSV shapes were checked",
@@ -621,5 +625,106 @@ fn reseda_csvs_match_the_paper_text() {
         assert_eq!((r["count"].as_str(), r["time_s"].as_str()), (f[1], f[2]));
         checked += 1;
     }
-    assert_eq!(checked, 12 + 6 + 4 + 3);
+    // Table 4: level, then (success, time) for 27, 9 and 3 zones.
+    for level in ["very easy", "easy", "medium", "hard", "fiendish"] {
+        let f = find(
+            level,
+            7,
+            text.lines().position(|l| l.contains("27 zones")).unwrap(),
+        );
+        for (k, zones) in ["27 zones", "9 zones", "3 zones"].iter().enumerate() {
+            let r = t4
+                .iter()
+                .find(|r| r["level"] == level && r["algorithm"] == *zones)
+                .unwrap();
+            assert_eq!(
+                (r["count"].as_str(), r["time_s"].as_str()),
+                (f[1 + 2 * k], f[2 + 2 * k]),
+                "{level} {zones}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12 + 6 + 4 + 3 + 15);
+}
+
+/// Figure 4.2 as transcribed, against the text copy and the text's own remarks.
+#[test]
+fn reseda_fig4_grades_match_the_paper_text() {
+    let file: Vec<String> = include_str!("../../../experiments/paper/reseda-fig4.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(file.len(), 9);
+    let puzzle =
+        ".1.7.89..38.........9..56...9..7.....31....2....45..8..5..6249.673.49.51.4......3";
+    let grade = |r: usize, c: usize| file[r].as_bytes()[c];
+    // "Every given is always correct", and the text: "the three bottom blocks ... as well as
+    // column two and four are always correct".
+    for (i, ch) in puzzle.bytes().enumerate() {
+        if ch != b'.' {
+            assert_eq!(grade(i / 9, i % 9), b'A', "given at {i}");
+        }
+    }
+    for r in 0..9 {
+        assert_eq!((grade(r, 1), grade(r, 3)), (b'A', b'A'), "row {r}");
+    }
+    assert!(file[6..].iter().all(|l| l == "AAAAAAAAA"));
+    let paper = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/papers/001_b65d3a3d0b692997.txt");
+    let Ok(text) = std::fs::read_to_string(&paper) else {
+        eprintln!("note: {} not found", paper.display());
+        return;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with("Figure 4.2"))
+        .unwrap();
+    let rows: Vec<String> = lines[..end]
+        .iter()
+        .rev()
+        .filter(|l| l.contains('\t'))
+        .take(9)
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            f.resize(9, "");
+            f.iter()
+                .map(|c| {
+                    if c.trim().is_empty() {
+                        '.'
+                    } else {
+                        c.trim().chars().next().unwrap()
+                    }
+                })
+                .collect()
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    assert_eq!(rows, file);
+}
+
+/// The committed Kennett sets (RESEDA Table 4): 1000 puzzles per level, each with a unique
+/// solution according to the exact solver (`puzzles check` exits 0 only then).
+#[test]
+fn kennett_sets_have_unique_solutions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/kennett");
+    for level in ["very-easy", "easy", "medium", "hard", "fiendish"] {
+        let file = dir.join(format!("{level}.txt"));
+        let o = run(bin().args(["puzzles", "check"]).arg(&file));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{level}: {}",
+            out.lines().last().unwrap_or("")
+        );
+        assert!(
+            out.contains("1000 puzzles, all with a unique solution"),
+            "{level}"
+        );
+    }
 }
