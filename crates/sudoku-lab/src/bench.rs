@@ -106,5 +106,36 @@ pub fn run(quick: bool) -> Result<ExitCode> {
             s * 1e6 / out.generations.max(1) as f64
         );
     }
+    // RESEDA: one round is Q = 100 samples (block permutations with the pre-computed
+    // constraints), their costs, the selection of Q1 = 10 and the update; single resolutions of
+    // the hard puzzle, so every round is a full round.
+    println!();
+    println!(
+        "| RESEDA (single thread, Q = 100) | puzzle | rounds | seconds | us/round | samples/s |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let mut params = toml::Table::new();
+    params.insert("zones".into(), toml::Value::Integer(0));
+    let solver = crate::algos::solver("reseda", &params)?;
+    let p = bank_puzzle("reseda_hard")?;
+    let (mut rounds, mut samples) = (0u64, 0u64);
+    let t = Instant::now();
+    for seed in 0..20 * scale {
+        let out = solver.solve(
+            p,
+            &Budget::generations(100_000),
+            &mut rng_from_seed(seed),
+            &mut NoObserver,
+        );
+        rounds += out.generations;
+        samples += out.evaluations;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "| both strategies, no restart | {} | {rounds} | {s:.2} | {:.1} | {:.0} |",
+        p.id,
+        s * 1e6 / rounds.max(1) as f64,
+        samples as f64 / s
+    );
     Ok(ExitCode::SUCCESS)
 }
