@@ -137,7 +137,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let meta_path = p.out.join("meta.json");
     if flags.resume && runs_path.exists() {
         match Meta::read_settings(&meta_path)? {
-            Some(old) if old == settings => {}
+            Some(old) if same_settings(&old, &settings) => {}
             Some(_) => bail!(
                 "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
                 p.out.display()
@@ -279,6 +279,24 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         bail!("{invalid} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug");
     }
     Ok(())
+}
+
+/// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
+/// reads it (options added since with their defaults), not as text.
+fn same_settings(old: &Settings, new: &Settings) -> bool {
+    let normal = |t: &str| {
+        toml::from_str::<Spec>(t)
+            .ok()
+            .and_then(|s| toml::to_string(&s).ok())
+    };
+    let spec_same = old.spec_toml == new.spec_toml
+        || matches!((normal(&old.spec_toml), normal(&new.spec_toml)), (Some(a), Some(b)) if a == b);
+    spec_same
+        && old.experiment == new.experiment
+        && old.master_seed == new.master_seed
+        && old.runs == new.runs
+        && old.quick == new.quick
+        && old.forced_runs == new.forced_runs
 }
 
 fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<report::Group>]) {
