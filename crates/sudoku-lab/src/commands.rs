@@ -31,6 +31,9 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     if let Some(s) = flags.seed {
         spec.master_seed = s;
     }
+    if flags.runs == Some(0) {
+        bail!("--runs must be at least 1");
+    }
     let forced = flags.runs.or(flags.quick.then_some(spec.quick_runs));
     let loaded = spec.load_puzzles(base, flags.quick, forced)?;
     let published_text = spec::published_text(&spec, base)?;
