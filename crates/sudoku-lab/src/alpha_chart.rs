@@ -117,3 +117,130 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
     )
     .context("cannot draw alpha chart")
 }
+
+/// Success (% of runs) and time per run, ours against the paper's, for reports of variants
+/// ("ablation"): `by = "variant"` puts the algorithms on the x axis (one line per puzzle
+/// label), `by = "puzzle"` the puzzle labels (one line per algorithm). Times are drawn on a
+/// log scale, since ours and the paper's differ by a machine factor.
+pub fn draw_success(
+    spec: &Spec,
+    g: &[Vec<Group>],
+    published: &[PublishedRow],
+    by_variant: bool,
+    dir: &Path,
+) -> Result<()> {
+    let labels: Vec<String> = if by_variant {
+        spec.algorithms.iter().map(|a| a.label.clone()).collect()
+    } else {
+        spec.puzzles.iter().map(|p| p.label().to_string()).collect()
+    };
+    let lines: Vec<usize> = if by_variant {
+        (0..spec.puzzles.len()).collect()
+    } else {
+        (0..spec.algorithms.len()).collect()
+    };
+    let markers = [
+        Marker::Circle,
+        Marker::Square,
+        Marker::Triangle,
+        Marker::Diamond,
+        Marker::Cross,
+    ];
+    let mut success = Vec::new();
+    let mut time = Vec::new();
+    for (k, &line) in lines.iter().enumerate() {
+        let mut ours_s = Vec::new();
+        let mut paper_s = Vec::new();
+        let mut ours_t = Vec::new();
+        let mut paper_t = Vec::new();
+        for x in 0..labels.len() {
+            let (a, p) = if by_variant { (x, line) } else { (line, x) };
+            let grp = &g[a][p];
+            let row = published.iter().find(|r| {
+                r.level == spec.puzzles[p].label()
+                    && Some(r.algorithm.as_str()) == spec.algorithms[a].paper_label.as_deref()
+            });
+            let xf = x as f64;
+            ours_s.push((xf, grp.successes as f64 / grp.runs.max(1) as f64 * 100.0));
+            paper_s.push((
+                xf,
+                row.and_then(|r| Some(r.count? as f64 / r.runs? as f64 * 100.0))
+                    .unwrap_or(f64::NAN),
+            ));
+            let t = grp.total_wall_ms / grp.runs.max(1) as f64 / 1e3;
+            ours_t.push((xf, if t > 0.0 { t } else { f64::NAN }));
+            paper_t.push((xf, row.and_then(|r| r.time_s).unwrap_or(f64::NAN)));
+        }
+        let name = if by_variant {
+            spec.puzzles[line].label().to_string()
+        } else {
+            spec.algorithms[line].label.clone()
+        };
+        let (m, pm) = (markers[k % markers.len()], markers[(k + 2) % markers.len()]);
+        success.push(Series {
+            name: format!("{name} (sudoku-lab)"),
+            points: ours_s,
+            marker: m,
+        });
+        success.push(Series {
+            name: format!("{name} (paper)"),
+            points: paper_s,
+            marker: pm,
+        });
+        time.push(Series {
+            name: format!("{name} (sudoku-lab)"),
+            points: ours_t,
+            marker: m,
+        });
+        time.push(Series {
+            name: format!("{name} (paper)"),
+            points: paper_t,
+            marker: pm,
+        });
+    }
+    let mut panels = vec![LineChart {
+        title: "success (% of runs)".into(),
+        x_label: if by_variant {
+            "configuration"
+        } else {
+            "puzzle"
+        }
+        .into(),
+        y_label: "% successful".into(),
+        x: XAxis::Categories(labels.clone()),
+        y_min: Some(0.0),
+        y_max: Some(105.0),
+        log_y: false,
+        series: success,
+    }];
+    if time
+        .iter()
+        .any(|s| s.name.ends_with("(paper)") && s.points.iter().any(|p| p.1.is_finite()))
+    {
+        panels.push(LineChart {
+            title: "time per run, seconds (paper: Core 2 Duo 2.66 GHz)".into(),
+            x_label: if by_variant {
+                "configuration"
+            } else {
+                "puzzle"
+            }
+            .into(),
+            y_label: "seconds".into(),
+            x: XAxis::Categories(labels),
+            y_min: None,
+            y_max: None,
+            log_y: true,
+            series: time,
+        });
+    }
+    let columns = panels.len();
+    render_panels(
+        &panels,
+        columns,
+        700 * columns as u32,
+        560,
+        &dir.join("success.svg"),
+        &dir.join("success.png"),
+    )
+    .context("cannot draw the success chart")
+}

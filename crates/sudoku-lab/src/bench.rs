@@ -137,5 +137,37 @@ pub fn run(quick: bool) -> Result<ExitCode> {
         s * 1e6 / rounds.max(1) as f64,
         samples as f64 / s
     );
+    // One attempt per Kennett level (3 zones, the paper's recommendation), on the first puzzles
+    // of each committed set; the paper's Table 4 times are on a 2011 Core 2 Duo.
+    println!();
+    println!(
+        "| RESEDA attempt, 3 zones | puzzles | mean ms/attempt | paper ms (Table 4) | ratio |"
+    );
+    println!("|---|---|---|---|---|");
+    let mut params = toml::Table::new();
+    params.insert("zones".into(), toml::Value::Integer(3));
+    let solver = crate::algos::solver("reseda", &params)?;
+    let paper_ms = [47.0, 104.0, 502.0, 726.0, 824.0];
+    for ((name, text), paper) in crate::spec::EMBEDDED_PUZZLE_FILES.iter().zip(paper_ms) {
+        let puzzles = sudoku_core::parse::parse_puzzles(text, name)?;
+        let k = (10 * scale as usize).min(puzzles.len());
+        let t = Instant::now();
+        for (i, p) in puzzles.iter().take(k).enumerate() {
+            solver.solve(
+                p,
+                &Budget::generations(100_000),
+                &mut rng_from_seed(i as u64),
+                &mut NoObserver,
+            );
+        }
+        let ms = t.elapsed().as_secs_f64() * 1e3 / k as f64;
+        let level = name
+            .trim_start_matches("puzzles/kennett/")
+            .trim_end_matches(".txt");
+        println!(
+            "| {level} | {k} | {ms:.1} | {paper:.0} | {:.3} |",
+            ms / paper
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -207,8 +207,18 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .context("report ablation needs published values")?;
         let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
         table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
-        if spec.chart.as_deref() == Some("alpha") {
-            crate::alpha_chart::draw(spec, &groups, published, &p.out)?;
+        match spec.chart.as_deref() {
+            Some("alpha") => crate::alpha_chart::draw(spec, &groups, published, &p.out)?,
+            Some(c @ ("success-by-variant" | "success-by-puzzle")) => {
+                crate::alpha_chart::draw_success(
+                    spec,
+                    &groups,
+                    published,
+                    c == "success-by-variant",
+                    &p.out,
+                )?
+            }
+            _ => {}
         }
         let md = table1::ablation_markdown(
             spec,
@@ -285,12 +295,18 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
 }
 
 /// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
-/// reads it (options added since with their defaults), not as text.
+/// reads it (options added since with their defaults), not as text, and without the keys that
+/// only shape the reports (title, paper, published values, report, chart).
 fn same_settings(old: &Settings, new: &Settings) -> bool {
     let normal = |t: &str| {
-        toml::from_str::<Spec>(t)
-            .ok()
-            .and_then(|s| toml::to_string(&s).ok())
+        toml::from_str::<Spec>(t).ok().and_then(|mut s| {
+            s.title.clear();
+            s.paper.clear();
+            s.published = None;
+            s.report = "none".into();
+            s.chart = None;
+            toml::to_string(&s).ok()
+        })
     };
     let spec_same = old.spec_toml == new.spec_toml
         || matches!((normal(&old.spec_toml), normal(&new.spec_toml)), (Some(a), Some(b)) if a == b);

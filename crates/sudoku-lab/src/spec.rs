@@ -36,7 +36,8 @@ pub struct Spec {
     #[serde(default = "default_report")]
     pub report: String,
     /// An extra chart: "alpha" (success and rounds against the algorithms' `alpha` option, one
-    /// line per `strategy`: RESEDA Tables 1 and 2).
+    /// line per `strategy`: RESEDA Tables 1 and 2); "success-by-variant" or
+    /// "success-by-puzzle" (success and time per run, ours and the paper's).
     #[serde(default)]
     pub chart: Option<String>,
     pub puzzles: Vec<PuzzleRef>,
@@ -180,8 +181,9 @@ impl Spec {
                 self.report
             );
         }
-        if let Some(c) = self.chart.as_deref().filter(|c| *c != "alpha") {
-            bail!("chart '{c}' is not one of: alpha");
+        const CHARTS: [&str; 3] = ["alpha", "success-by-variant", "success-by-puzzle"];
+        if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
+            bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
         }
         if self.report == "grades" && (self.puzzles.len() != 1 || self.algorithms.len() != 1) {
             bail!("report 'grades' needs exactly one puzzle and one algorithm");
