@@ -33,7 +33,8 @@ struct RetGaParams {
     success_generation: Option<String>,
 }
 
-fn choose<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T> {
+/// The option named `value` among `options`, or an error listing them.
+pub(crate) fn choose<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T> {
     options
         .iter()
         .find(|(k, _)| *k == value)

@@ -1,5 +1,6 @@
 //! Options of RESEDA (see the reseda crate docs for the paper's words and defaults).
 
+use crate::algos::choose as pick;
 use anyhow::{bail, Result};
 use reseda::*;
 use serde::Deserialize;
@@ -24,16 +25,6 @@ struct ResedaParams {
     /// "best-sample" | "most-probable"
     failed_result: Option<String>,
     attempts: Option<u32>,
-}
-
-fn pick<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T> {
-    match options.iter().find(|(k, _)| *k == value) {
-        Some((_, v)) => Ok(*v),
-        None => {
-            let names: Vec<&str> = options.iter().map(|o| o.0).collect();
-            bail!("{key} = '{value}' is not one of: {}", names.join(", "))
-        }
-    }
 }
 
 pub fn reseda(params: &toml::Table) -> Result<Reseda> {

@@ -195,7 +195,12 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
     // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
     // add nothing.
-    let wall = prior_wall + if executed > 0 { start.elapsed().as_secs_f64() } else { 0.0 };
+    let wall = prior_wall
+        + if executed > 0 {
+            start.elapsed().as_secs_f64()
+        } else {
+            0.0
+        };
     let groups = report::groups(spec, &p.loaded, &runs_path)?;
     report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
     if let Some(paper) = &p.grades {
