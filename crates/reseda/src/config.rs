@@ -25,7 +25,9 @@ pub enum Strategy {
 pub enum BlockPick {
     /// Default: the cell whose largest (renormalised) probability is highest is filled next,
     /// with a symbol *drawn* from its distribution. A sampler must sample: the literal argmax
-    /// would make all Q samples of a round identical once the probabilities differ.
+    /// would make all Q samples of a round identical once the probabilities differ. Ties
+    /// between cells go to the first remaining cell (box order, as cells are removed by
+    /// swap), which costs no random draw.
     DrawInMostCertainCell,
     /// The literal reading: the (cell, symbol) pair of highest probability, ties at random.
     ArgmaxCellSymbol,
