@@ -9,7 +9,7 @@ fn main() {
         .unwrap_or(1);
     let diversity = match std::env::args().nth(2).as_deref() {
         Some("clearing") => Diversity::Clearing { period: 100 },
-        Some("bucketing") => Diversity::Bucketing { buckets: 100 },
+        Some("bucketing") => Diversity::Bucketing { buckets: 0 },
         _ => Diversity::None,
     };
     let mut cells = vec![0u8; 81];

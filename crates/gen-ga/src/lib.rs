@@ -46,9 +46,18 @@ pub enum Diversity {
     /// all found solutions into a special list which ensures their fitness will now be valued
     /// at 0".
     Clearing { period: u64 },
-    /// Hash-based bucketing selection (Benbassat & Shafet 2017, as far as we could read it):
-    /// individuals are hashed (by genome) into `buckets` buckets; a parent is chosen by picking
-    /// a non-empty bucket uniformly, then a tournament of size `tournament` inside it.
+    /// Hash-based bucketing selection ("hash-based bucketing diversity maintenance selection
+    /// (also using tournament selection with tournament size 4) [Benbassat & Shafet 2017]").
+    /// The 2017 paper was not available to us; this follows the author's public Sudoku code
+    /// (GitHub amitbenb/pyEvoSys, commits f2a4506 "Hashed based binning selection runs" and
+    /// f1ffc9b, whose settings match the paper), read for facts: every generation each free
+    /// cell i draws fresh a_i, b_i in 0..1000 and a board's bucket is
+    /// `sum_i ((v_i a_i + b_i) mod 1000) mod buckets` (identical boards share a bucket; the
+    /// code hashes `str(v a_i + b_i)` with Python's string hash, which we replace by the value
+    /// itself); every non-empty bucket gets the same quota ceil(slots / non-empty buckets) of
+    /// tournament winners (tournament of min(size, bucket size) members drawn without
+    /// replacement); the pooled winners are cut to the slots at random. `buckets = 0` means
+    /// the code's default, floor(sqrt(population)) (31 for 1000).
     Bucketing { buckets: usize },
 }
 
@@ -84,7 +93,7 @@ pub enum GenGaError {
     Tournament,
     #[error("mutation_rate must be in [0, 1], got {0}")]
     Rate(f64),
-    #[error("clearing period and bucket count must be at least 1")]
+    #[error("the clearing period must be at least 1")]
     Diversity,
 }
 
@@ -102,10 +111,7 @@ impl GenGaConfig {
         if !(0.0..=1.0).contains(&self.mutation_rate) {
             return Err(GenGaError::Rate(self.mutation_rate));
         }
-        if matches!(
-            self.diversity,
-            Diversity::Clearing { period: 0 } | Diversity::Bucketing { buckets: 0 }
-        ) {
+        if self.diversity == (Diversity::Clearing { period: 0 }) {
             return Err(GenGaError::Diversity);
         }
         Ok(())
@@ -292,6 +298,10 @@ impl Solver for GenGa {
         let mut fit = vec![0.0f64; cfg.population];
         let mut order: Vec<usize> = (0..cfg.population).collect();
         let mut buckets: Vec<Vec<usize>> = Vec::new();
+        let mut parents: Vec<usize> = Vec::with_capacity(cfg.population);
+        let mut scratch: Vec<usize> = Vec::new();
+        let all_free: Vec<usize> = free.iter().flatten().copied().collect();
+        let mut coeffs: Vec<(u32, u32)> = vec![(0, 0); all_free.len()];
         let mut generation = 0u64;
         let record =
             |b: &Board, found: &mut HashSet<[u8; CELLS]>, first: &mut Option<[u8; CELLS]>| {
@@ -326,35 +336,75 @@ impl Solver for GenGa {
             }
             // Elites: the best `elitism`, ties by index.
             order.sort_by(|&a, &b| fit[b].total_cmp(&fit[a]).then(a.cmp(&b)));
-            if let Diversity::Bucketing { buckets: k } = cfg.diversity {
-                buckets.resize(k, Vec::new());
-                buckets.iter_mut().for_each(Vec::clear);
-                for (i, b) in pop.iter().enumerate() {
-                    buckets[(hash_board(&b.cells) % k as u64) as usize].push(i);
+            let slots = cfg.population - cfg.elitism;
+            parents.clear();
+            match cfg.diversity {
+                Diversity::Bucketing { buckets: k } => {
+                    let k = if k == 0 {
+                        (cfg.population as f64).sqrt() as usize
+                    } else {
+                        k
+                    }
+                    .max(1);
+                    for c in coeffs.iter_mut() {
+                        *c = (rng.random_range(0..1000u32), rng.random_range(0..1000u32));
+                    }
+                    buckets.resize(k, Vec::new());
+                    buckets.iter_mut().for_each(Vec::clear);
+                    for (i, b) in pop.iter().enumerate() {
+                        let key: u32 = all_free
+                            .iter()
+                            .zip(&coeffs)
+                            .map(|(&c, &(a, b0))| (b.cells[c] as u32 * a + b0) % 1000)
+                            .sum();
+                        buckets[key as usize % k].push(i);
+                    }
+                    let nonempty = buckets.iter().filter(|b| !b.is_empty()).count();
+                    let quota = slots.div_ceil(nonempty.max(1));
+                    for bucket in buckets.iter().filter(|b| !b.is_empty()) {
+                        for _ in 0..quota {
+                            let size = cfg.tournament.min(bucket.len());
+                            // Members drawn without replacement: a partial shuffle of indices.
+                            scratch.clear();
+                            scratch.extend(0..bucket.len());
+                            let mut best = usize::MAX;
+                            for t in 0..size {
+                                let j = rng.random_range(t..scratch.len());
+                                scratch.swap(t, j);
+                                let c = bucket[scratch[t]];
+                                if best == usize::MAX || fit[c] > fit[best] {
+                                    best = c;
+                                }
+                            }
+                            parents.push(best);
+                        }
+                    }
+                    // Keep `slots` of the pooled winners, chosen at random.
+                    for t in 0..slots.min(parents.len()) {
+                        let j = rng.random_range(t..parents.len());
+                        parents.swap(t, j);
+                    }
+                    parents.truncate(slots);
                 }
-                buckets.retain(|b| !b.is_empty());
+                _ => {
+                    for _ in 0..slots {
+                        let mut best = usize::MAX;
+                        for _ in 0..cfg.tournament {
+                            let c = rng.random_range(0..cfg.population);
+                            if best == usize::MAX || fit[c] > fit[best] {
+                                best = c;
+                            }
+                        }
+                        parents.push(best);
+                    }
+                }
             }
             for (slot, child) in next.iter_mut().enumerate() {
                 if slot < cfg.elitism {
                     child.clone_from(&pop[order[slot]]);
                     continue;
                 }
-                let pool: Option<&[usize]> = if buckets.is_empty() {
-                    None
-                } else {
-                    Some(&buckets[rng.random_range(0..buckets.len())])
-                };
-                let mut best = usize::MAX;
-                for _ in 0..cfg.tournament {
-                    let c = match pool {
-                        Some(p) => p[rng.random_range(0..p.len())],
-                        None => rng.random_range(0..cfg.population),
-                    };
-                    if best == usize::MAX || fit[c] > fit[best] {
-                        best = c;
-                    }
-                }
-                child.clone_from(&pop[best]);
+                child.clone_from(&pop[parents[slot - cfg.elitism]]);
                 if !rows.is_empty() {
                     match cfg.mutation_unit {
                         MutationUnit::PerIndividual => {
@@ -405,11 +455,4 @@ impl Solver for GenGa {
             ],
         }
     }
-}
-
-/// FNV-1a over the genome: the bucket key of bucketing selection.
-fn hash_board(cells: &[u8; CELLS]) -> u64 {
-    cells.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &v| {
-        (h ^ v as u64).wrapping_mul(0x0100_0000_01b3)
-    })
 }
