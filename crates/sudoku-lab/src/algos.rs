@@ -12,6 +12,7 @@ pub const ALGORITHMS: &[(&str, &str)] = &[
     ("ret-ga", "Retrievable GA (Das, Bhatia, Puri, Deep)"),
     ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
     ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
+    ("gen-ga", "Benbassat's GA that generates solved boards"),
 ];
 
 #[derive(Debug, Default, Deserialize)]
@@ -124,6 +125,7 @@ pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
         "ret-ga" => Box::new(ret_ga(params)?),
         "mk-ga" => Box::new(crate::algos_mk::mk_ga(params)?),
         "reseda" => Box::new(crate::algos_reseda::reseda(params)?),
+        "gen-ga" => Box::new(crate::algos_gen::gen_ga(params)?),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             bail!("unknown algorithm '{other}' (known: {})", names.join(", "))

@@ -207,6 +207,11 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
         crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
     }
+    if let (Some(name), Some(published)) = (&spec.counter, p.published.as_deref()) {
+        let md =
+            crate::counter::report(spec, &p.loaded, &runs_path, published, name, &p.out, wall)?;
+        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+    }
     if spec.report == "ablation" {
         let published = p
             .published
@@ -556,6 +561,10 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
                 };
                 let mut again = protocol.execute(&job);
                 again.wall_ms = r.wall_ms;
+                if r.counters.is_empty() {
+                    // Rows of the first runs.csv format carry no counters.
+                    again.counters.clear();
+                }
                 (again != *r).then(|| {
                     format!(
                         "{}/{}/{}: recorded {} -> replayed {}",

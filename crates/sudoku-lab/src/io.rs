@@ -54,15 +54,40 @@ pub struct Row {
     pub max_generations: u64,
     pub wall_ms: f64,
     pub grid: String,
+    /// The algorithm's named counters, `name=value;name=value` (e.g. gen-ga's
+    /// `distinct_boards`); empty in files written before this column existed.
+    pub counters: String,
 }
 
-pub const HEADER: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid";
+pub const HEADER: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid,counters";
+
+/// The header of runs.csv files written before the `counters` column: still read (with empty
+/// counters), and upgraded in place by `--resume`.
+pub const HEADER_V1: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid";
+
+/// Format counters for the `counters` column.
+pub fn format_counters(counters: &[(&str, u64)]) -> String {
+    counters
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The value of one counter in a `counters` field.
+pub fn counter(field: &str, name: &str) -> Option<u64> {
+    field
+        .split(';')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == name)
+        .and_then(|(_, v)| v.parse().ok())
+}
 
 impl Row {
     /// The CSV line of this row (no newline). Fields never contain commas or quotes.
     pub fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
             self.experiment,
             self.algorithm,
             self.puzzle,
@@ -76,7 +101,8 @@ impl Row {
             self.termination,
             self.max_generations,
             self.wall_ms,
-            self.grid
+            self.grid,
+            self.counters
         )
     }
 }
@@ -92,6 +118,8 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
     let mut line = String::new();
     let mut valid = 0u64;
     let mut lineno = 0usize;
+    let mut v1 = false;
+    let mut padded = String::new();
     loop {
         line.clear();
         let k = reader.read_line(&mut line)?;
@@ -102,7 +130,8 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
         valid += k as u64;
         let l = line.trim_end();
         if lineno == 1 {
-            if l != HEADER {
+            v1 = l == HEADER_V1;
+            if l != HEADER && !v1 {
                 anyhow::bail!(
                     "{}: unexpected header (not a sudoku-lab runs.csv of this version)",
                     path.display()
@@ -110,6 +139,14 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
             }
             continue;
         }
+        let l = if v1 {
+            padded.clear();
+            padded.push_str(l);
+            padded.push(',');
+            padded.as_str()
+        } else {
+            l
+        };
         let row: Row = csv::ReaderBuilder::new()
             .has_headers(false)
             .from_reader(l.as_bytes())
@@ -120,4 +157,26 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
         f(row)?;
     }
     Ok(valid)
+}
+
+/// Rewrite a runs.csv of the first format (no `counters` column) in the current one,
+/// atomically; `Ok(true)` when it did.
+pub fn upgrade_runs(path: &Path) -> Result<bool> {
+    use std::io::BufRead;
+    let first = std::io::BufReader::new(
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+    )
+    .lines()
+    .next()
+    .transpose()?
+    .unwrap_or_default();
+    if first != HEADER_V1 {
+        return Ok(false);
+    }
+    write_atomic_with(path, |w| {
+        writeln!(w, "{HEADER}")?;
+        for_each_row(path, |r| Ok(writeln!(w, "{}", r.to_line())?))?;
+        Ok(())
+    })?;
+    Ok(true)
 }

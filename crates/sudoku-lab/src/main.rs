@@ -6,11 +6,13 @@
 //! bad input ends with one line on stderr, exit code 2 and no files.
 
 mod algos;
+mod algos_gen;
 mod algos_mk;
 mod algos_reseda;
 mod alpha_chart;
 mod bench;
 mod commands;
+mod counter;
 mod grades;
 mod io;
 mod meta;

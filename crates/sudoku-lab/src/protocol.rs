@@ -87,6 +87,7 @@ impl Protocol<'_> {
             max_generations: budget.max_generations.unwrap_or(0),
             wall_ms,
             grid: out.grid.to_line(),
+            counters: crate::io::format_counters(&out.counters),
         }
     }
 
@@ -102,6 +103,7 @@ impl Protocol<'_> {
                     runs_path.display()
                 );
             }
+            crate::io::upgrade_runs(runs_path)?;
             let valid = for_each_row(runs_path, |r| {
                 if r.experiment != self.spec.id {
                     bail!(

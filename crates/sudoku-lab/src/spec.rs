@@ -40,6 +40,9 @@ pub struct Spec {
     /// "success-by-puzzle" (success and time per run, ours and the paper's).
     #[serde(default)]
     pub chart: Option<String>,
+    /// With `report = "counter"`: the algorithm counter to report (e.g. "distinct_boards").
+    #[serde(default)]
+    pub counter: Option<String>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
@@ -172,14 +175,16 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        if !matches!(
-            self.report.as_str(),
-            "none" | "table1" | "ablation" | "grades"
-        ) {
+        const REPORTS: [&str; 5] = ["none", "table1", "ablation", "grades", "counter"];
+        if !REPORTS.contains(&self.report.as_str()) {
             bail!(
-                "report '{}' is not one of: none, table1, ablation, grades",
-                self.report
+                "report '{}' is not one of: {}",
+                self.report,
+                REPORTS.join(", ")
             );
+        }
+        if (self.report == "counter") != self.counter.is_some() {
+            bail!("report = \"counter\" and the key `counter` go together");
         }
         const CHARTS: [&str; 3] = ["alpha", "success-by-variant", "success-by-puzzle"];
         if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
@@ -323,6 +328,10 @@ fn expand_boxes(r: &PuzzleRef, ps: Vec<Puzzle>) -> Result<Vec<Puzzle>> {
 /// Puzzle files used by the embedded specs, embedded as well so `reproduce` works anywhere.
 pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
     (
+        "puzzles/benbassat-first-row.txt",
+        include_str!("../../../experiments/puzzles/benbassat-first-row.txt"),
+    ),
+    (
         "puzzles/kennett/very-easy.txt",
         include_str!("../../../experiments/puzzles/kennett/very-easy.txt"),
     ),
@@ -403,6 +412,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "reseda-coupling",
         include_str!("../../../experiments/reseda-coupling.toml"),
     ),
+    (
+        "benbassat",
+        include_str!("../../../experiments/benbassat.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
@@ -438,6 +451,10 @@ pub const PAPER_FILES: &[(&str, &str)] = &[
     (
         "paper/reseda-coupling.csv",
         include_str!("../../../experiments/paper/reseda-coupling.csv"),
+    ),
+    (
+        "paper/benbassat.csv",
+        include_str!("../../../experiments/paper/benbassat.csv"),
     ),
 ];
 
