@@ -131,6 +131,51 @@ impl GenGa {
     }
 }
 
+/// Names of the trajectory counters: distinct boards found by generation 100, 200, ..., 4000
+/// (the paper's longest run), reported for the chart of boards against generations.
+pub const CHECKPOINTS: [&str; 40] = [
+    "boards_at_100",
+    "boards_at_200",
+    "boards_at_300",
+    "boards_at_400",
+    "boards_at_500",
+    "boards_at_600",
+    "boards_at_700",
+    "boards_at_800",
+    "boards_at_900",
+    "boards_at_1000",
+    "boards_at_1100",
+    "boards_at_1200",
+    "boards_at_1300",
+    "boards_at_1400",
+    "boards_at_1500",
+    "boards_at_1600",
+    "boards_at_1700",
+    "boards_at_1800",
+    "boards_at_1900",
+    "boards_at_2000",
+    "boards_at_2100",
+    "boards_at_2200",
+    "boards_at_2300",
+    "boards_at_2400",
+    "boards_at_2500",
+    "boards_at_2600",
+    "boards_at_2700",
+    "boards_at_2800",
+    "boards_at_2900",
+    "boards_at_3000",
+    "boards_at_3100",
+    "boards_at_3200",
+    "boards_at_3300",
+    "boards_at_3400",
+    "boards_at_3500",
+    "boards_at_3600",
+    "boards_at_3700",
+    "boards_at_3800",
+    "boards_at_3900",
+    "boards_at_4000",
+];
+
 /// 9x9 only, as the paper ("In this work I focus only on 9 x 9 boards").
 const N: usize = 9;
 const CELLS: usize = 81;
@@ -272,7 +317,7 @@ impl Solver for GenGa {
 
     /// One run: `generations` = generations completed, `evaluations` = individuals evaluated
     /// (the initial population and every new individual), counter `distinct_boards` = distinct
-    /// solved boards met (each verified); `solved` when at least one was found; `grid` = the
+    /// solved boards met (each verified), `boards_at_<g>` the same every 100 generations; `solved` when at least one was found; `grid` = the
     /// first board found (or the best individual). A generator always spends its whole budget,
     /// so `termination` is the budget's reason even when boards were found.
     fn solve(
@@ -303,6 +348,7 @@ impl Solver for GenGa {
         let all_free: Vec<usize> = free.iter().flatten().copied().collect();
         let mut coeffs: Vec<(u32, u32)> = vec![(0, 0); all_free.len()];
         let mut generation = 0u64;
+        let mut trajectory: Vec<(&'static str, u64)> = Vec::new();
         let record =
             |b: &Board, found: &mut HashSet<[u8; CELLS]>, first: &mut Option<[u8; CELLS]>| {
                 if b.err == 0 && !found.contains(&b.cells) {
@@ -428,6 +474,11 @@ impl Solver for GenGa {
             for b in &pop[cfg.elitism..] {
                 record(b, &mut found, &mut first);
             }
+            if generation.is_multiple_of(100) {
+                if let Some(&name) = CHECKPOINTS.get(generation as usize / 100 - 1) {
+                    trajectory.push((name, found.len() as u64));
+                }
+            }
             let best = pop.iter().map(|b| b.err).min().unwrap_or(0);
             observer.generation(generation, evaluations, 100.0 / (best as f64 + 1.0));
         };
@@ -449,10 +500,13 @@ impl Solver for GenGa {
             restarts: 0,
             termination,
             grid: Grid::from_cells(puzzle.geometry(), cells.to_vec()).expect("cells in range"),
-            counters: vec![
+            counters: [
                 ("distinct_boards", found.len() as u64),
                 ("cleared", cleared.len() as u64),
-            ],
+            ]
+            .into_iter()
+            .chain(trajectory)
+            .collect(),
         }
     }
 }

@@ -95,6 +95,13 @@ fn finds_distinct_verified_boards_and_is_reproducible() {
         .1;
     assert!(boards >= 1);
     assert_eq!((a.generations, a.evaluations, boards), PINNED);
+    // The trajectory: boards by generation 100, 200, ..., 600, non-decreasing, ending at the total.
+    let traj: Vec<u64> = CHECKPOINTS[..6]
+        .iter()
+        .map(|name| a.counters.iter().find(|c| c.0 == *name).unwrap().1)
+        .collect();
+    assert!(traj.windows(2).all(|w| w[0] <= w[1]), "{traj:?}");
+    assert_eq!(*traj.last().unwrap(), boards);
 }
 
 const PINNED: (u64, u64, u64) = (600, 177900, 9);

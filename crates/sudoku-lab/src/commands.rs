@@ -211,6 +211,9 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         let md =
             crate::counter::report(spec, &p.loaded, &runs_path, published, name, &p.out, wall)?;
         crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        if let Some(prefix) = &spec.trajectory {
+            crate::counter::trajectory(spec, &runs_path, prefix, &p.out)?;
+        }
     }
     if spec.report == "ablation" {
         let published = p

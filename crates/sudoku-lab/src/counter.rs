@@ -170,3 +170,79 @@ pub fn report(
     }
     Ok(md)
 }
+
+/// The mean of the trajectory counters (`<prefix><generation>`) per algorithm, drawn against
+/// generations, one line per algorithm (the paper has no such curve: ours only).
+pub fn trajectory(spec: &Spec, runs_path: &Path, prefix: &str, out: &Path) -> Result<()> {
+    use std::collections::BTreeMap;
+    let mut sums: Vec<BTreeMap<u64, (f64, u64)>> = vec![BTreeMap::new(); spec.algorithms.len()];
+    for_each_row(runs_path, |r| {
+        let Some(a) = spec.algorithms.iter().position(|x| x.label == r.algorithm) else {
+            return Ok(());
+        };
+        for kv in r.counters.split(';') {
+            if let Some((k, v)) = kv.split_once('=') {
+                if let (Some(g), Ok(v)) = (
+                    k.strip_prefix(prefix).and_then(|g| g.parse::<u64>().ok()),
+                    v.parse::<f64>(),
+                ) {
+                    let e = sums[a].entry(g).or_insert((0.0, 0));
+                    e.0 += v;
+                    e.1 += 1;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let max_g = sums
+        .iter()
+        .flat_map(|m| m.keys())
+        .copied()
+        .max()
+        .unwrap_or(1) as f64;
+    let series: Vec<lab_charts::Series> = spec
+        .algorithms
+        .iter()
+        .zip(&sums)
+        .enumerate()
+        .filter(|(_, (_, m))| !m.is_empty())
+        .map(|(i, (alg, m))| lab_charts::Series {
+            name: alg.label.clone(),
+            points: m
+                .iter()
+                .map(|(&g, &(s, n))| (g as f64, s / n as f64))
+                .collect(),
+            marker: [
+                lab_charts::Marker::Circle,
+                lab_charts::Marker::Square,
+                lab_charts::Marker::Triangle,
+                lab_charts::Marker::Diamond,
+                lab_charts::Marker::Cross,
+            ][i % 5],
+        })
+        .collect();
+    if series.is_empty() {
+        bail!("no counters named {prefix}<generation> in runs.csv");
+    }
+    let chart = lab_charts::LineChart {
+        title: format!("mean of {prefix}<generation> over the runs (sudoku-lab)"),
+        x_label: "generation".into(),
+        y_label: "distinct solved boards".into(),
+        x: lab_charts::XAxis::Numeric {
+            min: 0.0,
+            max: max_g,
+        },
+        y_min: Some(0.0),
+        y_max: None,
+        log_y: false,
+        series,
+    };
+    lab_charts::render(
+        &chart,
+        900,
+        560,
+        &out.join("trajectory.svg"),
+        &out.join("trajectory.png"),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot draw the trajectory: {e}"))
+}

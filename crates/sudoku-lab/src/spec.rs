@@ -43,6 +43,10 @@ pub struct Spec {
     /// With `report = "counter"`: the algorithm counter to report (e.g. "distinct_boards").
     #[serde(default)]
     pub counter: Option<String>,
+    /// With `counter`: the prefix of the counters that trace it over generations
+    /// (`<prefix><generation>`, e.g. "boards_at_"), drawn as `trajectory.png`.
+    #[serde(default)]
+    pub trajectory: Option<String>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
