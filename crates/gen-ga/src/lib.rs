@@ -310,6 +310,21 @@ fn swap_in_row(board: &mut Board, f: &[usize], rng: &mut Rng) {
     board.swap(f[i], f[j]);
 }
 
+impl GenGa {
+    /// A run that also returns every distinct solved board met, in the order found.
+    pub fn generate(
+        &self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+        rng: &mut Rng,
+        observer: &mut dyn Observer,
+    ) -> (RunOutcome, Vec<Grid>) {
+        let mut boards = Vec::new();
+        let out = self.run(puzzle, budget, rng, observer, Some(&mut boards));
+        (out, boards)
+    }
+}
+
 impl Solver for GenGa {
     fn name(&self) -> &'static str {
         "gen-ga"
@@ -317,15 +332,29 @@ impl Solver for GenGa {
 
     /// One run: `generations` = generations completed, `evaluations` = individuals evaluated
     /// (the initial population and every new individual), counter `distinct_boards` = distinct
-    /// solved boards met (each verified), `boards_at_<g>` the same every 100 generations; `solved` when at least one was found; `grid` = the
-    /// first board found (or the best individual). A generator always spends its whole budget,
-    /// so `termination` is the budget's reason even when boards were found.
+    /// solved boards met (each verified), `boards_at_<g>` the same every 100 generations;
+    /// `solved` when at least one was found; `grid` = the first board found (or the best
+    /// individual). A generator always spends its whole budget, so `termination` is the
+    /// budget's reason even when boards were found.
     fn solve(
         &self,
         puzzle: &Puzzle,
         budget: &Budget,
         rng: &mut Rng,
         observer: &mut dyn Observer,
+    ) -> RunOutcome {
+        self.run(puzzle, budget, rng, observer, None)
+    }
+}
+
+impl GenGa {
+    fn run(
+        &self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+        rng: &mut Rng,
+        observer: &mut dyn Observer,
+        mut boards: Option<&mut Vec<Grid>>,
     ) -> RunOutcome {
         let cfg = &self.config;
         let givens = puzzle.grid.cells().to_vec();
@@ -349,13 +378,19 @@ impl Solver for GenGa {
         let mut coeffs: Vec<(u32, u32)> = vec![(0, 0); all_free.len()];
         let mut generation = 0u64;
         let mut trajectory: Vec<(&'static str, u64)> = Vec::new();
-        let record =
+        let mut record =
             |b: &Board, found: &mut HashSet<[u8; CELLS]>, first: &mut Option<[u8; CELLS]>| {
                 if b.err == 0 && !found.contains(&b.cells) {
                     debug_assert!(Grid::from_cells(puzzle.geometry(), b.cells.to_vec())
                         .is_some_and(|g| g.is_solved() && g.keeps_givens_of(&puzzle.grid)));
                     found.insert(b.cells);
                     first.get_or_insert(b.cells);
+                    if let Some(list) = boards.as_deref_mut() {
+                        list.push(
+                            Grid::from_cells(puzzle.geometry(), b.cells.to_vec())
+                                .expect("cells in range"),
+                        );
+                    }
                 }
             };
         for b in &pop {

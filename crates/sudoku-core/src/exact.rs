@@ -209,3 +209,39 @@ pub fn admissible_box_fillings(puzzle: &Grid, b: usize) -> Vec<Grid> {
     rec(&mut g, &cells, 0, &mut out);
     out
 }
+
+/// A puzzle from a solved grid: visit the cells in a random order and blank each one whose
+/// removal keeps the solution unique, until `target_givens` remain or every cell was tried
+/// (then the puzzle is minimal for that order: no single given can be removed). Deterministic
+/// for a given RNG state; the result always has exactly one solution, `solution`.
+pub fn reduce_to_unique<R: rand::Rng + ?Sized>(
+    solution: &Grid,
+    target_givens: usize,
+    rng: &mut R,
+) -> Grid {
+    use rand::seq::SliceRandom;
+    let mut g = solution.clone();
+    let mut order: Vec<usize> = (0..g.cells().len()).collect();
+    order.shuffle(rng);
+    let mut givens = g.filled();
+    for c in order {
+        if givens <= target_givens {
+            break;
+        }
+        let v = g.cells()[c];
+        g.cells_mut()[c] = 0;
+        if search(&g, 2).count == 1 {
+            givens -= 1;
+        } else {
+            g.cells_mut()[c] = v;
+        }
+    }
+    g
+}
+
+/// A deterministic difficulty measure: the guesses (branchings on a cell with two or more
+/// candidates) that this module's most-constrained-cell backtracking needs to prove the
+/// puzzle's solution unique. 0 means naked singles alone solve it.
+pub fn guesses(puzzle: &Grid) -> u64 {
+    search(puzzle, 2).guesses
+}

@@ -597,3 +597,76 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         ExitCode::from(1)
     })
 }
+
+pub fn generate(
+    seed: u64,
+    count: usize,
+    givens: usize,
+    boards: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<ExitCode> {
+    use sudoku_core::exact::{guesses, reduce_to_unique};
+    use sudoku_core::{run_seed, Geometry, Grid};
+    if count == 0 {
+        bail!("--count must be at least 1");
+    }
+    if givens > 81 {
+        bail!("--givens must be at most 81");
+    }
+    let solved: Vec<Grid> = match boards {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let ps = parse_puzzles(&text, &path.display().to_string())?;
+            if let Some(p) = ps.iter().find(|p| !p.grid.is_solved()) {
+                bail!("{}: board {} is not a solved grid", path.display(), p.id);
+            }
+            ps.into_iter().map(|p| p.grid).take(count).collect()
+        }
+        None => {
+            let mut first = vec![0u8; 81];
+            for (c, v) in (1..=9u8).enumerate() {
+                first[c] = v;
+            }
+            let start = Puzzle::new(
+                "first-row",
+                Grid::from_cells(Geometry::NINE, first).expect("valid"),
+            );
+            let ga = gen_ga::GenGa::new(gen_ga::GenGaConfig::default())?;
+            let mut rng = rng_from_seed(run_seed(seed, "generate", "gen-ga", 0));
+            let (_, found) = ga.generate(
+                &start,
+                &Budget::generations(2000),
+                &mut rng,
+                &mut NoObserver,
+            );
+            found.into_iter().take(count).collect()
+        }
+    };
+    if solved.len() < count {
+        bail!(
+            "only {} solved boards available, {count} asked",
+            solved.len()
+        );
+    }
+    let mut text =
+        format!("# sudoku-lab generate --seed {seed} --count {count} --givens {givens}\n");
+    println!("{:<6} {:>6} {:>8}", "puzzle", "givens", "guesses");
+    for (k, board) in solved.iter().enumerate() {
+        let mut rng = rng_from_seed(run_seed(seed, "generate", "reduce", k as u64));
+        let p = reduce_to_unique(board, givens, &mut rng);
+        let r = guesses(&p);
+        println!("{:<6} {:>6} {:>8}", k + 1, p.filled(), r);
+        text.push_str(&format!(
+            "# puzzle {}: {} givens, {r} guesses\n{}\n",
+            k + 1,
+            p.filled(),
+            p.to_line()
+        ));
+    }
+    match out {
+        Some(path) => crate::io::write_atomic(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

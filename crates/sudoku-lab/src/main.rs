@@ -106,6 +106,26 @@ enum Command {
         #[arg(long)]
         solved_only: bool,
     },
+    /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
+    /// row 1..9) or of a file, then givens removed in a seeded random order while the exact
+    /// solver still finds exactly one solution, down to --givens (or until no given can go).
+    /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
+    Generate {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of puzzles.
+        #[arg(long, default_value_t = 5)]
+        count: usize,
+        /// Target number of givens.
+        #[arg(long, default_value_t = 28)]
+        givens: usize,
+        /// A file of solved boards to use instead of a gen-ga run.
+        #[arg(long)]
+        boards: Option<PathBuf>,
+        /// Write the puzzles here (atomically) instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Experiments, algorithms and bank puzzles.
     List,
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
@@ -155,6 +175,13 @@ fn main() -> ExitCode {
             every,
             solved_only,
         } => commands::replay(&dir, every, solved_only),
+        Command::Generate {
+            seed,
+            count,
+            givens,
+            boards,
+            out,
+        } => commands::generate(seed, count, givens, boards.as_deref(), out.as_deref()),
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
     };

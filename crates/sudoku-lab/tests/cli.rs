@@ -728,3 +728,29 @@ fn kennett_sets_have_unique_solutions() {
         );
     }
 }
+
+/// `generate`: seeded, deterministic, and every puzzle it writes has a unique solution.
+#[test]
+fn generate_makes_unique_puzzles_deterministically() {
+    let d = tmpdir("generate");
+    let (a, b) = (d.join("a.txt"), d.join("b.txt"));
+    for f in [&a, &b] {
+        let o = run(bin()
+            .args([
+                "generate", "--seed", "5", "--count", "3", "--givens", "30", "--out",
+            ])
+            .arg(f));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let o = run(bin().args(["puzzles", "check"]).arg(&a));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3 puzzles, all with a unique solution"));
+    let o = run(bin().args(["generate", "--count", "0"]));
+    assert_eq!(o.status.code(), Some(2));
+}
