@@ -13,6 +13,7 @@ pub const ALGORITHMS: &[(&str, &str)] = &[
     ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
     ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
     ("gen-ga", "Benbassat's GA that generates solved boards"),
+    ("cso", "Cat Swarm Optimization (CSO thesis)"),
 ];
 
 #[derive(Debug, Default, Deserialize)]
@@ -126,6 +127,7 @@ pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
         "mk-ga" => Box::new(crate::algos_mk::mk_ga(params)?),
         "reseda" => Box::new(crate::algos_reseda::reseda(params)?),
         "gen-ga" => Box::new(crate::algos_gen::gen_ga(params)?),
+        "cso" => Box::new(crate::algos_cso::cso(params)?),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             bail!("unknown algorithm '{other}' (known: {})", names.join(", "))

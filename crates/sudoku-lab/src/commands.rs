@@ -408,6 +408,8 @@ pub fn solve(
         "mk-ga" => 100_000,
         // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
         "reseda" => 1_000_000,
+        "gen-ga" => 2_000,
+        "cso" => 10_000,
         _ => 50_000,
     };
     let budget = Budget::generations(max_generations.unwrap_or(default_max));

@@ -6,6 +6,7 @@
 //! bad input ends with one line on stderr, exit code 2 and no files.
 
 mod algos;
+mod algos_cso;
 mod algos_gen;
 mod algos_mk;
 mod algos_reseda;

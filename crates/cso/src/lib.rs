@@ -1,0 +1,376 @@
+//! # cso: Cat Swarm Optimization for Sudoku
+//!
+//! The student thesis "Solving Sudoku puzzles using Cat Swarm Optimization" (project paper
+//! `003`, chapter 5), after Chu, Tsai and Pan, "Cat Swarm Optimization" (PRICAI 2006) and Chu &
+//! Tsai (IJICIC 2007). Boxes of 2x3 (6x6), 3x3 (9x9) and 3x4 (12x12), or any shape of
+//! sudoku-core.
+//!
+//! ## Parameters: source -> config -> default
+//!
+//! The thesis states no values except the velocity limit ("the maximum velocity, which is 5").
+//! The others are the canonical CSO values, **not from the thesis**: SMP 5, SRD 0.2, CDC 0.8
+//! and c1 2.0 agree across secondary sources quoting Chu & Tsai (the primary tables were not
+//! reachable to us); MR 0.02 is unconfirmed (the thesis: "MR is allocated a very small value").
+//!
+//! | parameter | field | default | source |
+//! |---|---|---|---|
+//! | population | [`CsoConfig::cats`] | 50 | thesis: "defined by the user"; our choice |
+//! | SMP | [`CsoConfig::smp`] | 5 | Chu & Tsai (secondary sources) |
+//! | SRD | [`CsoConfig::srd`] | 0.2 | Chu & Tsai (secondary sources) |
+//! | CDC | [`CsoConfig::cdc`] | 0.8 | Chu & Tsai (secondary sources) |
+//! | SPC | [`CsoConfig::spc`] | true | not stated; Chu & Tsai's seeking mode keeps the present position as a candidate when SPC is true |
+//! | MR | [`CsoConfig::mr`] | 0.02 | unconfirmed ("a very small value") |
+//! | c1 | [`CsoConfig::c1`] | 2.0 | Chu & Tsai (secondary sources) |
+//! | maximum velocity | [`CsoConfig::max_velocity`] | 5 | thesis |
+//! | rounding of val | [`CsoConfig::rounding`] | [`Rounding::Truncate`] | not stated ("val = current value +/- (current value * SRD)", then "val % size of the list of needed values") |
+//!
+//! ## The thesis, as implemented
+//! - **Cats** are grids whose sub-grids are permutations keeping the start squares ("each
+//!   subgrid must contain only one instance of each number"); velocities per cell drawn in
+//!   [-max, max]. Fitness `1 / (1 + penalty)`, penalty = missing values over rows plus columns
+//!   (`sudoku_core::fitness::rows_cols_missing`); solved at 1.
+//! - **Seeking mode**: SMP copies (SMP - 1 mutated and the present position kept when SPC);
+//!   in each mutated copy, CDC x (number of cells) cells are drawn, and each drawn non-start
+//!   cell gets `val = v +/- v * SRD` (sign at random), mapped to the sub-grid's list of needed
+//!   values by `val mod len`, and swapped in the sub-grid with the cell holding that value;
+//!   selecting probability `P_i = |FS_i - FS_b| / (FS_max - FS_min)` with FS_b the worst
+//!   (fitness is maximised), all 1 when every FS is equal; the candidate of highest
+//!   probability becomes the new position, ties at random.
+//! - **Tracing mode**: `v_d <- v_d + r c1 (x_best,d - x_d)` for every cell, r uniform in
+//!   [0, 1) per cell, clamped to [-max, max]; `x_d + v_d` mapped through the needed-values list
+//!   (`mod len`, Euclidean for negatives) and swapped in the sub-grid, non-start cells only.
+//! - **MR**: every cycle the number of tracing cats is round(MR x cats), chosen at random.
+//! - A cycle evaluates every cat and keeps the best position ever (x_best); effort: cycles and
+//!   fitness evaluations (every candidate of seeking mode and every moved cat).
+
+use rand::seq::SliceRandom;
+use rand::Rng as _;
+use sudoku_core::fitness::rows_cols_missing;
+use sudoku_core::{
+    Budget, Geometry, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination, Units,
+};
+use thiserror::Error;
+
+/// How `v +/- v * SRD` becomes an integer before `mod len` (not stated in the thesis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    Truncate,
+    Round,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsoConfig {
+    pub cats: usize,
+    pub smp: usize,
+    pub srd: f64,
+    pub cdc: f64,
+    pub spc: bool,
+    pub mr: f64,
+    pub c1: f64,
+    pub max_velocity: f64,
+    pub rounding: Rounding,
+}
+
+impl Default for CsoConfig {
+    fn default() -> Self {
+        CsoConfig {
+            cats: 50,
+            smp: 5,
+            srd: 0.2,
+            cdc: 0.8,
+            spc: true,
+            mr: 0.02,
+            c1: 2.0,
+            max_velocity: 5.0,
+            rounding: Rounding::Truncate,
+        }
+    }
+}
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum CsoError {
+    #[error("cats must be at least 1 and SMP at least 2 (got {cats}, {smp})")]
+    Sizes { cats: usize, smp: usize },
+    #[error("{name} must be in [0, 1], got {value}")]
+    Range { name: &'static str, value: f64 },
+    #[error("c1 and max_velocity must be finite and non-negative")]
+    Velocity,
+}
+
+impl CsoConfig {
+    pub fn validate(&self) -> Result<(), CsoError> {
+        if self.cats == 0 || self.smp < 2 {
+            return Err(CsoError::Sizes {
+                cats: self.cats,
+                smp: self.smp,
+            });
+        }
+        for (name, value) in [("srd", self.srd), ("cdc", self.cdc), ("mr", self.mr)] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(CsoError::Range { name, value });
+            }
+        }
+        if !(self.c1.is_finite()
+            && self.c1 >= 0.0
+            && self.max_velocity.is_finite()
+            && self.max_velocity >= 0.0)
+        {
+            return Err(CsoError::Velocity);
+        }
+        Ok(())
+    }
+}
+
+/// Per-puzzle tables: each cell's box, each box's cells and its list of needed values.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub geom: Geometry,
+    pub givens: Vec<u8>,
+    pub box_of: Vec<usize>,
+    pub box_cells: Vec<Vec<usize>>,
+    /// "Needed values are the numbers that are required in that subgrid", ascending.
+    pub needed: Vec<Vec<u8>>,
+}
+
+impl Layout {
+    pub fn new(puzzle: &Grid) -> Self {
+        let geom = puzzle.geometry();
+        let n = geom.n();
+        let givens = puzzle.cells().to_vec();
+        let box_cells: Vec<Vec<usize>> = (0..n).map(|b| geom.box_cells(b).collect()).collect();
+        let needed = box_cells
+            .iter()
+            .map(|cells| {
+                let used: u32 = cells
+                    .iter()
+                    .map(|&c| givens[c])
+                    .filter(|&v| v != 0)
+                    .fold(0, |m, v| m | 1 << v);
+                (1..=n as u8).filter(|v| used & (1 << v) == 0).collect()
+            })
+            .collect();
+        Layout {
+            geom,
+            givens,
+            box_of: (0..geom.cells()).map(|c| geom.box_of(c)).collect(),
+            box_cells,
+            needed,
+        }
+    }
+
+    /// A random cat position: each box's free cells get a random permutation of its needed values.
+    pub fn random_position(&self, out: &mut [u8], rng: &mut Rng) {
+        out.copy_from_slice(&self.givens);
+        for (cells, needed) in self.box_cells.iter().zip(&self.needed) {
+            let mut vals = needed.clone();
+            vals.shuffle(rng);
+            let free = cells.iter().filter(|&&c| self.givens[c] == 0);
+            for (&c, v) in free.zip(vals) {
+                out[c] = v;
+            }
+        }
+    }
+
+    /// Give cell `c` (non-start) the needed value of index `idx mod len` of its box, swapping
+    /// with the cell of the box that holds it, so the box stays a permutation.
+    pub fn set_by_index(&self, cells: &mut [u8], c: usize, idx: i64) {
+        if self.givens[c] != 0 {
+            return;
+        }
+        let b = self.box_of[c];
+        let needed = &self.needed[b];
+        if needed.is_empty() {
+            return;
+        }
+        let target = needed[idx.rem_euclid(needed.len() as i64) as usize];
+        if cells[c] == target {
+            return;
+        }
+        if let Some(&other) = self.box_cells[b]
+            .iter()
+            .find(|&&o| cells[o] == target && self.givens[o] == 0)
+        {
+            cells[other] = cells[c];
+            cells[c] = target;
+        }
+    }
+}
+
+/// Fitness `1 / (1 + penalty)`.
+pub fn fitness(units: &Units, cells: &[u8]) -> f64 {
+    1.0 / (1.0 + rows_cols_missing(units, cells) as f64)
+}
+
+/// Selecting probabilities of seeking mode: `|FS_i - FS_b| / (FS_max - FS_min)` with FS_b the
+/// worst fitness (maximisation), or all 1 when every FS is equal.
+pub fn selecting_probabilities(fs: &[f64], out: &mut Vec<f64>) {
+    out.clear();
+    let (lo, hi) = fs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| {
+            (l.min(x), h.max(x))
+        });
+    if hi <= lo {
+        out.extend(fs.iter().map(|_| 1.0));
+    } else {
+        out.extend(fs.iter().map(|&x| (x - lo).abs() / (hi - lo)));
+    }
+}
+
+/// Tracing mode's velocity update for one dimension: `v + r c1 (best - x)`, clamped to
+/// [-max, max] ("If it is greater than the maximum velocity, which is 5, set it equal to
+/// maximum velocity. If it is less than the minimum velocity, set it equal to minimum velocity,
+/// which is -5").
+pub fn update_velocity(v: f64, r: f64, c1: f64, best: u8, x: u8, max: f64) -> f64 {
+    (v + r * c1 * (best as f64 - x as f64)).clamp(-max, max)
+}
+
+/// Seeking mode's new value of a dimension before `mod len`: "val = current value +/-
+/// (current value * SRD)", made an integer by `rounding`.
+pub fn seek_value(current: u8, srd: f64, plus: bool, rounding: Rounding) -> i64 {
+    let cur = current as f64;
+    let val = if plus {
+        cur + cur * srd
+    } else {
+        cur - cur * srd
+    };
+    match rounding {
+        Rounding::Truncate => val.trunc() as i64,
+        Rounding::Round => val.round() as i64,
+    }
+}
+
+/// Cat Swarm Optimization with a validated configuration.
+#[derive(Debug, Clone)]
+pub struct Cso {
+    config: CsoConfig,
+}
+
+impl Cso {
+    pub fn new(config: CsoConfig) -> Result<Self, CsoError> {
+        config.validate()?;
+        Ok(Cso { config })
+    }
+}
+
+impl Solver for Cso {
+    fn name(&self) -> &'static str {
+        "cso"
+    }
+
+    fn solve(
+        &self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+        rng: &mut Rng,
+        observer: &mut dyn Observer,
+    ) -> RunOutcome {
+        let cfg = &self.config;
+        let layout = Layout::new(&puzzle.grid);
+        let geom = layout.geom;
+        let units = Units::new(geom);
+        let len = geom.cells();
+        let k = cfg.cats;
+        let mut pos = vec![0u8; k * len];
+        let mut vel = vec![0f64; k * len];
+        for c in 0..k {
+            layout.random_position(&mut pos[c * len..(c + 1) * len], rng);
+            for v in &mut vel[c * len..(c + 1) * len] {
+                *v = rng.random_range(-cfg.max_velocity..=cfg.max_velocity);
+            }
+        }
+        let mut fit: Vec<f64> = (0..k)
+            .map(|c| fitness(&units, &pos[c * len..(c + 1) * len]))
+            .collect();
+        let mut evaluations = k as u64;
+        let (mut best_fit, mut best) = {
+            let b = (0..k)
+                .max_by(|&a, &b| fit[a].total_cmp(&fit[b]).then(b.cmp(&a)))
+                .unwrap_or(0);
+            (fit[b], pos[b * len..(b + 1) * len].to_vec())
+        };
+        let changes = ((cfg.cdc * len as f64).round() as usize).max(1);
+        let tracing_count = (cfg.mr * k as f64).round() as usize;
+        let mut copies = vec![0u8; cfg.smp * len];
+        let mut fs = vec![0f64; cfg.smp];
+        let mut probs = Vec::with_capacity(cfg.smp);
+        let mut order: Vec<usize> = (0..k).collect();
+        let mut cell_order: Vec<usize> = (0..len).collect();
+        let mut cycles = 0u64;
+        let termination = loop {
+            if best_fit >= 1.0 {
+                break Termination::Solved;
+            }
+            if budget.exhausted(cycles, evaluations) {
+                break if budget.max_generations.is_some_and(|m| cycles >= m) {
+                    Termination::GenerationLimit
+                } else {
+                    Termination::EvaluationLimit
+                };
+            }
+            cycles += 1;
+            // Re-pick the tracing cats every cycle, by MR.
+            order.shuffle(rng);
+            for (rank, &c) in order.iter().enumerate() {
+                let cat = &mut pos[c * len..(c + 1) * len];
+                if rank < tracing_count {
+                    let v = &mut vel[c * len..(c + 1) * len];
+                    for d in 0..len {
+                        if layout.givens[d] != 0 {
+                            continue;
+                        }
+                        let r: f64 = rng.random();
+                        v[d] = update_velocity(v[d], r, cfg.c1, best[d], cat[d], cfg.max_velocity);
+                        let x = cat[d] as f64 + v[d];
+                        layout.set_by_index(cat, d, x.floor() as i64);
+                    }
+                    fit[c] = fitness(&units, cat);
+                    evaluations += 1;
+                } else {
+                    // Seeking mode.
+                    let keep = usize::from(cfg.spc);
+                    for j in 0..cfg.smp {
+                        let copy = &mut copies[j * len..(j + 1) * len];
+                        copy.copy_from_slice(cat);
+                        if j < keep {
+                            fs[j] = fit[c];
+                            continue;
+                        }
+                        cell_order.shuffle(rng);
+                        for &d in &cell_order[..changes.min(len)] {
+                            if layout.givens[d] != 0 {
+                                continue;
+                            }
+                            let val =
+                                seek_value(copy[d], cfg.srd, rng.random_bool(0.5), cfg.rounding);
+                            layout.set_by_index(copy, d, val);
+                        }
+                        fs[j] = fitness(&units, copy);
+                        evaluations += 1;
+                    }
+                    selecting_probabilities(&fs, &mut probs);
+                    let top = probs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let ties: Vec<usize> = (0..cfg.smp).filter(|&j| probs[j] == top).collect();
+                    let pick = ties[rng.random_range(0..ties.len())];
+                    cat.copy_from_slice(&copies[pick * len..(pick + 1) * len]);
+                    fit[c] = fs[pick];
+                }
+                if fit[c] > best_fit {
+                    best_fit = fit[c];
+                    best.copy_from_slice(&pos[c * len..(c + 1) * len]);
+                }
+            }
+            observer.generation(cycles, evaluations, best_fit);
+        };
+        RunOutcome {
+            solved: best_fit >= 1.0,
+            best_fitness: best_fit,
+            generations: cycles,
+            evaluations,
+            restarts: 0,
+            termination,
+            grid: Grid::from_cells(geom, best).expect("cells in range"),
+            counters: vec![("tracing_cats_per_cycle", tracing_count as u64)],
+        }
+    }
+}
