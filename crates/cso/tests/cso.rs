@@ -58,8 +58,25 @@ fn set_by_index_swaps_inside_the_box_and_keeps_givens() {
             );
         }
     }
-    // The thesis's example: needed values [1, 2, 4, 5, 8, 9], val = 14 -> index 2 -> 4.
-    assert_eq!(14 % 6, 2);
+    // The thesis's example: a sub-grid with start squares 7, 3 and 6 needs [1, 2, 4, 5, 8, 9];
+    // val = 14 gives index 14 mod 6 = 2, the needed number 4, swapped into the cell.
+    let mut g = Grid::empty(Geometry::NINE);
+    g.set(0, 0, 7);
+    g.set(0, 1, 3);
+    g.set(0, 2, 6);
+    let layout = Layout::new(&g);
+    assert_eq!(layout.needed[0], [1, 2, 4, 5, 8, 9]);
+    let mut cells = vec![0u8; 81];
+    layout.random_position(&mut cells, &mut rng);
+    let target = 9; // row 1, column 0: a non-start cell of sub-grid 0
+    layout.set_by_index(&mut cells, target, 14);
+    assert_eq!(cells[target], 4);
+    assert_eq!(
+        Geometry::NINE
+            .box_cells(0)
+            .fold(0u32, |m, c| m | 1 << cells[c]),
+        0x3FE
+    );
 }
 
 #[test]
