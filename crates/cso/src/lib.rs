@@ -23,6 +23,8 @@
 //! | c1 | [`CsoConfig::c1`] | 2.0 | Chu & Tsai (secondary sources) |
 //! | maximum velocity | [`CsoConfig::max_velocity`] | 5 | thesis |
 //! | rounding of val | [`CsoConfig::rounding`] | [`Rounding::Truncate`] | not stated ("val = current value +/- (current value * SRD)", then "val % size of the list of needed values") |
+//! | rounding of x + v (tracing) | (fixed) | rounded down | not stated ("xk,d % size of list of needed values") |
+//! | number of tracing cats | (fixed) | round(MR x cats), re-drawn each cycle | "MR gives the number of cats to enter the tracing mode process" |
 //!
 //! ## The thesis, as implemented
 //! - **Cats** are grids whose sub-grids are permutations keeping the start squares ("each
@@ -37,7 +39,8 @@
 //!   (fitness is maximised), all 1 when every FS is equal; the candidate of highest
 //!   probability becomes the new position, ties at random.
 //! - **Tracing mode**: `v_d <- v_d + r c1 (x_best,d - x_d)` for every cell, r uniform in
-//!   [0, 1) per cell, clamped to [-max, max]; `x_d + v_d` mapped through the needed-values list
+//!   [0, 1) per cell, clamped to [-max, max]; `x_d + v_d`, rounded down (the thesis does not
+//!   say how a real position becomes an index), mapped through the needed-values list
 //!   (`mod len`, Euclidean for negatives) and swapped in the sub-grid, non-start cells only.
 //! - **MR**: every cycle the number of tracing cats is round(MR x cats), chosen at random.
 //! - A cycle evaluates every cat and keeps the best position ever (x_best); effort: cycles and
@@ -301,12 +304,8 @@ impl Solver for Cso {
             if best_fit >= 1.0 {
                 break Termination::Solved;
             }
-            if budget.exhausted(cycles, evaluations) {
-                break if budget.max_generations.is_some_and(|m| cycles >= m) {
-                    Termination::GenerationLimit
-                } else {
-                    Termination::EvaluationLimit
-                };
+            if let Some(reason) = budget.reason(cycles, evaluations) {
+                break reason;
             }
             cycles += 1;
             // Re-pick the tracing cats every cycle, by MR.
@@ -350,8 +349,14 @@ impl Solver for Cso {
                     }
                     selecting_probabilities(&fs, &mut probs);
                     let top = probs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let ties: Vec<usize> = (0..cfg.smp).filter(|&j| probs[j] == top).collect();
-                    let pick = ties[rng.random_range(0..ties.len())];
+                    // A uniform pick among the candidates of highest probability, without
+                    // collecting them.
+                    let ties = probs.iter().filter(|&&p| p == top).count();
+                    let nth = rng.random_range(0..ties);
+                    let pick = (0..cfg.smp)
+                        .filter(|&j| probs[j] == top)
+                        .nth(nth)
+                        .expect("nth < number of ties");
                     cat.copy_from_slice(&copies[pick * len..(pick + 1) * len]);
                     fit[c] = fs[pick];
                 }

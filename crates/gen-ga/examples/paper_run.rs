@@ -12,14 +12,7 @@ fn main() {
         Some("bucketing") => Diversity::Bucketing { buckets: 0 },
         _ => Diversity::None,
     };
-    let mut cells = vec![0u8; 81];
-    for (c, v) in (1..=9u8).enumerate() {
-        cells[c] = v;
-    }
-    let p = Puzzle::new(
-        "first-row",
-        Grid::from_cells(Geometry::NINE, cells).unwrap(),
-    );
+    let p = first_row_puzzle();
     let ga = GenGa::new(GenGaConfig {
         diversity,
         ..Default::default()

@@ -25,7 +25,7 @@
 
 use rand::Rng as _;
 use std::collections::HashSet;
-use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination};
+use sudoku_core::{Budget, Geometry, Grid, Observer, Puzzle, Rng, RunOutcome, Solver};
 use thiserror::Error;
 
 /// How the mutation rate is applied (the paper says only "a 0.8 mutation rate").
@@ -264,8 +264,23 @@ impl Board {
     }
 }
 
+/// The starting board of the paper's runs: the first row given ("the simulations I ran had the
+/// entire first row filled with givens"), here 1..9 in order (the paper does not say which
+/// permutation; any one gives the same search up to relabelling the symbols). The same board is
+/// `experiments/puzzles/benbassat-first-row.txt`.
+pub fn first_row_puzzle() -> Puzzle {
+    let mut cells = vec![0u8; CELLS];
+    for (c, v) in (1..=N as u8).enumerate() {
+        cells[c] = v;
+    }
+    Puzzle::new(
+        "first-row",
+        Grid::from_cells(Geometry::NINE, cells).expect("a valid 9x9 grid"),
+    )
+}
+
 /// Free (non-given) cells of each row.
-fn free_cells(givens: &[u8]) -> Vec<Vec<usize>> {
+pub fn free_cells(givens: &[u8]) -> Vec<Vec<usize>> {
     (0..N)
         .map(|r| {
             (0..N)
@@ -397,11 +412,8 @@ impl GenGa {
             record(b, &mut found, &mut first);
         }
         let termination = loop {
-            if budget.max_generations.is_some_and(|m| generation >= m) {
-                break Termination::GenerationLimit;
-            }
-            if budget.max_evaluations.is_some_and(|m| evaluations >= m) {
-                break Termination::EvaluationLimit;
+            if let Some(reason) = budget.reason(generation, evaluations) {
+                break reason;
             }
             if let Diversity::Clearing { period } = cfg.diversity {
                 if generation > 0 && generation.is_multiple_of(period) {

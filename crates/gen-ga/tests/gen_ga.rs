@@ -4,17 +4,6 @@
 use gen_ga::*;
 use sudoku_core::*;
 
-fn first_row_puzzle() -> Puzzle {
-    let mut cells = vec![0u8; 81];
-    for (c, v) in (1..=9u8).enumerate() {
-        cells[c] = v;
-    }
-    Puzzle::new(
-        "first-row",
-        Grid::from_cells(Geometry::NINE, cells).unwrap(),
-    )
-}
-
 fn rows_are_permutations(cells: &[u8]) -> bool {
     cells
         .chunks(9)

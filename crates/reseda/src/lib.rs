@@ -74,6 +74,7 @@ struct Run<'a> {
     units: Units,
     samples: Vec<u8>,
     costs: Vec<u32>,
+    best_cells: Vec<u8>,
     order: Vec<usize>,
     scratch: BlockScratch,
     rounds: u64,
@@ -102,7 +103,9 @@ impl Run<'_> {
         let len = geom.cells();
         let precompute = matches!(cfg.strategy, Strategy::Precomputation | Strategy::Both);
         let mut model = Model::new(geom, cells, precompute);
-        let mut best: Option<(u32, Vec<u8>)> = None;
+        // Cost of the best sample of this resolution; its cells are in `self.best_cells`
+        // (a buffer of the run, so improvements allocate nothing).
+        let mut best: Option<u32> = None;
         self.resolutions += 1;
         loop {
             if budget.exhausted(self.rounds, self.evaluations) {
@@ -125,8 +128,10 @@ impl Run<'_> {
                 let cost = missing_symbols_cost(&self.units, out);
                 self.costs[s] = cost;
                 self.evaluations += 1;
-                if best.as_ref().is_none_or(|(c, _)| cost < *c) {
-                    best = Some((cost, out.to_vec()));
+                if best.is_none_or(|c| cost < c) {
+                    best = Some(cost);
+                    self.best_cells
+                        .copy_from_slice(&self.samples[s * len..(s + 1) * len]);
                 }
                 if cost == 0 {
                     observer.generation(self.rounds, self.evaluations, 0.0);
@@ -139,7 +144,7 @@ impl Run<'_> {
                 cfg.alpha,
                 order.iter().map(|&s| &samples[s * len..(s + 1) * len]),
             );
-            let best_cost = best.as_ref().map_or(f64::NAN, |b| b.0 as f64);
+            let best_cost = best.map_or(f64::NAN, f64::from);
             observer.generation(self.rounds, self.evaluations, best_cost);
             if model.rho() > cfg.beta {
                 return self.finish(End::Converged, &model, best);
@@ -169,15 +174,16 @@ impl Run<'_> {
         }
     }
 
-    fn finish(&self, end: End, model: &Model, best: Option<(u32, Vec<u8>)>) -> Resolution {
+    fn finish(&self, end: End, model: &Model, best: Option<u32>) -> Resolution {
         let (cost, grid) = match (end, self.cfg.failed_result, best) {
-            (End::Solved, _, Some(b)) => b,
+            (End::Solved, _, Some(c)) | (_, FailedResult::BestSample, Some(c)) => {
+                (c, self.best_cells.clone())
+            }
             (_, FailedResult::MostProbable, _) | (_, _, None) => {
                 let mut g = vec![0u8; model.givens.len()];
                 model.most_probable(&mut g);
                 (missing_symbols_cost(&self.units, &g), g)
             }
-            (_, FailedResult::BestSample, Some(b)) => b,
         };
         Resolution { end, grid, cost }
     }
@@ -249,6 +255,7 @@ impl Solver for Reseda {
             units: Units::new(geom),
             samples: vec![0; cfg.samples * len],
             costs: vec![0; cfg.samples],
+            best_cells: vec![0; len],
             order: Vec::with_capacity(cfg.samples),
             scratch: BlockScratch::default(),
             rounds: 0,
@@ -299,14 +306,9 @@ impl Solver for Reseda {
             Some(g) => (true, g, 0, Termination::Solved),
             None => {
                 let r = first_result.expect("a failed run has a first resolution");
-                let t = if out_of_budget {
-                    if budget.max_generations.is_some_and(|m| run.rounds >= m) {
-                        Termination::GenerationLimit
-                    } else {
-                        Termination::EvaluationLimit
-                    }
-                } else {
-                    Termination::Converged
+                let t = match budget.reason(run.rounds, run.evaluations) {
+                    Some(reason) if out_of_budget => reason,
+                    _ => Termination::Converged,
                 };
                 (false, r.grid, r.cost, t)
             }

@@ -130,10 +130,11 @@ fn stop_rule_triggers_and_is_reported() {
         &mut rng_from_seed(3),
         &mut NoObserver,
     );
-    if !out.solved {
-        assert_eq!(out.termination, Termination::Converged);
-        assert!(out.generations < 20, "{}", out.generations);
-    }
+    // One collapsed resolution does not solve AI Escargot; the stop rule ends it far below the
+    // budget.
+    assert!(!out.solved);
+    assert_eq!(out.termination, Termination::Converged);
+    assert!(out.generations < 20, "{}", out.generations);
 }
 
 #[test]

@@ -249,12 +249,8 @@ impl Solver for RetGa {
         let mut since_restart = 0u64;
         let mut termination = Termination::GenerationLimit;
         while solved_at.is_none() {
-            if budget.exhausted(generation, st.evaluations) {
-                termination = if budget.max_generations.is_some_and(|m| generation >= m) {
-                    Termination::GenerationLimit
-                } else {
-                    Termination::EvaluationLimit
-                };
+            if let Some(reason) = budget.reason(generation, st.evaluations) {
+                termination = reason;
                 break;
             }
             generation += 1;

@@ -13,10 +13,9 @@ use crate::seed::Rng;
 pub struct Budget {
     /// Stop after this many generations (rounds, cycles), when set.
     pub max_generations: Option<u64>,
-    /// Stop once this many fitness evaluations have been spent, when set. Each algorithm
-    /// crate says where it checks: mk-ga never exceeds it after the initial population; ret-ga
-    /// checks between generations, so a run may exceed it by less than one generation's
-    /// evaluations (at most 2 x population).
+    /// Stop once this many fitness evaluations have been spent, when set. mk-ga never exceeds
+    /// it after the initial population; the other algorithms check between generations
+    /// (rounds, cycles), so a run may exceed it by less than one generation's evaluations.
     pub max_evaluations: Option<u64>,
 }
 
@@ -30,8 +29,20 @@ impl Budget {
     /// True when `generations` or `evaluations` has reached a limit.
     #[inline]
     pub fn exhausted(&self, generations: u64, evaluations: u64) -> bool {
-        self.max_generations.is_some_and(|m| generations >= m)
-            || self.max_evaluations.is_some_and(|m| evaluations >= m)
+        self.reason(generations, evaluations).is_some()
+    }
+
+    /// Which limit `generations` and `evaluations` have reached, if any (the generation limit
+    /// first when both have).
+    #[inline]
+    pub fn reason(&self, generations: u64, evaluations: u64) -> Option<Termination> {
+        if self.max_generations.is_some_and(|m| generations >= m) {
+            Some(Termination::GenerationLimit)
+        } else if self.max_evaluations.is_some_and(|m| evaluations >= m) {
+            Some(Termination::EvaluationLimit)
+        } else {
+            None
+        }
     }
 }
 

@@ -143,20 +143,10 @@ pub fn run(quick: bool) -> Result<ExitCode> {
     println!("| gen-ga (single thread) | ns/swap, incremental | ns/swap, full recount | ratio |");
     println!("|---|---|---|---|");
     {
-        let mut first = vec![0u8; 81];
-        for (c, v) in (1..=9u8).enumerate() {
-            first[c] = v;
-        }
-        let free: Vec<Vec<usize>> = (0..9)
-            .map(|r| {
-                (0..9)
-                    .map(|c| r * 9 + c)
-                    .filter(|&i| first[i] == 0)
-                    .collect()
-            })
-            .collect();
+        let first = gen_ga::first_row_puzzle();
+        let free = gen_ga::free_cells(first.grid.cells());
         let mut rng = rng_from_seed(5);
-        let mut board = gen_ga::random_board(&first, &free, &mut rng);
+        let mut board = gen_ga::random_board(first.grid.cells(), &free, &mut rng);
         let pairs: Vec<(usize, usize)> = (0..4096)
             .map(|i| {
                 let r = 1 + i % 8;
@@ -183,14 +173,7 @@ pub fn run(quick: bool) -> Result<ExitCode> {
         );
     }
     {
-        let mut first = vec![0u8; 81];
-        for (c, v) in (1..=9u8).enumerate() {
-            first[c] = v;
-        }
-        let p = sudoku_core::Puzzle::new(
-            "first-row",
-            sudoku_core::Grid::from_cells(Geometry::NINE, first).expect("valid"),
-        );
+        let p = gen_ga::first_row_puzzle();
         let ga = crate::algos::solver("gen-ga", &toml::Table::new())?;
         let gens = 200 * scale;
         let t = Instant::now();

@@ -608,7 +608,7 @@ pub fn generate(
     out: Option<&Path>,
 ) -> Result<ExitCode> {
     use sudoku_core::exact::{guesses, reduce_to_unique};
-    use sudoku_core::{run_seed, Geometry, Grid};
+    use sudoku_core::{run_seed, Grid};
     if count == 0 {
         bail!("--count must be at least 1");
     }
@@ -626,14 +626,7 @@ pub fn generate(
             ps.into_iter().map(|p| p.grid).take(count).collect()
         }
         None => {
-            let mut first = vec![0u8; 81];
-            for (c, v) in (1..=9u8).enumerate() {
-                first[c] = v;
-            }
-            let start = Puzzle::new(
-                "first-row",
-                Grid::from_cells(Geometry::NINE, first).expect("valid"),
-            );
+            let start = gen_ga::first_row_puzzle();
             let ga = gen_ga::GenGa::new(gen_ga::GenGaConfig::default())?;
             let mut rng = rng_from_seed(run_seed(seed, "generate", "gen-ga", 0));
             let (_, found) = ga.generate(
