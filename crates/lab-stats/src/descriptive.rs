@@ -101,3 +101,19 @@ pub fn ert(total_evaluations_all_runs: f64, successes: u64) -> f64 {
     }
     total_evaluations_all_runs / successes as f64
 }
+
+/// Wilson score interval for a binomial proportion (E. B. Wilson, "Probable inference, the law
+/// of succession, and statistical inference", JASA 22 (1927) 209-212): the 95 % interval with
+/// `z = 1.959964`. Unlike the Wald interval it stays inside [0, 1] and is informative at 0 or
+/// n successes. Returns `(NaN, NaN)` when `n == 0` or `successes > n`.
+pub fn wilson_interval(successes: u64, n: u64, z: f64) -> (f64, f64) {
+    if n == 0 || successes > n || !z.is_finite() {
+        return (f64::NAN, f64::NAN);
+    }
+    let (k, nf) = (successes as f64, n as f64);
+    let p = k / nf;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * nf)) / (1.0 + z2 / nf);
+    let half = z / (1.0 + z2 / nf) * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}

@@ -9,7 +9,8 @@
 //! * [`holm_adjust`] — Holm's multiple-testing correction (R's `p.adjust`);
 //! * [`performance_index`], [`pi_curve`] — the PI of Das, Bhatia, Puri and
 //!   Deep's Retrievable-GA paper, eq. (7) and Fig. 8;
-//! * [`ert`] — expected running time as defined by COCO/BBOB.
+//! * [`ert`] — expected running time as defined by COCO/BBOB;
+//! * [`wilson_interval`] — the Wilson score interval of a success rate.
 //!
 //! Every function documents the source of its formula. Nothing panics on bad
 //! input: fallible functions return [`StatsError`], the few plain-`f64`
@@ -21,7 +22,7 @@ mod holm;
 mod hypothesis;
 mod pi;
 
-pub use descriptive::{ert, summarize, Summary};
+pub use descriptive::{ert, summarize, wilson_interval, Summary};
 pub use error::StatsError;
 pub use holm::holm_adjust;
 pub use hypothesis::{

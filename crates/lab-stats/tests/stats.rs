@@ -748,3 +748,22 @@ fn pi_errors() {
         );
     }
 }
+
+#[test]
+fn wilson_interval_table() {
+    // Reference values: R `prop.test(x, n, correct = FALSE)$conf.int` (the Wilson interval),
+    // and for 0 of n the closed form (0, z^2 / (n + z^2)).
+    let z = 1.959964;
+    let cases: &[(u64, u64, f64, f64)] = &[
+        (50, 100, 0.4038315, 0.5961685),
+        (0, 100, 0.0, 3.841459 / 103.841459),
+        (100, 100, 1.0 - 3.841459 / 103.841459, 1.0),
+    ];
+    for &(k, n, lo, hi) in cases {
+        let (l, h) = lab_stats::wilson_interval(k, n, z);
+        assert_abs(l, lo, 1e-6, &format!("{k}/{n} low"));
+        assert_abs(h, hi, 1e-6, &format!("{k}/{n} high"));
+    }
+    assert!(lab_stats::wilson_interval(0, 0, z).0.is_nan());
+    assert!(lab_stats::wilson_interval(5, 4, z).1.is_nan());
+}

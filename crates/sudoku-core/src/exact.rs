@@ -24,7 +24,6 @@ pub struct Search {
 }
 
 struct State {
-    n: usize,
     rows: Vec<u32>,
     cols: Vec<u32>,
     boxes: Vec<u32>,
@@ -110,12 +109,57 @@ impl State {
     }
 }
 
-/// Search for up to `limit` solutions of `grid`. Givens that conflict give 0 solutions.
-pub fn search(grid: &Grid, limit: usize) -> Search {
+impl State {
+    /// A solution by depth-first search that tries the candidates of the most constrained
+    /// cell in a random order; false when there is none or `nodes` ran out.
+    fn fill_random<R: rand::Rng + ?Sized>(
+        &mut self,
+        depth: usize,
+        nodes: &mut u64,
+        rng: &mut R,
+    ) -> bool {
+        if depth == self.empty.len() {
+            return true;
+        }
+        if *nodes == 0 {
+            return false;
+        }
+        *nodes -= 1;
+        let (mut best, mut best_mask) = (depth, 0u32);
+        let mut best_count = u32::MAX;
+        for k in depth..self.empty.len() {
+            let m = self.candidates(self.empty[k]);
+            if m.count_ones() < best_count {
+                (best, best_mask, best_count) = (k, m, m.count_ones());
+            }
+        }
+        self.empty.swap(depth, best);
+        let cell = self.empty[depth];
+        let mut vals = [0u8; 32];
+        let mut len = 0;
+        let mut m = best_mask;
+        while m != 0 {
+            vals[len] = m.trailing_zeros() as u8;
+            len += 1;
+            m &= m - 1;
+        }
+        rand::seq::SliceRandom::shuffle(&mut vals[..len], rng);
+        for &v in &vals[..len] {
+            self.place(cell, v);
+            if self.fill_random(depth + 1, nodes, rng) {
+                return true;
+            }
+            self.unplace(cell, v);
+        }
+        self.empty.swap(depth, best);
+        false
+    }
+}
+
+fn state_of(grid: &Grid, limit: usize) -> Option<State> {
     let g = grid.geometry();
     let n = g.n();
     let mut st = State {
-        n,
         rows: vec![0; n],
         cols: vec![0; n],
         boxes: vec![0; n],
@@ -130,21 +174,43 @@ pub fn search(grid: &Grid, limit: usize) -> Search {
         guesses: 0,
         full: g.full_mask(),
     };
-    debug_assert!(st.n == n);
     for (cell, &v) in grid.cells().iter().enumerate() {
         if v == 0 {
             st.empty.push(cell);
         } else {
             if st.candidates(cell) & (1 << v) == 0 {
-                return Search {
-                    count: 0,
-                    first: None,
-                    guesses: 0,
-                };
+                return None;
             }
             st.place(cell, v);
         }
     }
+    Some(st)
+}
+
+/// A random solved grid of the given geometry (random full grids for the puzzle generator:
+/// depth-first search, most constrained cell first, its candidates in a random order; a search
+/// that visits more than 100 nodes per cell without a solution, which happens on 25x25 grids,
+/// starts again from the empty grid with the same RNG). Deterministic for a given RNG state.
+pub fn random_solution<R: rand::Rng + ?Sized>(geom: crate::Geometry, rng: &mut R) -> Grid {
+    loop {
+        let mut st = state_of(&Grid::empty(geom), 1).expect("an empty grid has no conflicts");
+        let mut nodes = 100 * geom.cells() as u64;
+        if st.fill_random(0, &mut nodes, rng) {
+            return Grid::from_cells(geom, st.cells).expect("cells in range");
+        }
+    }
+}
+
+/// Search for up to `limit` solutions of `grid`. Givens that conflict give 0 solutions.
+pub fn search(grid: &Grid, limit: usize) -> Search {
+    let g = grid.geometry();
+    let Some(mut st) = state_of(grid, limit) else {
+        return Search {
+            count: 0,
+            first: None,
+            guesses: 0,
+        };
+    };
     st.search(0);
     Search {
         count: st.count,

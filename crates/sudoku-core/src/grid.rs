@@ -128,6 +128,22 @@ impl Grid {
         self.cells.iter().map(|&v| symbol_char(v)).collect()
     }
 
+    /// The inverse of [`Grid::to_line`]: `geom.cells()` characters, '.' or '0' blank, '1'-'9'
+    /// and 'A'.. for 10 and above. None when the length or a symbol does not fit.
+    pub fn from_line(geom: Geometry, line: &str) -> Option<Self> {
+        let cells = line
+            .chars()
+            .map(|ch| match ch {
+                '.' | '0' => Some(0),
+                '1'..='9' => Some(ch as u8 - b'0'),
+                'A'..='Z' => Some(ch as u8 - b'A' + 10),
+                _ => None,
+            })
+            .collect::<Option<Vec<u8>>>()?;
+        (cells.len() == geom.cells()).then_some(())?;
+        Grid::from_cells(geom, cells)
+    }
+
     /// Whitespace-separated tokens, one row a line, '.' for blanks (the token format).
     pub fn to_tokens(&self) -> String {
         let n = self.geom.n();

@@ -213,3 +213,29 @@ fn parse_errors_name_the_problem() {
     let p = parse_lenient("1234\n1...\n....\n....\n", "f").unwrap();
     assert_eq!(p[0].conflicts.len(), 1);
 }
+
+#[test]
+fn random_solutions_are_solved_seeded_and_round_trip_through_lines() {
+    for &(r, c) in SUPPORTED_SHAPES.iter() {
+        let geom = Geometry::new(r, c).unwrap();
+        let a = exact::random_solution(geom, &mut rng_from_seed(7));
+        let b = exact::random_solution(geom, &mut rng_from_seed(7));
+        let other = exact::random_solution(geom, &mut rng_from_seed(8));
+        assert!(a.is_solved(), "{r}x{c}");
+        assert_eq!(a, b, "same seed, same grid ({r}x{c})");
+        assert_ne!(a, other, "another seed, another grid ({r}x{c})");
+        assert_eq!(Grid::from_line(geom, &a.to_line()), Some(a.clone()));
+        if geom.n() <= 12 {
+            let puzzle = exact::reduce_to_unique(&a, geom.cells() / 2, &mut rng_from_seed(1));
+            assert_eq!(Grid::from_line(geom, &puzzle.to_line()), Some(puzzle));
+        }
+    }
+    let g9 = Geometry::new(3, 3).unwrap();
+    assert_eq!(Grid::from_line(g9, "12"), None, "too short");
+    assert_eq!(Grid::from_line(g9, &"x".repeat(81)), None, "bad symbol");
+    assert_eq!(
+        Grid::from_line(g9, &"A".repeat(81)),
+        None,
+        "10 in a 9x9 grid"
+    );
+}

@@ -108,7 +108,8 @@ enum Command {
         solved_only: bool,
     },
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
-    /// row 1..9) or of a file, then givens removed in a seeded random order while the exact
+    /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
+    /// removed in a seeded random order while the exact
     /// solver still finds exactly one solution, down to --givens (or until no given can go).
     /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
     Generate {
@@ -120,7 +121,14 @@ enum Command {
         /// Target number of givens.
         #[arg(long, default_value_t = 28)]
         givens: usize,
-        /// A file of solved boards to use instead of a gen-ga run.
+        /// Order of the grid: 6 (2x3 boxes), 9, 12 (3x4 boxes), 16, ...
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Solved grids: a gen-ga run (default for 9x9) or random full grids from the exact
+        /// solver (default for other sizes).
+        #[arg(long, value_enum)]
+        grids: Option<commands::GridSource>,
+        /// A file of solved boards to use instead.
         #[arg(long)]
         boards: Option<PathBuf>,
         /// Write the puzzles here (atomically) instead of to standard output.
@@ -180,9 +188,19 @@ fn main() -> ExitCode {
             seed,
             count,
             givens,
+            size,
+            grids,
             boards,
             out,
-        } => commands::generate(seed, count, givens, boards.as_deref(), out.as_deref()),
+        } => commands::generate(&commands::GenerateArgs {
+            seed,
+            count,
+            givens,
+            size,
+            grids,
+            boards: boards.as_deref(),
+            out: out.as_deref(),
+        }),
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
     };

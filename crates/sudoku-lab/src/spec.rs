@@ -355,6 +355,42 @@ pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
         "puzzles/kennett/fiendish.txt",
         include_str!("../../../experiments/puzzles/kennett/fiendish.txt"),
     ),
+    (
+        "puzzles/cso/6x6-easy.txt",
+        include_str!("../../../experiments/puzzles/cso/6x6-easy.txt"),
+    ),
+    (
+        "puzzles/cso/6x6-medium.txt",
+        include_str!("../../../experiments/puzzles/cso/6x6-medium.txt"),
+    ),
+    (
+        "puzzles/cso/6x6-hard.txt",
+        include_str!("../../../experiments/puzzles/cso/6x6-hard.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-easy.txt",
+        include_str!("../../../experiments/puzzles/cso/9x9-easy.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-medium.txt",
+        include_str!("../../../experiments/puzzles/cso/9x9-medium.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-hard.txt",
+        include_str!("../../../experiments/puzzles/cso/9x9-hard.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-easy.txt",
+        include_str!("../../../experiments/puzzles/cso/12x12-easy.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-medium.txt",
+        include_str!("../../../experiments/puzzles/cso/12x12-medium.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-hard.txt",
+        include_str!("../../../experiments/puzzles/cso/12x12-hard.txt"),
+    ),
 ];
 
 /// A puzzle file's text: next to the spec (or relative to the working directory), else one of
