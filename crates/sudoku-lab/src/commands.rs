@@ -215,6 +215,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             crate::counter::trajectory(spec, &runs_path, prefix, &p.out)?;
         }
     }
+    if matches!(spec.report.as_str(), "effort" | "versus") {
+        let md = crate::effort::report(spec, &p.loaded, &runs_path, &p.out, wall, p.threads)?;
+        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+    }
     if spec.report == "ablation" {
         let published = p
             .published

@@ -14,6 +14,7 @@ mod alpha_chart;
 mod bench;
 mod commands;
 mod counter;
+mod effort;
 mod grades;
 mod io;
 mod meta;

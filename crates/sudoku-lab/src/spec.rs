@@ -32,12 +32,15 @@ pub struct Spec {
     pub published: Option<String>,
     /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8),
     /// "ablation" (variants against a published table's rows), "grades" (RESEDA Figure 4.2:
-    /// per-cell correctness grades against a published grid) or "none".
+    /// per-cell correctness grades against a published grid), "counter" (an algorithm counter),
+    /// "effort" (success and effort without published values), "versus" ("effort" plus
+    /// pairwise Fisher and Mann-Whitney tests between the algorithms) or "none".
     #[serde(default = "default_report")]
     pub report: String,
     /// An extra chart: "alpha" (success and rounds against the algorithms' `alpha` option, one
     /// line per `strategy`: RESEDA Tables 1 and 2); "success-by-variant" or
-    /// "success-by-puzzle" (success and time per run, ours and the paper's).
+    /// "success-by-puzzle" (success and time per run, ours and the paper's); "sensitivity"
+    /// (one parameter at a time against the first algorithm, the baseline).
     #[serde(default)]
     pub chart: Option<String>,
     /// With `report = "counter"`: the algorithm counter to report (e.g. "distinct_boards").
@@ -179,7 +182,9 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        const REPORTS: [&str; 5] = ["none", "table1", "ablation", "grades", "counter"];
+        const REPORTS: [&str; 7] = [
+            "none", "table1", "ablation", "grades", "counter", "effort", "versus",
+        ];
         if !REPORTS.contains(&self.report.as_str()) {
             bail!(
                 "report '{}' is not one of: {}",
@@ -190,9 +195,20 @@ impl Spec {
         if (self.report == "counter") != self.counter.is_some() {
             bail!("report = \"counter\" and the key `counter` go together");
         }
-        const CHARTS: [&str; 3] = ["alpha", "success-by-variant", "success-by-puzzle"];
+        const CHARTS: [&str; 4] = [
+            "alpha",
+            "success-by-variant",
+            "success-by-puzzle",
+            "sensitivity",
+        ];
         if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
             bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
+        }
+        if self.chart.as_deref() == Some("sensitivity") {
+            if !matches!(self.report.as_str(), "effort" | "versus") {
+                bail!("chart \"sensitivity\" needs report \"effort\" or \"versus\"");
+            }
+            crate::effort::check_sensitivity(self)?;
         }
         if self.report == "grades" && (self.puzzles.len() != 1 || self.algorithms.len() != 1) {
             bail!("report 'grades' needs exactly one puzzle and one algorithm");
@@ -456,6 +472,9 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "benbassat",
         include_str!("../../../experiments/benbassat.toml"),
     ),
+    ("cso-sizes", include_str!("../../../experiments/cso-sizes.toml")),
+    ("cso-sensitivity", include_str!("../../../experiments/cso-sensitivity.toml")),
+    ("cso-vs", include_str!("../../../experiments/cso-vs.toml")),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.

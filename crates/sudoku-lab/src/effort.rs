@@ -1,0 +1,581 @@
+//! Effort reports for experiments without published numbers: the CSO experiments (the thesis
+//! states an algorithm and objectives, no results).
+//!
+//! `report = "effort"`: per (algorithm, puzzle entry), `effort.csv` and report.md with the
+//! success count and its Wilson 95 % interval; min/max/mean/median/SD of generations (CSO:
+//! cycles) and of fitness evaluations over the successful runs; ERT in evaluations; the final
+//! penalty over all runs, measured on each run's best grid as missing values over rows plus
+//! columns (the CSO penalty; a measure common to every algorithm, whatever the scale of its own
+//! fitness); mean wall time.
+//!
+//! `report = "versus"` adds `tests.csv`: for every puzzle entry and pair of algorithms,
+//! Fisher's exact test on the success counts and the Mann-Whitney U test on the evaluations
+//! spent, failed runs counted as +infinity (censored at the common budget: every failure ranks
+//! behind every success and failures tie), all p-values Holm-adjusted together.
+//!
+//! `chart = "sensitivity"`: one parameter at a time. The first algorithm is the baseline and
+//! lists the varied options with their values; every other algorithm sets exactly one of them.
+//! `sensitivity.csv` and three figures (success, ERT, final penalty) with one panel per
+//! parameter, the baseline point in every panel.
+
+use crate::io::{for_each_row, write_atomic_with};
+use crate::spec::{Loaded, Spec};
+use anyhow::{bail, Context, Result};
+use lab_stats::{
+    ert, fisher_exact_two_sided, holm_adjust, mann_whitney_u, summarize, wilson_interval, Summary,
+};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+use sudoku_core::fitness::rows_cols_missing;
+use sudoku_core::{Grid, Units};
+
+/// z of the two-sided 95 % interval.
+const Z95: f64 = 1.959_964;
+
+/// The runs of one (algorithm, puzzle entry).
+#[derive(Debug, Clone, Default)]
+pub struct Cell {
+    pub runs: u64,
+    pub successes: u64,
+    /// Generations and evaluations of the successful runs.
+    pub generations: Vec<f64>,
+    pub evaluations: Vec<f64>,
+    /// Evaluations of every run, +infinity for a failure.
+    pub censored: Vec<f64>,
+    /// Final penalty (rows + columns missing values of the best grid) of every run.
+    pub penalties: Vec<f64>,
+    pub total_evaluations: f64,
+    pub total_wall_ms: f64,
+}
+
+impl Cell {
+    fn add(&mut self, other: &Cell) {
+        self.runs += other.runs;
+        self.successes += other.successes;
+        self.generations.extend(&other.generations);
+        self.evaluations.extend(&other.evaluations);
+        self.censored.extend(&other.censored);
+        self.penalties.extend(&other.penalties);
+        self.total_evaluations += other.total_evaluations;
+        self.total_wall_ms += other.total_wall_ms;
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.successes as f64 / self.runs.max(1) as f64
+    }
+
+    pub fn penalty(&self) -> Option<Summary> {
+        summarize(&self.penalties)
+    }
+
+    pub fn ert(&self) -> f64 {
+        ert(self.total_evaluations, self.successes)
+    }
+}
+
+/// Cells indexed `[algorithm][entry]`, from runs.csv.
+pub fn cells(spec: &Spec, loaded: &Loaded, runs_path: &Path) -> Result<Vec<Vec<Cell>>> {
+    let geometry: HashMap<&str, sudoku_core::Geometry> = loaded
+        .puzzles
+        .iter()
+        .map(|p| (p.id.as_str(), p.geometry()))
+        .collect();
+    let mut units: HashMap<usize, Units> = HashMap::new();
+    let mut out = vec![vec![Cell::default(); loaded.entries.len()]; spec.algorithms.len()];
+    for_each_row(runs_path, |r| {
+        let (Some(a), Some(&e), Some(&geom)) = (
+            spec.algorithms.iter().position(|x| x.label == r.algorithm),
+            loaded.entry_of.get(&r.puzzle),
+            geometry.get(r.puzzle.as_str()),
+        ) else {
+            bail!(
+                "runs.csv has a row for {}/{} which is not in the spec",
+                r.algorithm,
+                r.puzzle
+            );
+        };
+        let grid = Grid::from_line(geom, &r.grid).with_context(|| {
+            format!(
+                "run {}/{}/{}: the grid is not a {}x{} line",
+                r.algorithm,
+                r.puzzle,
+                r.run,
+                geom.n(),
+                geom.n()
+            )
+        })?;
+        let u = units.entry(geom.n()).or_insert_with(|| Units::new(geom));
+        let c = &mut out[a][e];
+        c.runs += 1;
+        c.total_evaluations += r.evaluations as f64;
+        c.total_wall_ms += r.wall_ms;
+        c.penalties.push(rows_cols_missing(u, grid.cells()) as f64);
+        if r.solved == 1 {
+            c.successes += 1;
+            c.generations.push(r.generations as f64);
+            c.evaluations.push(r.evaluations as f64);
+            c.censored.push(r.evaluations as f64);
+        } else {
+            c.censored.push(f64::INFINITY);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+fn f(x: Option<f64>, digits: usize) -> String {
+    match x {
+        Some(v) if v.is_finite() => format!("{v:.digits$}"),
+        Some(v) if v == f64::INFINITY => "inf".into(),
+        _ => String::new(),
+    }
+}
+
+fn stats_cols(s: Option<Summary>) -> String {
+    format!(
+        "{},{},{},{},{}",
+        f(s.map(|s| s.min), 0),
+        f(s.map(|s| s.max), 0),
+        f(s.map(|s| s.mean), 2),
+        f(s.map(|s| s.median), 1),
+        f(s.filter(|s| s.n >= 2).map(|s| s.sd), 2)
+    )
+}
+
+fn pval(p: Option<f64>) -> String {
+    match p {
+        Some(q) if q < 0.001 => "<0.001".into(),
+        Some(q) => format!("{q:.3}"),
+        None => "-".into(),
+    }
+}
+
+/// effort.csv and the Markdown table of report.md.
+pub fn write_effort(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path) -> Result<String> {
+    write_atomic_with(&out.join("effort.csv"), |w| {
+        writeln!(w, "experiment,algorithm,puzzle,label,puzzles,givens,runs,successes,success_rate,success_ci_low,success_ci_high,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_min,eval_max,eval_mean,eval_median,eval_sd,ert_evaluations,penalty_mean,penalty_sd,penalty_median,penalty_min,penalty_max,wall_ms_mean")?;
+        for (a, alg) in spec.algorithms.iter().enumerate() {
+            for (e, entry) in loaded.entries.iter().enumerate() {
+                let c = &cells[a][e];
+                let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+                let pen = c.penalty();
+                writeln!(
+                    w,
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    spec.id,
+                    alg.label,
+                    entry.id,
+                    spec.puzzles[e].label(),
+                    entry.puzzles,
+                    entry.givens.map_or(String::new(), |g| g.to_string()),
+                    c.runs,
+                    c.successes,
+                    f(Some(c.rate()), 4),
+                    f(Some(lo), 4),
+                    f(Some(hi), 4),
+                    stats_cols(summarize(&c.generations)),
+                    stats_cols(summarize(&c.evaluations)),
+                    f(Some(c.ert()), 1),
+                    f(pen.map(|s| s.mean), 3),
+                    f(pen.filter(|s| s.n >= 2).map(|s| s.sd), 3),
+                    f(pen.map(|s| s.median), 1),
+                    f(pen.map(|s| s.min), 0),
+                    f(pen.map(|s| s.max), 0),
+                    f(Some(c.total_wall_ms / c.runs.max(1) as f64), 3),
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    let mut md = String::from("| Algorithm | Puzzles | Success (95 % CI) | Generations of successes: min / max / mean / median / SD | Evaluations of successes: min / max / mean / median / SD | ERT (evaluations) | Final penalty, mean (SD) | Time per run |\n|---|---|---|---|---|---|---|---|\n");
+    let five = |s: Option<Summary>| match s {
+        Some(s) if s.n >= 2 => format!(
+            "{:.0} / {:.0} / {:.1} / {:.1} / {:.1}",
+            s.min, s.max, s.mean, s.median, s.sd
+        ),
+        Some(s) => format!("{:.0} (one run)", s.mean),
+        None => "-".into(),
+    };
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        for (e, entry) in loaded.entries.iter().enumerate() {
+            let c = &cells[a][e];
+            let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+            let pen = c.penalty();
+            let _ = writeln!(
+                md,
+                "| {} | {} ({}{}) | {}/{} ({:.0}-{:.0} %) | {} | {} | {} | {} | {:.1} ms |",
+                alg.label,
+                spec.puzzles[e].label(),
+                entry.puzzles,
+                entry.givens.map_or(String::new(), |g| format!(", {g} givens")),
+                c.successes,
+                c.runs,
+                100.0 * lo,
+                100.0 * hi,
+                five(summarize(&c.generations)),
+                five(summarize(&c.evaluations)),
+                if c.successes == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.0}", c.ert())
+                },
+                pen.map_or("-".into(), |s| format!(
+                    "{:.2} ({})",
+                    s.mean,
+                    if s.n >= 2 {
+                        format!("{:.2}", s.sd)
+                    } else {
+                        "-".into()
+                    }
+                )),
+                c.total_wall_ms / c.runs.max(1) as f64,
+            );
+        }
+    }
+    Ok(md)
+}
+
+/// One pairwise comparison of `report = "versus"`.
+struct Test {
+    entry: usize,
+    a: usize,
+    b: usize,
+    fisher: f64,
+    mw: Option<(f64, f64)>,
+    fisher_holm: f64,
+    mw_holm: Option<f64>,
+}
+
+/// tests.csv and report.md's section on it.
+pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path) -> Result<String> {
+    let k = spec.algorithms.len();
+    let mut tests = Vec::new();
+    for e in 0..loaded.entries.len() {
+        for a in 0..k {
+            for b in a + 1..k {
+                let (x, y) = (&cells[a][e], &cells[b][e]);
+                let fisher = fisher_exact_two_sided(
+                    x.successes,
+                    x.runs - x.successes,
+                    y.successes,
+                    y.runs - y.successes,
+                );
+                let mw = mann_whitney_u(&x.censored, &y.censored)
+                    .ok()
+                    .map(|r| (r.u, r.p_value));
+                tests.push(Test {
+                    entry: e,
+                    a,
+                    b,
+                    fisher,
+                    mw,
+                    fisher_holm: f64::NAN,
+                    mw_holm: None,
+                });
+            }
+        }
+    }
+    // Holm over every p-value of the file, both tests together.
+    let mut ps: Vec<f64> = tests.iter().map(|t| t.fisher).collect();
+    ps.extend(tests.iter().filter_map(|t| t.mw.map(|m| m.1)));
+    let adj = holm_adjust(&ps);
+    let mut rest = adj[tests.len()..].iter();
+    for (t, &q) in tests.iter_mut().zip(&adj) {
+        t.fisher_holm = q;
+        if t.mw.is_some() {
+            t.mw_holm = rest.next().copied();
+        }
+    }
+    let label = |i: usize| spec.algorithms[i].label.as_str();
+    let success_verdict = |t: &Test| {
+        let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
+        if t.fisher_holm >= 0.05 {
+            "no difference".to_string()
+        } else if x.rate() > y.rate() {
+            format!("{} succeeds more", label(t.a))
+        } else {
+            format!("{} succeeds more", label(t.b))
+        }
+    };
+    let effort_verdict = |t: &Test| match (t.mw, t.mw_holm) {
+        (Some((u, _)), Some(q)) if q < 0.05 => {
+            let (nx, ny) = (
+                cells[t.a][t.entry].runs as f64,
+                cells[t.b][t.entry].runs as f64,
+            );
+            // U counts pairs with x > y: above nx ny / 2, the first needs more evaluations.
+            if u > nx * ny / 2.0 {
+                format!("{} needs fewer", label(t.b))
+            } else {
+                format!("{} needs fewer", label(t.a))
+            }
+        }
+        (Some(_), _) => "no difference".into(),
+        _ => "no test (all runs tied)".into(),
+    };
+    write_atomic_with(&out.join("tests.csv"), |w| {
+        writeln!(w, "experiment,puzzle,label,algorithm_a,algorithm_b,successes_a,runs_a,successes_b,runs_b,fisher_p,fisher_p_holm,success_verdict,mw_u,mw_p,mw_p_holm,effort_verdict")?;
+        for t in &tests {
+            let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
+            writeln!(
+                w,
+                "{},{},{},{},{},{},{},{},{},{:.4e},{:.4e},{},{},{},{},{}",
+                spec.id,
+                loaded.entries[t.entry].id,
+                spec.puzzles[t.entry].label(),
+                label(t.a),
+                label(t.b),
+                x.successes,
+                x.runs,
+                y.successes,
+                y.runs,
+                t.fisher,
+                t.fisher_holm,
+                success_verdict(t),
+                t.mw.map_or(String::new(), |m| format!("{:.1}", m.0)),
+                t.mw.map_or(String::new(), |m| format!("{:.4e}", m.1)),
+                t.mw_holm.map_or(String::new(), |q| format!("{q:.4e}")),
+                effort_verdict(t),
+            )?;
+        }
+        Ok(())
+    })?;
+    let mut md = String::from("| Puzzles | A | B | Success A / B | Fisher p (Holm) | Success | Mann-Whitney p (Holm), evaluations with failures last | Effort |\n|---|---|---|---|---|---|---|---|\n");
+    for t in &tests {
+        let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {}/{} vs {}/{} | {} | {} | {} | {} |",
+            spec.puzzles[t.entry].label(),
+            label(t.a),
+            label(t.b),
+            x.successes,
+            x.runs,
+            y.successes,
+            y.runs,
+            pval(Some(t.fisher_holm)),
+            success_verdict(t),
+            pval(t.mw_holm),
+            effort_verdict(t),
+        );
+    }
+    Ok(md)
+}
+
+/// The varied parameter of each algorithm: `None` for the baseline (the first algorithm).
+fn varied(spec: &Spec) -> Result<Vec<(String, Vec<(usize, f64)>)>> {
+    let Some(base) = spec.algorithms.first() else {
+        bail!("no algorithms");
+    };
+    let number = |v: &toml::Value| match v {
+        toml::Value::Integer(i) => Some(*i as f64),
+        toml::Value::Float(x) => Some(*x),
+        _ => None,
+    };
+    let mut panels: Vec<(String, Vec<(usize, f64)>)> = Vec::new();
+    for (i, alg) in spec.algorithms.iter().enumerate().skip(1) {
+        let mut keys = alg.params.iter();
+        let (Some((key, value)), None) = (keys.next(), keys.next()) else {
+            bail!(
+                "chart sensitivity: algorithm '{}' must set exactly one option",
+                alg.label
+            );
+        };
+        let (Some(x), Some(x0)) = (number(value), base.params.get(key).and_then(number)) else {
+            bail!(
+                "chart sensitivity: option '{key}' of '{}' must be a number that the baseline '{}' sets too",
+                alg.label,
+                base.label
+            );
+        };
+        match panels.iter_mut().find(|(k, _)| k == key) {
+            Some((_, pts)) => pts.push((i, x)),
+            None => panels.push((key.clone(), vec![(0, x0), (i, x)])),
+        }
+    }
+    if panels.is_empty() {
+        bail!("chart sensitivity: no algorithm varies an option of the baseline");
+    }
+    for (_, pts) in &mut panels {
+        pts.sort_by(|a, b| a.1.total_cmp(&b.1));
+    }
+    Ok(panels)
+}
+
+/// Validate the one-parameter-at-a-time layout of a spec (for `Spec::parse`).
+pub fn check_sensitivity(spec: &Spec) -> Result<()> {
+    varied(spec).map(|_| ())
+}
+
+/// sensitivity.csv, the three figures, and report.md's section.
+pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<String> {
+    use lab_charts::{LineChart, Marker, Series, XAxis};
+    let panels = varied(spec)?;
+    // All puzzle entries together.
+    let pooled: Vec<Cell> = cells
+        .iter()
+        .map(|row| {
+            let mut c = Cell::default();
+            for x in row {
+                c.add(x);
+            }
+            c
+        })
+        .collect();
+    write_atomic_with(&out.join("sensitivity.csv"), |w| {
+        writeln!(w, "experiment,parameter,value,algorithm,runs,successes,success_rate,success_ci_low,success_ci_high,eval_mean_success,ert_evaluations,penalty_mean,penalty_sd")?;
+        for (key, pts) in &panels {
+            for &(i, x) in pts {
+                let c = &pooled[i];
+                let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+                let pen = c.penalty();
+                writeln!(
+                    w,
+                    "{},{key},{x},{},{},{},{},{},{},{},{},{},{}",
+                    spec.id,
+                    spec.algorithms[i].label,
+                    c.runs,
+                    c.successes,
+                    f(Some(c.rate()), 4),
+                    f(Some(lo), 4),
+                    f(Some(hi), 4),
+                    f(summarize(&c.evaluations).map(|s| s.mean), 1),
+                    f(Some(c.ert()), 1),
+                    f(pen.map(|s| s.mean), 3),
+                    f(pen.filter(|s| s.n >= 2).map(|s| s.sd), 3),
+                )?;
+            }
+        }
+        Ok(())
+    })?;
+    type Measure<'a> = (&'a str, &'a str, bool, &'a dyn Fn(&Cell) -> f64);
+    let measures: [Measure; 3] = [
+        ("success", "success rate (%)", false, &|c: &Cell| 100.0 * c.rate()),
+        ("ert", "ERT (fitness evaluations, log)", true, &|c: &Cell| {
+            if c.successes == 0 {
+                f64::NAN
+            } else {
+                c.ert()
+            }
+        }),
+        ("penalty", "mean final penalty", false, &|c: &Cell| {
+            c.penalty().map_or(f64::NAN, |s| s.mean)
+        }),
+    ];
+    let columns = 3;
+    let rows = panels.len().div_ceil(columns) as u32;
+    for (name, y_label, log_y, measure) in measures {
+        let charts: Vec<LineChart> = panels
+            .iter()
+            .map(|(key, pts)| {
+                let (lo, hi) = (pts[0].1, pts[pts.len() - 1].1);
+                let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 };
+                let mut series = vec![Series {
+                    name: "all variants".into(),
+                    points: pts.iter().map(|&(i, x)| (x, measure(&pooled[i]))).collect(),
+                    marker: Marker::Circle,
+                }];
+                series.push(Series {
+                    name: format!("baseline ({})", spec.algorithms[0].label),
+                    points: vec![(
+                        pts.iter().find(|p| p.0 == 0).map_or(f64::NAN, |p| p.1),
+                        measure(&pooled[0]),
+                    )],
+                    marker: Marker::Square,
+                });
+                LineChart {
+                    title: key.clone(),
+                    x_label: key.clone(),
+                    y_label: y_label.into(),
+                    x: XAxis::Numeric {
+                        min: lo - pad,
+                        max: hi + pad,
+                    },
+                    y_min: if log_y { None } else { Some(0.0) },
+                    y_max: (name == "success").then_some(100.0),
+                    log_y,
+                    series,
+                }
+            })
+            .filter(|c| {
+                // A log axis needs a finite value somewhere.
+                !log_y || c.series[0].points.iter().any(|p| p.1.is_finite())
+            })
+            .collect();
+        if charts.is_empty() {
+            continue;
+        }
+        lab_charts::render_panels(
+            &charts,
+            columns,
+            1200,
+            360 * rows,
+            &out.join(format!("sensitivity-{name}.svg")),
+            &out.join(format!("sensitivity-{name}.png")),
+        )
+        .map_err(|e| anyhow::anyhow!("cannot draw sensitivity-{name}: {e}"))?;
+    }
+    let mut md = String::from(
+        "| Parameter | Value | Variant | Success (95 % CI) | ERT (evaluations) | Final penalty, mean (SD) |\n|---|---|---|---|---|---|\n",
+    );
+    for (key, pts) in &panels {
+        for &(i, x) in pts {
+            let c = &pooled[i];
+            let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+            let pen = c.penalty();
+            let _ = writeln!(
+                md,
+                "| {key} | {x} | {} | {}/{} ({:.0}-{:.0} %) | {} | {} |",
+                spec.algorithms[i].label,
+                c.successes,
+                c.runs,
+                100.0 * lo,
+                100.0 * hi,
+                if c.successes == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.0}", c.ert())
+                },
+                pen.map_or("-".into(), |s| format!("{:.2} ({:.2})", s.mean, s.sd)),
+            );
+        }
+    }
+    Ok(md)
+}
+
+/// report.md for `report = "effort"` or `"versus"`.
+pub fn report(
+    spec: &Spec,
+    loaded: &Loaded,
+    runs_path: &Path,
+    out: &Path,
+    wall: f64,
+    threads: usize,
+) -> Result<String> {
+    let cells = cells(spec, loaded, runs_path)?;
+    let budget = spec
+        .algorithms
+        .iter()
+        .map(|a| match a.max_evaluations {
+            Some(m) => format!("{}: {} generations, {m} evaluations", a.label, a.max_generations),
+            None => format!("{}: {} generations", a.label, a.max_generations),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut md = format!(
+        "Generated by `sudoku-lab reproduce {}` ({wall:.0} s wall on {threads} threads). Budgets: {budget}. Success with its Wilson 95 % interval; effort over the successful runs; ERT = evaluations over all runs / successes; final penalty = missing values over rows and columns of each run's best grid, over all runs.\n\n",
+        spec.id
+    );
+    md.push_str(&write_effort(spec, loaded, &cells, out)?);
+    if spec.report == "versus" {
+        md.push_str("\nPairwise tests (tests.csv), Holm-adjusted over the whole file:\n\n");
+        md.push_str(&write_tests(spec, loaded, &cells, out)?);
+    }
+    if spec.chart.as_deref() == Some("sensitivity") {
+        md.push_str("\nOne parameter at a time, all puzzles pooled (sensitivity.csv; charts sensitivity-success.png, sensitivity-ert.png, sensitivity-penalty.png):\n\n");
+        md.push_str(&sensitivity(spec, &cells, out)?);
+    }
+    Ok(md)
+}
