@@ -222,5 +222,62 @@ pub fn run(quick: bool) -> Result<ExitCode> {
             ms / paper
         );
     }
+    cso_cycles(scale)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// CSO: a cycle with the defaults (50 cats, SMP 5) on the first puzzle of each size's hard band
+/// (never solved in these budgets, so every cycle is a full cycle), and the share of the cycle
+/// spent in fitness evaluations (a full rows + columns recount per candidate). A seeking copy
+/// changes CDC x cells = 65 of 81 cells, so an incremental update (four units per swap) would
+/// touch more units than the 18 of a recount: the share bounds what it could save.
+fn cso_cycles(scale: u64) -> Result<()> {
+    println!();
+    println!("| CSO cycle (single thread, defaults) | puzzle | cycles | us/cycle | evaluations/cycle | ns/evaluation (recount) | evaluation share of a cycle |");
+    println!("|---|---|---|---|---|---|---|");
+    let solver = crate::algos::solver("cso", &toml::Table::new())?;
+    for size in [6, 9, 12] {
+        let name = format!("puzzles/cso/{size}x{size}-hard.txt");
+        let Some((_, text)) = crate::spec::EMBEDDED_PUZZLE_FILES
+            .iter()
+            .find(|(n, _)| *n == name)
+        else {
+            anyhow::bail!("{name} is not embedded");
+        };
+        let p = &sudoku_core::parse::parse_puzzles(text, &name)?[0];
+        let cycles = 200 * scale;
+        let t = Instant::now();
+        let out = solver.solve(
+            p,
+            &Budget::generations(cycles),
+            &mut rng_from_seed(3),
+            &mut NoObserver,
+        );
+        let s = t.elapsed().as_secs_f64();
+        let units = Units::new(p.geometry());
+        let mut rng = rng_from_seed(9);
+        let layout = cso::Layout::new(&p.grid);
+        let grids: Vec<Vec<u8>> = (0..64)
+            .map(|_| {
+                let mut g = vec![0u8; p.geometry().cells()];
+                layout.random_position(&mut g, &mut rng);
+                g
+            })
+            .collect();
+        let ns = time_per_call(100_000 * scale, |i| {
+            black_box(rows_cols_missing(
+                &units,
+                black_box(&grids[(i % 64) as usize]),
+            ));
+        });
+        let per_cycle = out.evaluations as f64 / out.generations.max(1) as f64;
+        let us = s * 1e6 / out.generations.max(1) as f64;
+        println!(
+            "| {size}x{size} | {} | {} | {us:.1} | {per_cycle:.1} | {ns:.1} | {:.0} % |",
+            p.id,
+            out.generations,
+            100.0 * per_cycle * ns / 1e3 / us
+        );
+    }
+    Ok(())
 }

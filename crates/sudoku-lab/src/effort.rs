@@ -11,7 +11,8 @@
 //! `report = "versus"` adds `tests.csv`: for every puzzle entry and pair of algorithms,
 //! Fisher's exact test on the success counts and the Mann-Whitney U test on the evaluations
 //! spent, failed runs counted as +infinity (censored at the common budget: every failure ranks
-//! behind every success and failures tie), all p-values Holm-adjusted together.
+//! behind every success and failures tie), and the Mann-Whitney U test on the final penalty (which
+//! still separates algorithms when none solves), all p-values Holm-adjusted together.
 //!
 //! `chart = "sensitivity"`: one parameter at a time. The first algorithm is the baseline and
 //! lists the varied options with their values; every other algorithm sets exactly one of them.
@@ -153,7 +154,12 @@ fn pval(p: Option<f64>) -> String {
 }
 
 /// effort.csv and the Markdown table of report.md.
-pub fn write_effort(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path) -> Result<String> {
+pub fn write_effort(
+    spec: &Spec,
+    loaded: &Loaded,
+    cells: &[Vec<Cell>],
+    out: &Path,
+) -> Result<String> {
     write_atomic_with(&out.join("effort.csv"), |w| {
         writeln!(w, "experiment,algorithm,puzzle,label,puzzles,givens,runs,successes,success_rate,success_ci_low,success_ci_high,gen_min,gen_max,gen_mean,gen_median,gen_sd,eval_min,eval_max,eval_mean,eval_median,eval_sd,ert_evaluations,penalty_mean,penalty_sd,penalty_median,penalty_min,penalty_max,wall_ms_mean")?;
         for (a, alg) in spec.algorithms.iter().enumerate() {
@@ -189,7 +195,7 @@ pub fn write_effort(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Pat
         }
         Ok(())
     })?;
-    let mut md = String::from("| Algorithm | Puzzles | Success (95 % CI) | Generations of successes: min / max / mean / median / SD | Evaluations of successes: min / max / mean / median / SD | ERT (evaluations) | Final penalty, mean (SD) | Time per run |\n|---|---|---|---|---|---|---|---|\n");
+    let mut md = String::from("| Algorithm | Puzzles | Success (95 % CI) | Generations (CSO: cycles) of successes: min / max / mean / median / SD | Evaluations of successes: min / max / mean / median / SD | ERT (evaluations) | Final penalty, mean (SD) | Time per run |\n|---|---|---|---|---|---|---|---|\n");
     let five = |s: Option<Summary>| match s {
         Some(s) if s.n >= 2 => format!(
             "{:.0} / {:.0} / {:.1} / {:.1} / {:.1}",
@@ -209,7 +215,9 @@ pub fn write_effort(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Pat
                 alg.label,
                 spec.puzzles[e].label(),
                 entry.puzzles,
-                entry.givens.map_or(String::new(), |g| format!(", {g} givens")),
+                entry
+                    .givens
+                    .map_or(String::new(), |g| format!(", {g} givens")),
                 c.successes,
                 c.runs,
                 100.0 * lo,
@@ -244,12 +252,19 @@ struct Test {
     b: usize,
     fisher: f64,
     mw: Option<(f64, f64)>,
+    pen: Option<(f64, f64)>,
     fisher_holm: f64,
     mw_holm: Option<f64>,
+    pen_holm: Option<f64>,
 }
 
 /// tests.csv and report.md's section on it.
-pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path) -> Result<String> {
+pub fn write_tests(
+    spec: &Spec,
+    loaded: &Loaded,
+    cells: &[Vec<Cell>],
+    out: &Path,
+) -> Result<String> {
     let k = spec.algorithms.len();
     let mut tests = Vec::new();
     for e in 0..loaded.entries.len() {
@@ -265,28 +280,37 @@ pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path
                 let mw = mann_whitney_u(&x.censored, &y.censored)
                     .ok()
                     .map(|r| (r.u, r.p_value));
+                let pen = mann_whitney_u(&x.penalties, &y.penalties)
+                    .ok()
+                    .map(|r| (r.u, r.p_value));
                 tests.push(Test {
                     entry: e,
                     a,
                     b,
                     fisher,
                     mw,
+                    pen,
                     fisher_holm: f64::NAN,
                     mw_holm: None,
+                    pen_holm: None,
                 });
             }
         }
     }
-    // Holm over every p-value of the file, both tests together.
+    // Holm over every p-value of the file, the three tests together.
     let mut ps: Vec<f64> = tests.iter().map(|t| t.fisher).collect();
     ps.extend(tests.iter().filter_map(|t| t.mw.map(|m| m.1)));
+    ps.extend(tests.iter().filter_map(|t| t.pen.map(|m| m.1)));
     let adj = holm_adjust(&ps);
     let mut rest = adj[tests.len()..].iter();
     for (t, &q) in tests.iter_mut().zip(&adj) {
         t.fisher_holm = q;
-        if t.mw.is_some() {
-            t.mw_holm = rest.next().copied();
-        }
+    }
+    for t in tests.iter_mut().filter(|t| t.mw.is_some()) {
+        t.mw_holm = rest.next().copied();
+    }
+    for t in tests.iter_mut().filter(|t| t.pen.is_some()) {
+        t.pen_holm = rest.next().copied();
     }
     let label = |i: usize| spec.algorithms[i].label.as_str();
     let success_verdict = |t: &Test| {
@@ -299,29 +323,31 @@ pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path
             format!("{} succeeds more", label(t.b))
         }
     };
-    let effort_verdict = |t: &Test| match (t.mw, t.mw_holm) {
+    // U counts pairs with x > y: above nx ny / 2, the first has the larger values.
+    let lower = |t: &Test, m: Option<(f64, f64)>, q: Option<f64>, what: &str| match (m, q) {
         (Some((u, _)), Some(q)) if q < 0.05 => {
             let (nx, ny) = (
                 cells[t.a][t.entry].runs as f64,
                 cells[t.b][t.entry].runs as f64,
             );
-            // U counts pairs with x > y: above nx ny / 2, the first needs more evaluations.
             if u > nx * ny / 2.0 {
-                format!("{} needs fewer", label(t.b))
+                format!("{} {what}", label(t.b))
             } else {
-                format!("{} needs fewer", label(t.a))
+                format!("{} {what}", label(t.a))
             }
         }
         (Some(_), _) => "no difference".into(),
         _ => "no test (all runs tied)".into(),
     };
+    let effort_verdict = |t: &Test| lower(t, t.mw, t.mw_holm, "needs fewer");
+    let penalty_verdict = |t: &Test| lower(t, t.pen, t.pen_holm, "ends lower");
     write_atomic_with(&out.join("tests.csv"), |w| {
-        writeln!(w, "experiment,puzzle,label,algorithm_a,algorithm_b,successes_a,runs_a,successes_b,runs_b,fisher_p,fisher_p_holm,success_verdict,mw_u,mw_p,mw_p_holm,effort_verdict")?;
+        writeln!(w, "experiment,puzzle,label,algorithm_a,algorithm_b,successes_a,runs_a,successes_b,runs_b,fisher_p,fisher_p_holm,success_verdict,mw_u,mw_p,mw_p_holm,effort_verdict,penalty_mean_a,penalty_mean_b,penalty_u,penalty_p,penalty_p_holm,penalty_verdict")?;
         for t in &tests {
             let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{:.4e},{:.4e},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{:.4e},{:.4e},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 loaded.entries[t.entry].id,
                 spec.puzzles[t.entry].label(),
@@ -338,16 +364,22 @@ pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path
                 t.mw.map_or(String::new(), |m| format!("{:.4e}", m.1)),
                 t.mw_holm.map_or(String::new(), |q| format!("{q:.4e}")),
                 effort_verdict(t),
+                f(x.penalty().map(|s| s.mean), 3),
+                f(y.penalty().map(|s| s.mean), 3),
+                t.pen.map_or(String::new(), |m| format!("{:.1}", m.0)),
+                t.pen.map_or(String::new(), |m| format!("{:.4e}", m.1)),
+                t.pen_holm.map_or(String::new(), |q| format!("{q:.4e}")),
+                penalty_verdict(t),
             )?;
         }
         Ok(())
     })?;
-    let mut md = String::from("| Puzzles | A | B | Success A / B | Fisher p (Holm) | Success | Mann-Whitney p (Holm), evaluations with failures last | Effort |\n|---|---|---|---|---|---|---|---|\n");
+    let mut md = String::from("| Puzzles | A | B | Success A / B | Fisher p (Holm) | Success | Evaluations, failures last: Mann-Whitney p (Holm) | Effort | Final penalty A / B | Mann-Whitney p (Holm) | Penalty |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for t in &tests {
         let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {}/{} vs {}/{} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {}/{} vs {}/{} | {} | {} | {} | {} | {} / {} | {} | {} |",
             spec.puzzles[t.entry].label(),
             label(t.a),
             label(t.b),
@@ -359,6 +391,10 @@ pub fn write_tests(spec: &Spec, loaded: &Loaded, cells: &[Vec<Cell>], out: &Path
             success_verdict(t),
             pval(t.mw_holm),
             effort_verdict(t),
+            f(x.penalty().map(|s| s.mean), 2),
+            f(y.penalty().map(|s| s.mean), 2),
+            pval(t.pen_holm),
+            penalty_verdict(t),
         );
     }
     Ok(md)
@@ -402,6 +438,19 @@ fn varied(spec: &Spec) -> Result<Vec<(String, Vec<(usize, f64)>)>> {
         pts.sort_by(|a, b| a.1.total_cmp(&b.1));
     }
     Ok(panels)
+}
+
+/// A panel title: the CSO names of Chu & Tsai for the CSO options, the key otherwise.
+fn describe(key: &str) -> String {
+    match key {
+        "srd" => "SRD, seeking range of the selected dimension".into(),
+        "cdc" => "CDC, counts of dimension to change".into(),
+        "mr" => "MR, mixture ratio (share of tracing cats)".into(),
+        "smp" => "SMP, seeking memory pool".into(),
+        "c1" => "c1, tracing-mode constant".into(),
+        "cats" => "population (cats)".into(),
+        other => other.to_string(),
+    }
 }
 
 /// Validate the one-parameter-at-a-time layout of a spec (for `Spec::parse`).
@@ -452,14 +501,21 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
     })?;
     type Measure<'a> = (&'a str, &'a str, bool, &'a dyn Fn(&Cell) -> f64);
     let measures: [Measure; 3] = [
-        ("success", "success rate (%)", false, &|c: &Cell| 100.0 * c.rate()),
-        ("ert", "ERT (fitness evaluations, log)", true, &|c: &Cell| {
-            if c.successes == 0 {
-                f64::NAN
-            } else {
-                c.ert()
-            }
+        ("success", "success rate (%)", false, &|c: &Cell| {
+            100.0 * c.rate()
         }),
+        (
+            "ert",
+            "ERT (fitness evaluations, log)",
+            true,
+            &|c: &Cell| {
+                if c.successes == 0 {
+                    f64::NAN
+                } else {
+                    c.ert()
+                }
+            },
+        ),
         ("penalty", "mean final penalty", false, &|c: &Cell| {
             c.penalty().map_or(f64::NAN, |s| s.mean)
         }),
@@ -473,12 +529,12 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
                 let (lo, hi) = (pts[0].1, pts[pts.len() - 1].1);
                 let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 };
                 let mut series = vec![Series {
-                    name: "all variants".into(),
+                    name: "one parameter varied".into(),
                     points: pts.iter().map(|&(i, x)| (x, measure(&pooled[i]))).collect(),
                     marker: Marker::Circle,
                 }];
                 series.push(Series {
-                    name: format!("baseline ({})", spec.algorithms[0].label),
+                    name: format!("{} (all defaults)", spec.algorithms[0].label),
                     points: vec![(
                         pts.iter().find(|p| p.0 == 0).map_or(f64::NAN, |p| p.1),
                         measure(&pooled[0]),
@@ -486,7 +542,7 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
                     marker: Marker::Square,
                 });
                 LineChart {
-                    title: key.clone(),
+                    title: describe(key),
                     x_label: key.clone(),
                     y_label: y_label.into(),
                     x: XAxis::Numeric {
@@ -559,7 +615,10 @@ pub fn report(
         .algorithms
         .iter()
         .map(|a| match a.max_evaluations {
-            Some(m) => format!("{}: {} generations, {m} evaluations", a.label, a.max_generations),
+            Some(m) => format!(
+                "{}: {} generations, {m} evaluations",
+                a.label, a.max_generations
+            ),
             None => format!("{}: {} generations", a.label, a.max_generations),
         })
         .collect::<Vec<_>>()

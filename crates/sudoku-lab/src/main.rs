@@ -154,6 +154,14 @@ enum PuzzlesCommand {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and the like: end quietly when the reader goes away, as Unix
+    // tools do, instead of panicking on a failed print (Rust ignores SIGPIPE by default).
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE at start-up, before any thread or
+    // I/O exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // Usage errors in one line (clap's first line), exit 2; --help and --version as usual.
     let cli = match Cli::try_parse() {
         Ok(c) => c,

@@ -472,8 +472,14 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "benbassat",
         include_str!("../../../experiments/benbassat.toml"),
     ),
-    ("cso-sizes", include_str!("../../../experiments/cso-sizes.toml")),
-    ("cso-sensitivity", include_str!("../../../experiments/cso-sensitivity.toml")),
+    (
+        "cso-sizes",
+        include_str!("../../../experiments/cso-sizes.toml"),
+    ),
+    (
+        "cso-sensitivity",
+        include_str!("../../../experiments/cso-sensitivity.toml"),
+    ),
     ("cso-vs", include_str!("../../../experiments/cso-vs.toml")),
 ];
 

@@ -754,3 +754,135 @@ fn generate_makes_unique_puzzles_deterministically() {
     let o = run(bin().args(["generate", "--count", "0"]));
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `generate --size`: 6x6 and 12x12 puzzles from random full grids, unique, with exactly the
+/// asked givens; sizes the generator cannot make are refused in one line.
+#[test]
+fn generate_other_sizes() {
+    let d = tmpdir("generate-sizes");
+    for (size, givens) in [("6", "13"), ("12", "65")] {
+        let f = d.join(format!("{size}.txt"));
+        let o = run(bin()
+            .args(["generate", "--size", size, "--seed", "3", "--count", "2"])
+            .args(["--givens", givens, "--out"])
+            .arg(&f));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(bin().args(["puzzles", "check"]).arg(&f));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{out}");
+        let counts: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .take(2)
+            .collect();
+        assert_eq!(counts, [givens, givens], "{out}");
+    }
+    for bad in [
+        vec!["--size", "7"],
+        vec!["--size", "6", "--grids", "gen-ga"],
+        vec!["--size", "6", "--givens", "40"],
+    ] {
+        let o = run(bin().arg("generate").args(&bad));
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+    }
+}
+
+/// The committed CSO sets: 10 puzzles per file, each with a unique solution and exactly the
+/// band's givens (55, 45, 35 % of the cells).
+#[test]
+fn cso_sets_are_unique_with_the_band_givens() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/cso");
+    for size in [6usize, 9, 12] {
+        for (band, share) in [("easy", 0.55), ("medium", 0.45), ("hard", 0.35)] {
+            let file = dir.join(format!("{size}x{size}-{band}.txt"));
+            let o = run(bin().args(["puzzles", "check"]).arg(&file));
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{size} {band}");
+            assert!(out.contains("10 puzzles, all with a unique solution"));
+            let want = ((share * (size * size) as f64) as f64).round().to_string();
+            for l in out.lines().skip(1).take(10) {
+                assert_eq!(l.split_whitespace().nth(2), Some(want.as_str()), "{l}");
+            }
+        }
+    }
+}
+
+/// cso-sensitivity's baseline writes out the cso crate's defaults, so the sensitivity panels
+/// are centred on the canonical configuration.
+#[test]
+fn cso_sensitivity_baseline_is_the_crate_default() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/cso-sensitivity.toml"),
+    )
+    .unwrap();
+    let spec: toml::Table = toml::from_str(&text).unwrap();
+    let base = spec["algorithms"].as_array().unwrap()[0]["params"]
+        .as_table()
+        .unwrap()
+        .clone();
+    let d = cso::CsoConfig::default();
+    let num = |k: &str| {
+        base[k]
+            .as_float()
+            .or(base[k].as_integer().map(|i| i as f64))
+    };
+    assert_eq!(num("srd"), Some(d.srd));
+    assert_eq!(num("cdc"), Some(d.cdc));
+    assert_eq!(num("mr"), Some(d.mr));
+    assert_eq!(num("smp"), Some(d.smp as f64));
+    assert_eq!(num("c1"), Some(d.c1));
+    assert_eq!(num("cats"), Some(d.cats as f64));
+    assert_eq!(base.len(), 6);
+}
+
+/// `reproduce all --quick`: every embedded experiment runs end to end with its report.
+#[test]
+fn quick_reproduction_of_every_experiment() {
+    let d = tmpdir("all");
+    let o = run(bin().current_dir(&d).args(["reproduce", "all", "--quick"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let specs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let mut ids = Vec::new();
+    for e in std::fs::read_dir(&specs).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            ids.push(p.file_stem().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    assert!(ids.len() >= 15, "{ids:?}");
+    for id in &ids {
+        let out = d.join("results/quick").join(id);
+        for f in ["runs.csv", "summary.csv", "meta.json"] {
+            assert!(out.join(f).is_file(), "{id}: {f} missing");
+        }
+        let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+        assert!(meta.contains("\"status\": \"complete\""), "{id}");
+    }
+    let lines = |id: &str, f: &str| {
+        std::fs::read_to_string(d.join("results/quick").join(id).join(f))
+            .unwrap_or_else(|e| panic!("{id}/{f}: {e}"))
+            .lines()
+            .count()
+    };
+    // cso-sizes: 9 bands, 2 puzzles each (quick_set_size), 1 run.
+    assert_eq!(lines("cso-sizes", "runs.csv"), 1 + 9 * 2);
+    assert_eq!(lines("cso-sizes", "effort.csv"), 1 + 9);
+    // cso-vs: 4 configurations x 3 bands; 6 pairs per band.
+    assert_eq!(lines("cso-vs", "effort.csv"), 1 + 4 * 3);
+    assert_eq!(lines("cso-vs", "tests.csv"), 1 + 3 * 6);
+    // cso-sensitivity: 25 variants of 6 parameters, the baseline in each of the 6 panels.
+    assert_eq!(lines("cso-sensitivity", "sensitivity.csv"), 1 + 25 + 6);
+    for f in [
+        "sensitivity-success.png",
+        "sensitivity-penalty.png",
+        "report.md",
+    ] {
+        assert!(
+            d.join("results/quick/cso-sensitivity").join(f).is_file(),
+            "{f}"
+        );
+    }
+    assert!(d.join("results/quick/benbassat/trajectory.png").is_file());
+}
