@@ -273,8 +273,7 @@ fn cso_cycles(scale: u64) -> Result<()> {
         let per_cycle = out.evaluations as f64 / out.generations.max(1) as f64;
         let us = s * 1e6 / out.generations.max(1) as f64;
         println!(
-            "| {size}x{size} | {} | {} | {us:.1} | {per_cycle:.1} | {ns:.1} | {:.0} % |",
-            p.id,
+            "| {size}x{size} | {size}x{size}-hard, first | {} | {us:.1} | {per_cycle:.1} | {ns:.1} | {:.0} % |",
             out.generations,
             100.0 * per_cycle * ns / 1e3 / us
         );

@@ -315,10 +315,16 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
 
 /// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
 /// reads it (options added since with their defaults), not as text, and without the keys that
-/// only shape the reports (title, paper, published values, report, chart).
+/// only shape the reports (title, paper, published values, report, chart), and, for a full
+/// protocol, without the `--quick` settings it does not use.
 fn same_settings(old: &Settings, new: &Settings) -> bool {
     let normal = |t: &str| {
         toml::from_str::<Spec>(t).ok().and_then(|mut s| {
+            if !new.quick {
+                s.quick_runs = 1;
+                s.quick_max_generations = 1;
+                s.quick_set_size = None;
+            }
             s.title.clear();
             s.paper.clear();
             s.published = None;

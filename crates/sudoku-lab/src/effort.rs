@@ -267,34 +267,37 @@ pub fn write_tests(
 ) -> Result<String> {
     let k = spec.algorithms.len();
     let mut tests = Vec::new();
+    let pairs: Vec<(usize, usize)> = (0..k)
+        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+        .collect();
+    // `cells` is [algorithm][entry]: `e` indexes the inner vectors of two rows at once.
+    #[allow(clippy::needless_range_loop)]
     for e in 0..loaded.entries.len() {
-        for a in 0..k {
-            for b in a + 1..k {
-                let (x, y) = (&cells[a][e], &cells[b][e]);
-                let fisher = fisher_exact_two_sided(
-                    x.successes,
-                    x.runs - x.successes,
-                    y.successes,
-                    y.runs - y.successes,
-                );
-                let mw = mann_whitney_u(&x.censored, &y.censored)
-                    .ok()
-                    .map(|r| (r.u, r.p_value));
-                let pen = mann_whitney_u(&x.penalties, &y.penalties)
-                    .ok()
-                    .map(|r| (r.u, r.p_value));
-                tests.push(Test {
-                    entry: e,
-                    a,
-                    b,
-                    fisher,
-                    mw,
-                    pen,
-                    fisher_holm: f64::NAN,
-                    mw_holm: None,
-                    pen_holm: None,
-                });
-            }
+        for &(a, b) in &pairs {
+            let (x, y) = (&cells[a][e], &cells[b][e]);
+            let fisher = fisher_exact_two_sided(
+                x.successes,
+                x.runs - x.successes,
+                y.successes,
+                y.runs - y.successes,
+            );
+            let mw = mann_whitney_u(&x.censored, &y.censored)
+                .ok()
+                .map(|r| (r.u, r.p_value));
+            let pen = mann_whitney_u(&x.penalties, &y.penalties)
+                .ok()
+                .map(|r| (r.u, r.p_value));
+            tests.push(Test {
+                entry: e,
+                a,
+                b,
+                fisher,
+                mw,
+                pen,
+                fisher_holm: f64::NAN,
+                mw_holm: None,
+                pen_holm: None,
+            });
         }
     }
     // Holm over every p-value of the file, the three tests together.
@@ -400,8 +403,12 @@ pub fn write_tests(
     Ok(md)
 }
 
-/// The varied parameter of each algorithm: `None` for the baseline (the first algorithm).
-fn varied(spec: &Spec) -> Result<Vec<(String, Vec<(usize, f64)>)>> {
+/// One panel of the sensitivity figures: the option, and its points (algorithm index, value)
+/// in increasing value, the baseline (index 0) among them.
+type Panel = (String, Vec<(usize, f64)>);
+
+/// The panels, one per option that some algorithm varies against the baseline (the first).
+fn varied(spec: &Spec) -> Result<Vec<Panel>> {
     let Some(base) = spec.algorithms.first() else {
         bail!("no algorithms");
     };
@@ -410,7 +417,7 @@ fn varied(spec: &Spec) -> Result<Vec<(String, Vec<(usize, f64)>)>> {
         toml::Value::Float(x) => Some(*x),
         _ => None,
     };
-    let mut panels: Vec<(String, Vec<(usize, f64)>)> = Vec::new();
+    let mut panels: Vec<Panel> = Vec::new();
     for (i, alg) in spec.algorithms.iter().enumerate().skip(1) {
         let mut keys = alg.params.iter();
         let (Some((key, value)), None) = (keys.next(), keys.next()) else {

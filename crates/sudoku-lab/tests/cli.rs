@@ -801,7 +801,7 @@ fn cso_sets_are_unique_with_the_band_givens() {
             let out = String::from_utf8_lossy(&o.stdout);
             assert_eq!(o.status.code(), Some(0), "{size} {band}");
             assert!(out.contains("10 puzzles, all with a unique solution"));
-            let want = ((share * (size * size) as f64) as f64).round().to_string();
+            let want = (share * (size * size) as f64).round().to_string();
             for l in out.lines().skip(1).take(10) {
                 assert_eq!(l.split_whitespace().nth(2), Some(want.as_str()), "{l}");
             }
