@@ -131,6 +131,8 @@ pub struct Layout {
     pub givens: Vec<u8>,
     pub box_of: Vec<usize>,
     pub box_cells: Vec<Vec<usize>>,
+    /// Each box's non-start cells (where a needed value can be).
+    pub free_cells: Vec<Vec<usize>>,
     /// "Needed values are the numbers that are required in that subgrid", ascending.
     pub needed: Vec<Vec<u8>>,
 }
@@ -152,11 +154,16 @@ impl Layout {
                 (1..=n as u8).filter(|v| used & (1 << v) == 0).collect()
             })
             .collect();
+        let free_cells = box_cells
+            .iter()
+            .map(|cells| cells.iter().copied().filter(|&c| givens[c] == 0).collect())
+            .collect();
         Layout {
             geom,
             givens,
             box_of: (0..geom.cells()).map(|c| geom.box_of(c)).collect(),
             box_cells,
+            free_cells,
             needed,
         }
     }
@@ -189,10 +196,8 @@ impl Layout {
         if cells[c] == target {
             return;
         }
-        if let Some(&other) = self.box_cells[b]
-            .iter()
-            .find(|&&o| cells[o] == target && self.givens[o] == 0)
-        {
+        // Needed values sit in free cells only, so the first free cell holding it is the one.
+        if let Some(&other) = self.free_cells[b].iter().find(|&&o| cells[o] == target) {
             cells[other] = cells[c];
             cells[c] = target;
         }
@@ -238,7 +243,8 @@ pub fn seek_value(current: u8, srd: f64, plus: bool, rounding: Rounding) -> i64 
         cur - cur * srd
     };
     match rounding {
-        Rounding::Truncate => val.trunc() as i64,
+        // `as` truncates toward zero, as `trunc` does, without a libm call.
+        Rounding::Truncate => val as i64,
         Rounding::Round => val.round() as i64,
     }
 }
