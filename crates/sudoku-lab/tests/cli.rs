@@ -295,6 +295,15 @@ fn bad_inputs_fail_cleanly() {
         ),
     )
     .unwrap();
+    let bad_sensitivity = d.join("sens.toml");
+    std::fs::write(
+        &bad_sensitivity,
+        SMALL_SPEC.replace(
+            "quick_max_generations = 100\n",
+            "quick_max_generations = 100\nreport = \"effort\"\nchart = \"sensitivity\"\n",
+        ),
+    )
+    .unwrap();
     let bad_grid = d.join("grid.txt");
     std::fs::write(&bad_grid, "12.4\n....\n..x.\n....\n").unwrap();
     let out = d.join("out");
@@ -314,6 +323,10 @@ fn bad_inputs_fail_cleanly() {
         (
             vec!["run".into(), bad_puzzle_spec.display().to_string()],
             "cannot read puzzle file",
+        ),
+        (
+            vec!["run".into(), bad_sensitivity.display().to_string()],
+            "chart sensitivity: algorithm 'mk-ga' must set exactly one option",
         ),
         (
             vec!["run".into(), d.join("missing.toml").display().to_string()],
