@@ -1,3 +1,5 @@
+//! Quick look at Ret-GA runs: `cargo run --release -p ret-ga --example ret_ga_quick -- [bank id] [runs]`;
+//! options by environment: V (givens, fixed, never, random, asc), PM (mutation probability), MAXG.
 use ret_ga::*;
 use sudoku_core::*;
 fn main() {

@@ -1,5 +1,5 @@
 //! Success and mean rounds of single resolutions (no partial restart) on a bank puzzle:
-//! `cargo run --release -p reseda --example quick -- <puzzle> <runs> <alpha> <strategy> [3|9|27]`.
+//! `cargo run --release -p reseda --example reseda_quick -- <puzzle> <runs> <alpha> <strategy> [3|9|27]`.
 use reseda::*;
 use sudoku_core::*;
 fn main() {

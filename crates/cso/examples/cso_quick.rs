@@ -1,4 +1,4 @@
-//! `cargo run --release -p cso --example quick -- <bank id> <runs> <max cycles>`
+//! `cargo run --release -p cso --example cso_quick -- <bank id> <runs> <max cycles>`
 use cso::*;
 use sudoku_core::*;
 fn main() {
