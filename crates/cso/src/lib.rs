@@ -23,8 +23,10 @@
 //! | c1 | [`CsoConfig::c1`] | 2.0 | Chu & Tsai (secondary sources) |
 //! | maximum velocity | [`CsoConfig::max_velocity`] | 5 | thesis |
 //! | rounding of val | [`CsoConfig::rounding`] | [`Rounding::Truncate`] | not stated ("val = current value +/- (current value * SRD)", then "val % size of the list of needed values") |
-//! | rounding of x + v (tracing) | (fixed) | rounded down | not stated ("xk,d % size of list of needed values") |
-//! | number of tracing cats | (fixed) | round(MR x cats), re-drawn each cycle | "MR gives the number of cats to enter the tracing mode process" |
+//! | base of the tracing move | [`CsoConfig::tracing_position`] | [`TracingPosition::Own`]: `x_k + v` | garbled: "Update the position of catk according to the equation: [missing] where xbest,d is the current position of the catk and vk,d is the new velocity"; Chu & Tsai move a cat from its own position; [`TracingPosition::Best`] reads the sentence literally, `x_best + v` |
+//! | rounding of x + v (tracing) | [`CsoConfig::tracing_rounding`] | [`TracingRounding::Floor`] | not stated ("xk,d % size of list of needed values") |
+//! | which cats trace | [`CsoConfig::tracing_selection`] | [`TracingSelection::Count`]: round(MR x cats) cats, re-drawn each cycle | "MR gives the number of cats to enter the tracing mode process", "haphazardly pick the number of cats and set them into tracing mode according to MR"; [`TracingSelection::PerCat`]: each cat traces with probability MR, the other common reading of Chu & Tsai |
+//! | velocity range | (fixed) | initial velocities uniform in [-max, max], updates clamped to it | "randomly select values, which are in range of maximum velocity"; Step 1 of tracing also says "within the range of {-100...100}", but Step 2 clamps to 5, so the wider range never survives a cycle |
 //!
 //! ## The thesis, as implemented
 //! - **Cats** are grids whose sub-grids are permutations keeping the start squares ("each
@@ -42,7 +44,8 @@
 //!   [0, 1) per cell, clamped to [-max, max]; `x_d + v_d`, rounded down (the thesis does not
 //!   say how a real position becomes an index), mapped through the needed-values list
 //!   (`mod len`, Euclidean for negatives) and swapped in the sub-grid, non-start cells only.
-//! - **MR**: every cycle the number of tracing cats is round(MR x cats), chosen at random.
+//! - **MR**: every cycle the number of tracing cats is round(MR x cats), chosen at random
+//!   (or, with [`TracingSelection::PerCat`], each cat traces with probability MR).
 //! - A cycle evaluates every cat and keeps the best position ever (x_best); effort: cycles and
 //!   fitness evaluations (every candidate of seeking mode and every moved cat).
 
@@ -61,6 +64,32 @@ pub enum Rounding {
     Round,
 }
 
+/// How a real tracing position `base + v` becomes an integer before `mod len` (not stated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TracingRounding {
+    Floor,
+    Round,
+    Truncate,
+}
+
+/// The position a tracing move starts from (the thesis's equation is missing from its text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TracingPosition {
+    /// `x_k + v`: the cat's own value (Chu & Tsai's CSO).
+    Own,
+    /// `x_best + v`: the literal words "where xbest,d is the current position of the catk".
+    Best,
+}
+
+/// Which cats enter tracing mode in a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TracingSelection {
+    /// round(MR x cats) cats, drawn at random every cycle.
+    Count,
+    /// Each cat independently with probability MR.
+    PerCat,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CsoConfig {
     pub cats: usize,
@@ -72,6 +101,9 @@ pub struct CsoConfig {
     pub c1: f64,
     pub max_velocity: f64,
     pub rounding: Rounding,
+    pub tracing_rounding: TracingRounding,
+    pub tracing_position: TracingPosition,
+    pub tracing_selection: TracingSelection,
 }
 
 impl Default for CsoConfig {
@@ -86,6 +118,9 @@ impl Default for CsoConfig {
             c1: 2.0,
             max_velocity: 5.0,
             rounding: Rounding::Truncate,
+            tracing_rounding: TracingRounding::Floor,
+            tracing_position: TracingPosition::Own,
+            tracing_selection: TracingSelection::Count,
         }
     }
 }
@@ -300,6 +335,7 @@ impl Solver for Cso {
         };
         let changes = ((cfg.cdc * len as f64).round() as usize).max(1);
         let tracing_count = (cfg.mr * k as f64).round() as usize;
+        let mut tracing_moves = 0u64;
         let mut copies = vec![0u8; cfg.smp * len];
         let mut fs = vec![0f64; cfg.smp];
         let mut probs = Vec::with_capacity(cfg.smp);
@@ -318,7 +354,12 @@ impl Solver for Cso {
             order.shuffle(rng);
             for (rank, &c) in order.iter().enumerate() {
                 let cat = &mut pos[c * len..(c + 1) * len];
-                if rank < tracing_count {
+                let tracing = match cfg.tracing_selection {
+                    TracingSelection::Count => rank < tracing_count,
+                    TracingSelection::PerCat => rng.random_bool(cfg.mr),
+                };
+                if tracing {
+                    tracing_moves += 1;
                     let v = &mut vel[c * len..(c + 1) * len];
                     for d in 0..len {
                         if layout.givens[d] != 0 {
@@ -326,8 +367,17 @@ impl Solver for Cso {
                         }
                         let r: f64 = rng.random();
                         v[d] = update_velocity(v[d], r, cfg.c1, best[d], cat[d], cfg.max_velocity);
-                        let x = cat[d] as f64 + v[d];
-                        layout.set_by_index(cat, d, x.floor() as i64);
+                        let base = match cfg.tracing_position {
+                            TracingPosition::Own => cat[d],
+                            TracingPosition::Best => best[d],
+                        };
+                        let x = base as f64 + v[d];
+                        let idx = match cfg.tracing_rounding {
+                            TracingRounding::Floor => x.floor(),
+                            TracingRounding::Round => x.round(),
+                            TracingRounding::Truncate => x.trunc(),
+                        };
+                        layout.set_by_index(cat, d, idx as i64);
                     }
                     fit[c] = fitness(&units, cat);
                     evaluations += 1;
@@ -381,7 +431,10 @@ impl Solver for Cso {
             restarts: 0,
             termination,
             grid: Grid::from_cells(geom, best).expect("cells in range"),
-            counters: vec![("tracing_cats_per_cycle", tracing_count as u64)],
+            counters: match cfg.tracing_selection {
+                TracingSelection::Count => vec![("tracing_cats_per_cycle", tracing_count as u64)],
+                TracingSelection::PerCat => vec![("tracing_moves", tracing_moves)],
+            },
         }
     }
 }

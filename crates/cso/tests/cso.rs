@@ -152,3 +152,90 @@ fn every_thesis_size_runs_and_small_grids_get_solved() {
         }
     }
 }
+
+/// Every reading of the tracing ambiguities keeps the givens and the boxes as permutations,
+/// and the tracing moves follow MR: all cats trace at MR 1, none at MR 0, and about MR x cats
+/// per cycle when each cat is drawn on its own.
+#[test]
+fn tracing_options_keep_boxes_and_follow_mr() {
+    let p = bank_puzzle("mk_easy").unwrap();
+    let boxes_ok = |g: &Grid| {
+        let geom = g.geometry();
+        (0..9).all(|b| {
+            let mut seen = [false; 10];
+            geom.box_cells(b)
+                .all(|c| !std::mem::replace(&mut seen[g.cells()[c] as usize], true))
+        })
+    };
+    let cases = [
+        (
+            TracingPosition::Own,
+            TracingRounding::Floor,
+            TracingSelection::Count,
+            1.0,
+            None,
+        ),
+        (
+            TracingPosition::Best,
+            TracingRounding::Round,
+            TracingSelection::PerCat,
+            1.0,
+            Some(20 * 30),
+        ),
+        (
+            TracingPosition::Own,
+            TracingRounding::Truncate,
+            TracingSelection::PerCat,
+            0.0,
+            Some(0),
+        ),
+        (
+            TracingPosition::Best,
+            TracingRounding::Floor,
+            TracingSelection::Count,
+            0.3,
+            None,
+        ),
+    ];
+    for (position, rounding, selection, mr, moves) in cases {
+        let cso = Cso::new(CsoConfig {
+            cats: 20,
+            mr,
+            tracing_position: position,
+            tracing_rounding: rounding,
+            tracing_selection: selection,
+            ..Default::default()
+        })
+        .unwrap();
+        let out = cso.solve(
+            p,
+            &Budget::generations(30),
+            &mut rng_from_seed(4),
+            &mut NoObserver,
+        );
+        assert!(
+            out.grid.keeps_givens_of(&p.grid),
+            "{position:?} {rounding:?}"
+        );
+        assert!(boxes_ok(&out.grid), "{position:?} {rounding:?}");
+        if let Some(m) = moves {
+            assert_eq!(out.counters, vec![("tracing_moves", m)]);
+        }
+    }
+    // Per cat at MR 0.5: the number of tracing moves is binomial(20 x 30, 0.5).
+    let cso = Cso::new(CsoConfig {
+        cats: 20,
+        mr: 0.5,
+        tracing_selection: TracingSelection::PerCat,
+        ..Default::default()
+    })
+    .unwrap();
+    let out = cso.solve(
+        p,
+        &Budget::generations(30),
+        &mut rng_from_seed(5),
+        &mut NoObserver,
+    );
+    let m = out.counters[0].1 as f64;
+    assert!((m - 300.0).abs() < 4.0 * (600.0f64 * 0.25).sqrt(), "{m}");
+}

@@ -47,6 +47,16 @@ pub(crate) fn choose<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> 
         })
 }
 
+/// [`choose`] for an optional option: `default` when it is not set.
+pub(crate) fn choose_or<T: Copy>(
+    key: &str,
+    value: Option<&str>,
+    options: &[(&str, T)],
+    default: T,
+) -> Result<T> {
+    value.map_or(Ok(default), |v| choose(key, v, options))
+}
+
 fn ret_ga(params: &toml::Table) -> Result<ret_ga::RetGa> {
     use ret_ga::*;
     let p: RetGaParams = toml::Value::Table(params.clone()).try_into()?;

@@ -2,7 +2,7 @@
 //! thesis and which are the canonical CSO values).
 
 use anyhow::Result;
-use cso::{Cso, CsoConfig, Rounding};
+use cso::{Cso, CsoConfig, Rounding, TracingPosition, TracingRounding, TracingSelection};
 use serde::Deserialize;
 
 #[derive(Debug, Default, Deserialize)]
@@ -18,19 +18,52 @@ struct CsoParams {
     max_velocity: Option<f64>,
     /// "truncate" | "round"
     rounding: Option<String>,
+    /// "floor" | "round" | "truncate"
+    tracing_rounding: Option<String>,
+    /// "own" | "best"
+    tracing_position: Option<String>,
+    /// "count" | "per-cat"
+    tracing_selection: Option<String>,
 }
 
 pub fn cso(params: &toml::Table) -> Result<Cso> {
     let p: CsoParams = toml::Value::Table(params.clone()).try_into()?;
     let d = CsoConfig::default();
-    let rounding = match &p.rounding {
-        Some(r) => crate::algos::choose(
-            "rounding",
-            r,
-            &[("truncate", Rounding::Truncate), ("round", Rounding::Round)],
-        )?,
-        None => d.rounding,
-    };
+    use crate::algos::choose_or;
+    let rounding = choose_or(
+        "rounding",
+        p.rounding.as_deref(),
+        &[("truncate", Rounding::Truncate), ("round", Rounding::Round)],
+        d.rounding,
+    )?;
+    let tracing_rounding = choose_or(
+        "tracing_rounding",
+        p.tracing_rounding.as_deref(),
+        &[
+            ("floor", TracingRounding::Floor),
+            ("round", TracingRounding::Round),
+            ("truncate", TracingRounding::Truncate),
+        ],
+        d.tracing_rounding,
+    )?;
+    let tracing_position = choose_or(
+        "tracing_position",
+        p.tracing_position.as_deref(),
+        &[
+            ("own", TracingPosition::Own),
+            ("best", TracingPosition::Best),
+        ],
+        d.tracing_position,
+    )?;
+    let tracing_selection = choose_or(
+        "tracing_selection",
+        p.tracing_selection.as_deref(),
+        &[
+            ("count", TracingSelection::Count),
+            ("per-cat", TracingSelection::PerCat),
+        ],
+        d.tracing_selection,
+    )?;
     Ok(Cso::new(CsoConfig {
         cats: p.cats.unwrap_or(d.cats),
         smp: p.smp.unwrap_or(d.smp),
@@ -41,5 +74,8 @@ pub fn cso(params: &toml::Table) -> Result<Cso> {
         c1: p.c1.unwrap_or(d.c1),
         max_velocity: p.max_velocity.unwrap_or(d.max_velocity),
         rounding,
+        tracing_rounding,
+        tracing_position,
+        tracing_selection,
     })?)
 }

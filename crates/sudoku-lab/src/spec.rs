@@ -481,6 +481,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../experiments/cso-sensitivity.toml"),
     ),
     ("cso-vs", include_str!("../../../experiments/cso-vs.toml")),
+    (
+        "cso-ablation",
+        include_str!("../../../experiments/cso-ablation.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
