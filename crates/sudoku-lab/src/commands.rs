@@ -330,6 +330,7 @@ fn same_settings(old: &Settings, new: &Settings) -> bool {
             s.published = None;
             s.report = "none".into();
             s.chart = None;
+            s.versus = None;
             toml::to_string(&s).ok()
         })
     };

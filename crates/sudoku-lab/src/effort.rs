@@ -8,7 +8,8 @@
 //! columns (the CSO penalty; a measure common to every algorithm, whatever the scale of its own
 //! fitness); mean wall time.
 //!
-//! `report = "versus"` adds `tests.csv`: for every puzzle entry and pair of algorithms,
+//! `report = "versus"` adds `tests.csv`: for every puzzle entry and pair of algorithms (or, with
+//! `versus = "baseline"`, every algorithm against the first),
 //! Fisher's exact test on the success counts and the Mann-Whitney U test on the evaluations
 //! spent, failed runs counted as +infinity (censored at the common budget: every failure ranks
 //! behind every success and failures tie), and the Mann-Whitney U test on the final penalty (which
@@ -267,9 +268,13 @@ pub fn write_tests(
 ) -> Result<String> {
     let k = spec.algorithms.len();
     let mut tests = Vec::new();
-    let pairs: Vec<(usize, usize)> = (0..k)
-        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
-        .collect();
+    let pairs: Vec<(usize, usize)> = if spec.versus.as_deref() == Some("baseline") {
+        (1..k).map(|b| (0, b)).collect()
+    } else {
+        (0..k)
+            .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+            .collect()
+    };
     // `cells` is [algorithm][entry]: `e` indexes the inner vectors of two rows at once.
     #[allow(clippy::needless_range_loop)]
     for e in 0..loaded.entries.len() {

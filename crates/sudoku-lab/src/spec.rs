@@ -50,6 +50,10 @@ pub struct Spec {
     /// (`<prefix><generation>`, e.g. "boards_at_"), drawn as `trajectory.png`.
     #[serde(default)]
     pub trajectory: Option<String>,
+    /// With `report = "versus"`: "all" pairs of algorithms (default) or "baseline" (each
+    /// algorithm against the first only, for ablations).
+    #[serde(default)]
+    pub versus: Option<String>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
@@ -203,6 +207,13 @@ impl Spec {
         ];
         if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
             bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
+        }
+        match self.versus.as_deref() {
+            None => {}
+            Some("all" | "baseline") if self.report == "versus" => {}
+            Some(v) => {
+                bail!("versus = \"{v}\" needs report \"versus\" and is \"all\" or \"baseline\"")
+            }
         }
         if self.chart.as_deref() == Some("sensitivity") {
             if !matches!(self.report.as_str(), "effort" | "versus") {

@@ -885,6 +885,8 @@ fn quick_reproduction_of_every_experiment() {
     // cso-vs: 4 configurations x 3 bands; 6 pairs per band.
     assert_eq!(lines("cso-vs", "effort.csv"), 1 + 4 * 3);
     assert_eq!(lines("cso-vs", "tests.csv"), 1 + 3 * 6);
+    // cso-ablation: 8 readings against the baseline on 2 bands.
+    assert_eq!(lines("cso-ablation", "tests.csv"), 1 + 2 * 8);
     // cso-sensitivity: 25 variants of 6 parameters, the baseline in each of the 6 panels.
     assert_eq!(lines("cso-sensitivity", "sensitivity.csv"), 1 + 25 + 6);
     for f in [
