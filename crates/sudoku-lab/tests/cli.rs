@@ -879,9 +879,10 @@ fn quick_reproduction_of_every_experiment() {
             .lines()
             .count()
     };
-    // cso-sizes: 9 bands, 2 puzzles each (quick_set_size), 1 run.
-    assert_eq!(lines("cso-sizes", "runs.csv"), 1 + 9 * 2);
-    assert_eq!(lines("cso-sizes", "effort.csv"), 1 + 9);
+    // cso-sizes: 2 configurations x 9 bands, 2 puzzles each (quick_set_size), 1 run.
+    assert_eq!(lines("cso-sizes", "runs.csv"), 1 + 2 * 9 * 2);
+    assert_eq!(lines("cso-sizes", "effort.csv"), 1 + 2 * 9);
+    assert_eq!(lines("cso-sizes", "tests.csv"), 1 + 9);
     // cso-vs: 4 configurations x 3 bands; 6 pairs per band.
     assert_eq!(lines("cso-vs", "effort.csv"), 1 + 4 * 3);
     assert_eq!(lines("cso-vs", "tests.csv"), 1 + 3 * 6);
