@@ -645,21 +645,27 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
     if givens > geom.cells() {
         bail!("--givens must be at most {}", geom.cells());
     }
+    enum Source<'p> {
+        GenGa,
+        Random,
+        File(&'p Path),
+    }
     let source = match (a.grids, a.boards) {
         (Some(_), Some(_)) => bail!("--grids and --boards exclude each other"),
-        (Some(s), None) => Some(s),
-        (None, None) if a.size == 9 => Some(GridSource::GenGa),
-        (None, None) => Some(GridSource::Random),
-        (None, Some(_)) => None,
+        (None, Some(path)) => Source::File(path),
+        (Some(GridSource::GenGa), None) => Source::GenGa,
+        (Some(GridSource::Random), None) => Source::Random,
+        (None, None) if a.size == 9 => Source::GenGa,
+        (None, None) => Source::Random,
     };
-    if source == Some(GridSource::GenGa) && a.size != 9 {
+    if matches!(source, Source::GenGa) && a.size != 9 {
         bail!(
             "--grids gen-ga makes 9x9 boards only; use --grids random for --size {}",
             a.size
         );
     }
-    let solved: Vec<Grid> = match (source, a.boards) {
-        (_, Some(path)) => {
+    let solved: Vec<Grid> = match source {
+        Source::File(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let ps = parse_puzzles(&text, &path.display().to_string())?;
@@ -676,13 +682,13 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
             }
             ps.into_iter().map(|p| p.grid).take(count).collect()
         }
-        (Some(GridSource::Random), None) => (0..count)
+        Source::Random => (0..count)
             .map(|k| {
                 let mut rng = rng_from_seed(run_seed(seed, "generate", "grid", k as u64));
                 random_solution(geom, &mut rng)
             })
             .collect(),
-        _ => {
+        Source::GenGa => {
             let start = gen_ga::first_row_puzzle();
             let ga = gen_ga::GenGa::new(gen_ga::GenGaConfig::default())?;
             let mut rng = rng_from_seed(run_seed(seed, "generate", "gen-ga", 0));
@@ -702,8 +708,9 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
         );
     }
     let grids = match source {
-        Some(GridSource::Random) => " --grids random",
-        _ => "",
+        Source::Random => " --grids random".to_string(),
+        Source::File(path) => format!(" --boards {}", path.display()),
+        Source::GenGa => String::new(),
     };
     let mut text = format!(
         "# sudoku-lab generate --seed {seed} --count {count} --givens {givens} --size {}{grids}\n",
