@@ -11,7 +11,7 @@ use lab_stats::{holm_adjust, summarize, welch_t_test, Summary};
 use std::io::Write;
 use std::path::Path;
 
-/// The counter's values per [algorithm][entry], from runs.csv.
+/// The counter's values per `[algorithm][entry]`, from runs.csv.
 pub fn values(
     spec: &Spec,
     loaded: &Loaded,
