@@ -4,7 +4,7 @@ use crate::meta::{Meta, Settings};
 use crate::protocol::Protocol;
 use crate::report::{self, parse_published, PublishedRow};
 use crate::spec::{self, Spec};
-use crate::{algos, table1, ProtocolFlags};
+use crate::{algos, compare, table1, ProtocolFlags};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -224,8 +224,8 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .published
             .as_deref()
             .context("report ablation needs published values")?;
-        let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
-        table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+        let cells = compare::comparison(spec, &p.loaded.entries, &groups, published);
+        compare::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
         match spec.chart.as_deref() {
             Some("alpha") => crate::alpha_chart::draw(spec, &groups, published, &p.out)?,
             Some(c @ ("success-by-variant" | "success-by-puzzle")) => {
@@ -239,7 +239,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             }
             _ => {}
         }
-        let md = table1::ablation_markdown(
+        let md = compare::ablation_markdown(
             spec,
             &p.loaded.entries,
             &groups,
@@ -255,8 +255,8 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .published
             .as_deref()
             .context("report table1 needs published values")?;
-        let cells = table1::comparison(spec, &p.loaded.entries, &groups, published);
-        table1::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+        let cells = compare::comparison(spec, &p.loaded.entries, &groups, published);
+        compare::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
         let (levels, paper_stats) = table1::paper_pi_inputs(published);
         let paper_curves = table1::pi_curves(&paper_stats)?;
         table1::fig8(&p.out, "fig8-paper", &paper_curves, "(paper's Table 1)")?;

@@ -13,6 +13,7 @@ mod algos_reseda;
 mod alpha_chart;
 mod bench;
 mod commands;
+mod compare;
 mod counter;
 mod effort;
 mod grades;
