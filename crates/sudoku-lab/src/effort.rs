@@ -275,9 +275,7 @@ pub fn write_tests(
             .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
             .collect()
     };
-    // `cells` is [algorithm][entry]: `e` indexes the inner vectors of two rows at once.
-    #[allow(clippy::needless_range_loop)]
-    for e in 0..loaded.entries.len() {
+    for (e, _) in loaded.entries.iter().enumerate() {
         for &(a, b) in &pairs {
             let (x, y) = (&cells[a][e], &cells[b][e]);
             let fisher = fisher_exact_two_sided(

@@ -111,8 +111,8 @@ enum Command {
     },
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
     /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
-    /// removed in a seeded random order while the exact
-    /// solver still finds exactly one solution, down to --givens (or until no given can go).
+    /// removed in a seeded random order while the exact solver still finds exactly one
+    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, else an error).
     /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
     Generate {
         #[arg(long, default_value_t = 1)]
