@@ -7,7 +7,7 @@ use crate::report::{Group, PublishedRow};
 use crate::spec::Entry;
 use crate::spec::Spec;
 use anyhow::Result;
-use lab_stats::{fisher_exact_two_sided, holm_adjust, welch_t_test};
+use lab_stats::{fisher_exact_two_sided, holm_adjust, welch_t_test, wilson_interval};
 use std::io::Write;
 use std::path::Path;
 
@@ -24,34 +24,100 @@ pub struct Cell {
     pub statistic: &'static str,
     pub paper: f64,
     pub ours: Option<f64>,
+    /// Runs behind the paper's row and behind ours (None for `givens`, a property of the
+    /// puzzle, and where the paper prints no run count). A `count` is compared as a rate over
+    /// these.
+    pub paper_runs: Option<u64>,
+    pub our_runs: Option<u64>,
+    /// 95 % interval of our statistic: Wilson for the success rate of a `count` (a rate, not a
+    /// count), Student's t for the mean of an `average`; None elsewhere.
+    pub ours_ci: Option<(f64, f64)>,
     pub test: &'static str,
     pub p: Option<f64>,
     pub p_holm: Option<f64>,
 }
 
 impl Cell {
-    fn verdict(&self) -> String {
-        match (self.p_holm, self.ours) {
-            (Some(p), Some(o)) if p < ALPHA => {
+    /// The paper's value and ours on a common scale: success rates (count / runs) for a
+    /// `count`, whose run counts may differ; the values themselves otherwise.
+    pub fn comparable(&self) -> Option<(f64, f64)> {
+        let ours = self.ours?;
+        if self.statistic == "count" {
+            match (self.paper_runs, self.our_runs) {
+                (Some(pr), Some(or)) if pr > 0 && or > 0 => {
+                    Some((self.paper / pr as f64, ours / or as f64))
+                }
+                _ => None,
+            }
+        } else {
+            Some((self.paper, ours))
+        }
+    }
+
+    /// Ours over the paper's on the scale of [`Cell::comparable`]: the ratio of success rates
+    /// for a `count`.
+    pub fn ratio(&self) -> Option<f64> {
+        self.comparable()
+            .filter(|&(paper, _)| paper != 0.0)
+            .map(|(paper, ours)| ours / paper)
+    }
+
+    pub fn verdict(&self) -> String {
+        match (self.p_holm, self.comparable()) {
+            (Some(p), Some((paper, ours))) if p < ALPHA => {
                 format!(
                     "differs ({})",
-                    if o > self.paper {
+                    if ours > paper {
                         "ours higher"
                     } else {
                         "ours lower"
                     }
                 )
             }
-            (Some(_), _) => "consistent".into(),
+            (Some(_), _) => "no significant difference".into(),
             (None, _) if self.test == "none" => "descriptive".into(),
             _ => "n/a".into(),
         }
     }
 }
 
+/// z of the two-sided 95 % interval.
+const Z95: f64 = 1.959964;
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom, found by bisection on the
+/// two-sided p-value of [`welch_t_test`] against a zero-variance second sample (then
+/// `t = mean1 / sqrt(sd1^2 / n1)` and Welch's df is exactly `n1 - 1`).
+fn t975(df: u64) -> Option<f64> {
+    let n = df + 1;
+    let p = |t: f64| welch_t_test(t, (n as f64).sqrt(), n, 0.0, 0.0, 2).map(|w| w.p_value);
+    let (mut lo, mut hi) = (0.0_f64, 1000.0_f64);
+    if p(hi).ok()? > 0.05 {
+        return None;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if p(mid).ok()? > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// The t interval (95 %) of a mean from n >= 2 values with sample SD `sd`.
+fn t_interval(mean: f64, sd: f64, n: usize) -> Option<(f64, f64)> {
+    if n < 2 || !mean.is_finite() || !sd.is_finite() {
+        return None;
+    }
+    let half = t975(n as u64 - 1)? * sd / (n as f64).sqrt();
+    Some((mean - half, mean + half))
+}
+
 /// Build every comparison cell: for each published row (level, algorithm), each spec puzzle
 /// with that label and each spec algorithm with that paper label. Success counts: Fisher's
-/// exact test on (ours successes / runs) against (paper count / paper runs). Means: Welch's
+/// exact test on (ours successes / runs) against (paper count / paper runs); their direction
+/// and ratio are those of the success rates, since the run counts may differ. Means: Welch's
 /// t-test from the published mean, SD and count against ours (needs >= 2 successes on each
 /// side). Minimum, maximum, median, SD: shown with their ratio, no test (no sampling
 /// distribution can be derived from the published numbers alone). Holm adjustment within each
@@ -84,18 +150,25 @@ pub fn comparison(
                     statistic,
                     paper,
                     ours,
+                    paper_runs: row.runs,
+                    our_runs: Some(x.runs),
+                    ours_ci: None,
                     test,
                     p: p_value,
                     p_holm: None,
                 };
                 if let Some(gv) = row.givens {
-                    cells.push(base(
-                        "givens",
-                        gv as f64,
-                        puzzles[p].givens.map(|g| g as f64),
-                        "none",
-                        None,
-                    ));
+                    cells.push(Cell {
+                        paper_runs: None,
+                        our_runs: None,
+                        ..base(
+                            "givens",
+                            gv as f64,
+                            puzzles[p].givens.map(|g| g as f64),
+                            "none",
+                            None,
+                        )
+                    });
                 }
                 if let (Some(count), Some(runs)) = (row.count, row.runs) {
                     let fisher = fisher_exact_two_sided(
@@ -104,13 +177,17 @@ pub fn comparison(
                         count,
                         runs.saturating_sub(count),
                     );
-                    cells.push(base(
-                        "count",
-                        count as f64,
-                        Some(x.successes as f64),
-                        "fisher_exact",
-                        Some(fisher),
-                    ));
+                    let (lo, hi) = wilson_interval(x.successes, x.runs, Z95);
+                    cells.push(Cell {
+                        ours_ci: Some((lo, hi)).filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+                        ..base(
+                            "count",
+                            count as f64,
+                            Some(x.successes as f64),
+                            "fisher_exact",
+                            Some(fisher),
+                        )
+                    });
                 }
                 let published_count = row.count.unwrap_or(0);
                 if let Some(avg) = row.average {
@@ -129,7 +206,10 @@ pub fn comparison(
                             }
                         }
                     };
-                    cells.push(base("average", avg, s.map(|s| s.mean), test, p_value));
+                    cells.push(Cell {
+                        ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
+                        ..base("average", avg, s.map(|s| s.mean), test, p_value)
+                    });
                 }
                 for (name, paper, ours) in [
                     ("minimum", row.minimum, s.map(|s| s.min)),
@@ -191,12 +271,12 @@ fn pval(v: Option<f64>) -> String {
 
 pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> {
     write_atomic_with(path, |w| {
-        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,ours,ratio,test,p_value,p_holm,verdict")?;
+        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,verdict")?;
         for c in cells {
-            let ratio = c.ours.filter(|_| c.paper != 0.0).map(|o| o / c.paper);
+            let runs = |r: Option<u64>| r.map_or(String::new(), |r| r.to_string());
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 c.family,
                 c.level,
@@ -204,8 +284,15 @@ pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> 
                 c.algorithm,
                 c.statistic,
                 num(Some(c.paper)),
+                runs(c.paper_runs),
                 num(c.ours),
-                ratio.map(|r| format!("{r:.3}")).unwrap_or_default(),
+                runs(c.our_runs),
+                c.ratio()
+                    .filter(|r| r.is_finite())
+                    .map(|r| format!("{r:.3}"))
+                    .unwrap_or_default(),
+                num(c.ours_ci.map(|c| c.0)),
+                num(c.ours_ci.map(|c| c.1)),
                 c.test,
                 pval(c.p),
                 pval(c.p_holm),
@@ -316,4 +403,121 @@ pub fn ablation_markdown(
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"
+id = "rates"
+title = "test"
+master_seed = 1
+runs = 50
+quick_runs = 2
+quick_max_generations = 10
+puzzles = [{ id = "mk_2star", label = "2 Star" }]
+
+[[algorithms]]
+label = "default"
+algorithm = "mk-ga"
+paper_label = "GA"
+max_generations = 100
+"#;
+
+    /// One success-count cell of ours (successes / runs) against the paper's (count / runs),
+    /// and the comparison.csv line written for it.
+    fn count_cell(ours: (u64, u64), paper: (u64, u64)) -> (Cell, String) {
+        let spec = Spec::parse(SPEC, "rates.toml").unwrap();
+        let puzzles = [Entry {
+            id: "mk_2star".into(),
+            givens: Some(30),
+            puzzles: 1,
+        }];
+        let g = vec![vec![Group {
+            runs: ours.1,
+            successes: ours.0,
+            ..Group::default()
+        }]];
+        let published = crate::report::parse_published(&format!(
+            "level,algorithm,runs,count\n2 Star,GA,{},{}\n",
+            paper.1, paper.0
+        ))
+        .unwrap();
+        let cells = comparison(&spec, &puzzles, &g, &published);
+        assert_eq!(cells.len(), 1);
+        let dir = std::env::temp_dir().join(format!(
+            "sudoku-lab-compare-{}-{}-{}-{}-{}",
+            std::process::id(),
+            ours.0,
+            ours.1,
+            paper.0,
+            paper.1
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("comparison.csv");
+        write_comparison(&path, &spec, &cells).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,verdict"
+        );
+        (cells[0].clone(), lines.next().unwrap().to_string())
+    }
+
+    /// Direction and ratio are those of the success rates: with unequal run counts the raw
+    /// counts may point the other way (48 < 69 successes, but 96 % > 69 %).
+    #[test]
+    fn count_verdicts_compare_rates_not_raw_counts() {
+        /// (ours successes, our runs), (paper count, paper runs), ratio of rates, verdict.
+        type Case = ((u64, u64), (u64, u64), f64, &'static str);
+        let table: [Case; 6] = [
+            // unequal run counts, raw counts and rates opposite
+            ((48, 50), (69, 100), 0.96 / 0.69, "differs (ours higher)"),
+            ((30, 200), (20, 40), 0.15 / 0.5, "differs (ours lower)"),
+            // equal run counts
+            ((90, 100), (50, 100), 1.8, "differs (ours higher)"),
+            ((10, 100), (60, 100), 10.0 / 60.0, "differs (ours lower)"),
+            (
+                (48, 100),
+                (52, 100),
+                48.0 / 52.0,
+                "no significant difference",
+            ),
+            // a fourfold rate from 5 runs is no evidence of a difference
+            ((1, 5), (5, 100), 4.0, "no significant difference"),
+        ];
+        for (ours, paper, ratio, verdict) in table {
+            let (cell, line) = count_cell(ours, paper);
+            let what = format!("{ours:?} against {paper:?}: {line}");
+            assert_eq!(cell.verdict(), verdict, "{what}");
+            assert!((cell.ratio().unwrap() - ratio).abs() < 1e-12, "{what}");
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f[5], "count", "{what}");
+            assert_eq!(f[6], paper.0.to_string(), "{what}");
+            assert_eq!(f[7], paper.1.to_string(), "{what}");
+            assert_eq!(f[8], ours.0.to_string(), "{what}");
+            assert_eq!(f[9], ours.1.to_string(), "{what}");
+            assert_eq!(f[10], format!("{ratio:.3}"), "{what}");
+            // The Wilson 95 % interval of our success rate holds our rate.
+            let (lo, hi): (f64, f64) = (f[11].parse().unwrap(), f[12].parse().unwrap());
+            let rate = ours.0 as f64 / ours.1 as f64;
+            assert!(lo < rate && rate < hi, "{what}");
+            assert_eq!(f[16], verdict, "{what}");
+        }
+    }
+
+    #[test]
+    fn t_quantiles_match_tables() {
+        // qt(0.975, df) in R.
+        for (df, q) in [(1, 12.706205), (4, 2.776445), (9, 2.262157), (99, 1.984217)] {
+            assert!((t975(df).unwrap() - q).abs() < 1e-5, "df {df}");
+        }
+        let (lo, hi) = t_interval(10.0, 2.0, 10).unwrap();
+        assert!((hi - 10.0 - 2.262157 * 2.0 / 10f64.sqrt()).abs() < 1e-5);
+        assert!((10.0 - lo - (hi - 10.0)).abs() < 1e-12);
+        assert!(t_interval(10.0, 2.0, 1).is_none());
+    }
 }
