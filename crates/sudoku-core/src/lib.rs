@@ -1,8 +1,9 @@
 //! # sudoku-core
 //!
 //! The shared ground of sudoku-lab: grids of order N = box_rows x box_cols (4, 6, 9, 12, 16, 25),
-//! parsing and printing, the evaluation functions of the reproduced papers, an exact solver,
-//! the embedded puzzle bank, run-seed derivation and the [`Solver`] contract.
+//! parsing and printing, the evaluation functions of the reproduced papers, an exact solver, a
+//! human-style logical grader ([`grade`]), the embedded puzzle bank, run-seed derivation and the
+//! [`Solver`] contract.
 //!
 //! Evaluation functions (each with a fast form and a plain transcription of the paper):
 //! - [`fitness::RetGaFitness`]: Das, Bhatia, Puri, Deep, pairwise uniqueness, eqs. (2)-(6), maximised (972 for 9x9);
@@ -16,6 +17,7 @@ pub mod error;
 pub mod exact;
 pub mod fitness;
 pub mod geometry;
+pub mod grade;
 pub mod grid;
 mod mk_eval;
 pub mod parse;

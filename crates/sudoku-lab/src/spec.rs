@@ -418,6 +418,18 @@ pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
         "puzzles/cso/12x12-hard.txt",
         include_str!("../../../experiments/puzzles/cso/12x12-hard.txt"),
     ),
+    (
+        "puzzles/retga-journal/easy.txt",
+        include_str!("../../../experiments/puzzles/retga-journal/easy.txt"),
+    ),
+    (
+        "puzzles/retga-journal/medium.txt",
+        include_str!("../../../experiments/puzzles/retga-journal/medium.txt"),
+    ),
+    (
+        "puzzles/retga-journal/hard.txt",
+        include_str!("../../../experiments/puzzles/retga-journal/hard.txt"),
+    ),
 ];
 
 /// A puzzle file's text: next to the spec (or relative to the working directory), else one of

@@ -661,6 +661,104 @@ fn reseda_csvs_match_the_paper_text() {
     assert_eq!(checked, 12 + 6 + 4 + 3 + 15);
 }
 
+/// Ret-GA journal Tables 2-4 (Easy, Medium, Hard; 25 puzzles each) as transcribed in
+/// experiments/paper/ret-ga-table{2,3,4}.csv: internally consistent, and row for row the
+/// table rows of the text copy, cell by cell and in order.
+#[test]
+fn ret_ga_journal_tables_match_the_paper_text() {
+    let csvs = [
+        (
+            2,
+            29,
+            include_str!("../../../experiments/paper/ret-ga-table2.csv"),
+        ),
+        (
+            3,
+            28,
+            include_str!("../../../experiments/paper/ret-ga-table3.csv"),
+        ),
+        (
+            4,
+            25,
+            include_str!("../../../experiments/paper/ret-ga-table4.csv"),
+        ),
+    ];
+    let cols = [
+        "problem", "givens", "success", "minimum", "maximum", "average", "median", "sd",
+    ];
+    for (t, givens, csv) in csvs {
+        let rows = published(csv);
+        assert_eq!(rows.len(), 25, "Table {t}");
+        let mut impossible_sd = 0;
+        for (k, r) in rows.iter().enumerate() {
+            assert_eq!(r.len(), cols.len(), "Table {t} row {}", k + 1);
+            let num = |c: &str| -> f64 { r[c].parse().unwrap() };
+            assert_eq!(r["problem"], (k + 1).to_string(), "Table {t}");
+            assert_eq!(r["givens"], givens.to_string(), "Table {t}");
+            let (n, lo, hi) = (num("success"), num("minimum"), num("maximum"));
+            assert!((1.0..=100.0).contains(&n), "Table {t} row {}", k + 1);
+            assert!(
+                lo <= num("median") && num("median") <= hi,
+                "Table {t} row {}",
+                k + 1
+            );
+            assert!(
+                lo <= num("average") && num("average") <= hi,
+                "Table {t} row {}",
+                k + 1
+            );
+            assert!(hi <= 50_000.0, "Table {t} row {}", k + 1);
+            // The largest sample SD of n values in [lo, hi].
+            if num("sd") > (hi - lo) / 2.0 * (n / (n - 1.0)).sqrt() {
+                impossible_sd += 1;
+            }
+        }
+        // As the CSV header of Table 4 says.
+        assert_eq!(impossible_sd, if t == 4 { 19 } else { 0 }, "Table {t}");
+    }
+    let paper = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/papers/002_67e566ac4e3ccb62.txt");
+    let Ok(text) = std::fs::read_to_string(&paper) else {
+        eprintln!(
+            "note: {} not found; only the CSV shapes were checked",
+            paper.display()
+        );
+        return;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut start = 0;
+    let mut checked = 0;
+    for (t, givens, csv) in csvs {
+        let caption = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("Table {t}: ")))
+            .unwrap_or_else(|| panic!("caption of Table {t}"));
+        let title = &lines[caption][format!("Table {t}: ").len()..];
+        assert!(csv.contains(&format!("(\"{title}\")")), "Table {t} caption");
+        // The table's rows: between the previous caption and this one, the lines of eight
+        // numbers with the level's givens second.
+        let table: Vec<Vec<&str>> = lines[start..caption]
+            .iter()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|f| {
+                f.len() == 8
+                    && f[1] == givens.to_string()
+                    && f.iter().all(|x| x.parse::<f64>().is_ok())
+            })
+            .collect();
+        let rows = published(csv);
+        assert_eq!(table.len(), rows.len(), "Table {t}");
+        for (f, r) in table.iter().zip(&rows) {
+            for (k, c) in cols.iter().enumerate() {
+                assert_eq!(r[*c], f[k], "Table {t} problem {} {c}", f[0]);
+                checked += 1;
+            }
+        }
+        start = caption + 1;
+    }
+    assert_eq!(checked, 3 * 25 * 8);
+}
+
 /// Figure 4.2 as transcribed, against the text copy and the text's own remarks.
 #[test]
 fn reseda_fig4_grades_match_the_paper_text() {
@@ -821,6 +919,68 @@ fn cso_sets_are_unique_with_the_band_givens() {
                 assert_eq!(l.split_whitespace().nth(2), Some(want.as_str()), "{l}");
             }
         }
+    }
+}
+
+/// The substitute sets of Ret-GA journal Tables 2-4 (experiments/puzzles/retga-journal/):
+/// 25 puzzles per level, each with a unique solution and exactly the paper's givens (Easy 29,
+/// Medium 28, Hard 25); and a spec in a folder without them reads the embedded copies.
+#[test]
+fn retga_journal_sets_are_unique_with_the_level_givens() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/retga-journal");
+    let levels = [("easy", "29"), ("medium", "28"), ("hard", "25")];
+    for (level, want) in levels {
+        let o = run(bin()
+            .args(["puzzles", "check"])
+            .arg(dir.join(format!("{level}.txt"))));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{level}: {out}");
+        assert!(
+            out.contains("25 puzzles, all with a unique solution"),
+            "{level}"
+        );
+        let givens: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .take(25)
+            .filter_map(|l| l.split_whitespace().nth(2))
+            .collect();
+        assert_eq!(givens, [want; 25], "{level}");
+    }
+    let d = tmpdir("retga-journal");
+    let spec = write_spec(
+        &d,
+        r#"
+id = "rj"
+title = "embedded Ret-GA journal sets"
+master_seed = 1
+runs = 1
+quick_runs = 1
+quick_max_generations = 1
+puzzles = [
+  { id = "easy", file = "puzzles/retga-journal/easy.txt", all = true, label = "Easy" },
+  { id = "medium", file = "puzzles/retga-journal/medium.txt", all = true, label = "Medium" },
+  { id = "hard", file = "puzzles/retga-journal/hard.txt", all = true, label = "Hard" },
+]
+
+[[algorithms]]
+label = "ret-ga"
+algorithm = "ret-ga"
+max_generations = 1
+"#,
+    );
+    let out = d.join("out");
+    let o = run(bin().arg("run").arg(&spec).arg("--out").arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    for (level, _) in levels {
+        let ids: Vec<&str> = runs
+            .lines()
+            .filter_map(|l| l.split(',').nth(2))
+            .filter(|p| p.starts_with(&format!("{level}-")))
+            .collect();
+        assert_eq!(ids.len(), 25, "{level}");
+        assert_eq!(ids.last(), Some(&format!("{level}-0025").as_str()));
     }
 }
 
