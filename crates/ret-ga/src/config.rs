@@ -50,18 +50,78 @@ pub enum Pairing {
     Random,
 }
 
-/// The order of the 20N pool in alternate elitism.
+/// The order of the 20N pool in alternate elitism, and so which individuals of a tie survive
+/// and in which order the next population is paired.
 ///
-/// Both papers: "Arrange the individuals in the ascending order of their fitness values ...
-/// the alternate individuals are then selected for the next generation".
+/// Both papers: "The population before crossover and after mutation were combined together
+/// to form a population of size 20*N (Double Size). Arrange the individuals in the ascending
+/// order of their fitness values. To maintain the diversity in the population, the alternate
+/// individuals are then selected for the next generation". The pool is parents then children;
+/// every order here is a *stable* sort of that pool, so among equal fitness the earlier pool
+/// index (a parent before a child) comes first in the sorted list. Which end "alternate"
+/// counts from, and so which members of a tie survive, is not stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EliteOrder {
-    /// Default: best first, keep positions 1, 3, 5, ... (1-based), so the best individual
-    /// always survives (the text calls the step elitism).
+    /// Default: sorted best first (ties: parents before children), keep positions 1, 3, 5, ...
+    /// (1-based), so the best individual always survives (the text calls the step elitism).
+    /// The next population is in that order, best first.
     BestFirst,
     /// The literal "ascending order of fitness", keeping positions 1, 3, 5, ...: since fitness
     /// is maximised, the best of the 20N (last, an even position) is dropped.
     AscendingLiteral,
+    /// Ascending order (ties: parents before children, so read from the best end a child
+    /// ranks above a parent of equal fitness), keeping positions 2, 4, ..., 20N: the best
+    /// survives. The next population stays in ascending order (worst first). This is the
+    /// reading of an independent implementation written from the papers' text (issue 8); it
+    /// keeps the same ranks as [`EliteOrder::BestFirst`] and differs only in which members of
+    /// a tie survive and in the population order.
+    Ascending,
+}
+
+/// Which individuals of the 20N pool survive.
+///
+/// Both papers name "alternate elitism" and say: "neither complete nor partial elitism was
+/// found to be efficient. Hence, we followed an approach in between these two."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elitism {
+    /// Default, the papers' words: every second individual of the sorted pool
+    /// (see [`EliteOrder`]).
+    Alternate,
+    /// Not the papers' reading (it is the "complete elitism" they rejected): the best 10N of
+    /// the 20N pool, in the sorted pool's order (best-first: positions 1..10N; either
+    /// ascending order: positions 10N+1..20N, so among ties at the cut children survive).
+    /// Offered because, with [`CrossoverRows::UniformRandom`], it reproduces Table 1 (issue 8).
+    Best,
+}
+
+/// Which rows a crossover exchanges.
+///
+/// `000`: "Apply Uniform Crossover to them. The mechanism for such Crossover is to choose the
+/// crossover sites as much as possible, in between each pair of rows. Now interchange the rows
+/// alternatively throughout." (Fig. 3, "Row-wise Uniform Crossover").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrossoverRows {
+    /// Default, the papers' words: rows 2, 4, 6, ... (1-based) are exchanged.
+    Alternate,
+    /// Not the papers' reading: each row is exchanged with probability 0.5, the usual meaning
+    /// of "uniform crossover" with rows as genes.
+    UniformRandom,
+}
+
+/// Which repetitions Remove Repetition replaces.
+///
+/// Both papers: "any repetition of a given is replaced by a randomly selected number from the
+/// set ({1,2,...,9} - G_i) ... It should be noted that repetition of non-givens is not removed
+/// by this process."
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepetitionScope {
+    /// Default, the papers' words: only non-given cells that repeat a given of their unit.
+    Givens,
+    /// Not the papers' reading (it contradicts "repetition of non-givens is not removed"): in
+    /// each row, then each column, a non-given cell is also replaced when its value already
+    /// stands in an earlier non-given cell of the unit (unit order), so after the row pass every
+    /// row is a permutation.
+    All,
 }
 
 /// Which generation a success is credited to when the solution appears mid-generation (after
@@ -102,6 +162,9 @@ pub struct RetGaConfig {
     pub repetition_set: RepetitionSet,
     pub pairing: Pairing,
     pub elite_order: EliteOrder,
+    pub elitism: Elitism,
+    pub crossover_rows: CrossoverRows,
+    pub repetition_scope: RepetitionScope,
     pub success_generation: SuccessGeneration,
 }
 
@@ -116,6 +179,9 @@ impl Default for RetGaConfig {
             repetition_set: RepetitionSet::PresentInUnit,
             pairing: Pairing::Consecutive,
             elite_order: EliteOrder::BestFirst,
+            elitism: Elitism::Alternate,
+            crossover_rows: CrossoverRows::Alternate,
+            repetition_scope: RepetitionScope::Givens,
             success_generation: SuccessGeneration::Current,
         }
     }

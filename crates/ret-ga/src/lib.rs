@@ -15,7 +15,10 @@
 //! | what a reset point counts | [`RetGaConfig::reset_rule`] | [`ResetRule::Stagnation`] | `000`: "generations needed to wait with a repeated fitness values"; `002`: "generations after which the algorithm attempts to regenerate" |
 //! | G_i of Remove Repetition | [`RetGaConfig::repetition_set`] | [`RepetitionSet::PresentInUnit`] | "G_i is the set of numbers present in the i th row or column" |
 //! | crossover pairs | [`RetGaConfig::pairing`] | [`Pairing::Consecutive`] | "Select 2 conjugative individuals"; "between two consecutive individuals" |
-//! | alternate elitism order | [`RetGaConfig::elite_order`] | [`EliteOrder::BestFirst`] | "Arrange the individuals in the ascending order of their fitness values" |
+//! | alternate elitism order (which members of a tie survive, pairing order) | [`RetGaConfig::elite_order`] | [`EliteOrder::BestFirst`] | "Arrange the individuals in the ascending order of their fitness values" |
+//! | survivors of the 20N pool | [`RetGaConfig::elitism`] | [`Elitism::Alternate`] | "the alternate individuals are then selected"; "neither complete nor partial elitism was found to be efficient" |
+//! | rows a crossover exchanges | [`RetGaConfig::crossover_rows`] | [`CrossoverRows::Alternate`] | "Now interchange the rows alternatively throughout" |
+//! | repetitions Remove Repetition replaces | [`RetGaConfig::repetition_scope`] | [`RepetitionScope::Givens`] | "any repetition of a given is replaced ... repetition of non-givens is not removed by this process" |
 //! | generation of a mid-generation success | [`RetGaConfig::success_generation`] | [`SuccessGeneration::Current`] | not stated |
 //! | maximum generations | `Budget::max_generations` (runner) | 50 000 | "the maximum generation (fixed to 50,000)" |
 //! | fitness | `sudoku_core::fitness::RetGaFitness` | max 3N^2(N-1)/2 = 972 | eqs. (2)-(6) |
@@ -35,23 +38,32 @@
 //!
 //! Effort: generations as Table 1 counts them, and fitness evaluations (initial population,
 //! crossed children, mutated children, reinitialised populations).
+//!
+//! ## Cost
+//! Every individual carries the packed count of each value in each of its units and its
+//! number of not-distinct pairs ([`tracked`]): a changed cell updates the fitness in three
+//! steps, Remove Repetition finds the units it has to visit from the counts, and crossover
+//! touches only the exchanged cells that differ. Survivors are ranked by a counting sort over
+//! the fitness range. These change the cost only: the operators draw the same random numbers
+//! and leave the same cells as the plain ones in [`ops`] (tested), so every run is the run
+//! the plain operators give.
 
 pub mod config;
 pub mod ops;
+pub mod tracked;
 
 pub use config::{
-    paper_reset_point, EliteOrder, Pairing, RepetitionSet, ResetRule, RetGaConfig, RetGaError,
-    SuccessGeneration,
+    paper_reset_point, CrossoverRows, EliteOrder, Elitism, Pairing, RepetitionScope, RepetitionSet,
+    ResetRule, RetGaConfig, RetGaError, SuccessGeneration,
 };
 
-use ops::{
-    alternate_elitism, bitwise_mutation, random_individual, remove_repetition,
-    row_uniform_crossover, Blueprint,
-};
+use ops::{random_individual, select_survivors, Blueprint};
+use rand::distr::Bernoulli;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
 use sudoku_core::fitness::RetGaFitness;
 use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination, Units};
+use tracked::{Counts, Layout, Pool};
 
 /// The Retrievable GA with a validated configuration.
 #[derive(Debug, Clone)]
@@ -75,19 +87,24 @@ impl RetGa {
     }
 }
 
-/// Run state: flat buffers allocated once per run.
-struct State<'a> {
+/// Run state: buffers allocated once per run. Every pool member carries its count table
+/// ([`tracked`]), so its fitness is known at any time as `max - equal pairs`.
+struct State<'a, A: Counts> {
     cfg: &'a RetGaConfig,
     bp: Blueprint,
+    lay: Layout<A>,
+    coin: Bernoulli,
+    /// The plain fitness, to check the counts in debug builds.
     fit: RetGaFitness,
-    cells: usize,
+    max: u32,
     pop: usize,
-    /// Parents (pop x cells) then children (pop x cells): the 20N pool.
-    pool: Vec<u8>,
+    /// Parents (0..pop) then children (pop..2 pop): the 20N pool.
+    pool: Pool<A>,
     pool_fit: Vec<u32>,
-    next: Vec<u8>,
-    next_fit: Vec<u32>,
+    /// The next parents are copied here, then the two pools trade places.
+    next: Pool<A>,
     order: Vec<u16>,
+    histogram: Vec<u32>,
     selected: Vec<u16>,
     perm: Vec<u16>,
     evaluations: u64,
@@ -96,30 +113,33 @@ struct State<'a> {
     repetitions_removed: u64,
 }
 
-impl State<'_> {
-    fn individual(&mut self, k: usize) -> &mut [u8] {
-        &mut self.pool[k * self.cells..(k + 1) * self.cells]
-    }
-
-    /// Evaluate pool member `k`; true when it is a solution.
+impl<A: Counts> State<'_, A> {
+    /// Evaluate pool member `k` (its fitness follows from its counts); true when it is a
+    /// solution.
     fn evaluate(&mut self, k: usize) -> bool {
-        let f = self
-            .fit
-            .eval(&self.pool[k * self.cells..(k + 1) * self.cells]);
+        let f = self.max - self.pool.equal_of(k);
+        debug_assert_eq!(f, self.fit.eval(self.pool.cells_of(k)));
         self.pool_fit[k] = f;
         self.evaluations += 1;
-        f == self.fit.max()
+        f == self.max
+    }
+
+    /// Remove Repetition on pool member `k`.
+    fn remove_repetition(&mut self, k: usize, rng: &mut Rng) {
+        let mut m = self.pool.member(k);
+        let set = self.cfg.repetition_set;
+        self.repetitions_removed +=
+            tracked::remove_repetition(&self.bp, &self.lay, set, &mut m, rng) as u64;
     }
 
     /// Fresh random parents with Remove Repetition; returns a solved index if any.
     fn initialise(&mut self, rng: &mut Rng) -> Option<usize> {
         let mut found = None;
         for k in 0..self.pop {
-            let (bp, set) = (&self.bp, self.cfg.repetition_set);
-            let cells = self.cells;
-            let ind = &mut self.pool[k * cells..(k + 1) * cells];
-            random_individual(bp, ind, rng);
-            self.repetitions_removed += remove_repetition(bp, set, ind, rng) as u64;
+            let mut m = self.pool.member(k);
+            random_individual(&self.bp, m.cells, rng);
+            self.lay.recount(&mut m);
+            self.remove_repetition(k, rng);
             if self.evaluate(k) && found.is_none() {
                 found = Some(k);
             }
@@ -138,8 +158,8 @@ impl State<'_> {
 
     /// Crossover then mutation of the children; returns a solved pool index if any.
     fn breed(&mut self, rng: &mut Rng) -> Option<usize> {
-        let (pop, cells) = (self.pop, self.cells);
-        self.pool.copy_within(0..pop * cells, pop * cells);
+        let pop = self.pop;
+        self.pool.copy_within(0..pop, pop);
         self.pool_fit.copy_within(0..pop, pop);
         self.perm.clear();
         self.perm.extend(0..pop as u16);
@@ -156,13 +176,11 @@ impl State<'_> {
                 self.perm[2 * pair + 1] as usize,
             );
             let (lo, hi) = (a.min(b), a.max(b));
-            let (x, y) = self.pool[pop * cells..].split_at_mut(hi * cells);
-            let ca = &mut x[lo * cells..(lo + 1) * cells];
-            let cb = &mut y[..cells];
-            row_uniform_crossover(self.bp.geom, ca, cb);
-            let set = self.cfg.repetition_set;
-            self.repetitions_removed += remove_repetition(&self.bp, set, ca, rng) as u64;
-            self.repetitions_removed += remove_repetition(&self.bp, set, cb, rng) as u64;
+            let (mut ca, mut cb) = self.pool.pair(pop + lo, pop + hi);
+            let rows = self.cfg.crossover_rows;
+            tracked::crossover(&self.bp, &self.lay, rows, &mut ca, &mut cb, rng);
+            self.remove_repetition(pop + lo, rng);
+            self.remove_repetition(pop + hi, rng);
             for k in [pop + lo, pop + hi] {
                 if self.evaluate(k) {
                     return Some(k);
@@ -170,14 +188,10 @@ impl State<'_> {
             }
         }
         for k in pop..2 * pop {
-            let (bp, p, set) = (
-                &self.bp,
-                self.cfg.mutation_probability,
-                self.cfg.repetition_set,
-            );
-            let ind = &mut self.pool[k * cells..(k + 1) * cells];
-            self.redrawn += bitwise_mutation(bp, p, ind, rng) as u64;
-            self.repetitions_removed += remove_repetition(bp, set, ind, rng) as u64;
+            let mut m = self.pool.member(k);
+            self.redrawn +=
+                tracked::bitwise_mutation(&self.bp, &self.lay, &self.coin, &mut m, rng) as u64;
+            self.remove_repetition(k, rng);
             if self.evaluate(k) {
                 return Some(k);
             }
@@ -185,24 +199,23 @@ impl State<'_> {
         None
     }
 
-    /// Alternate elitism: the next parents from the 20N pool.
+    /// Survivor selection ([`select_survivors`]): the next parents from the 20N pool.
     fn select(&mut self) {
-        let best_first = self.cfg.elite_order == EliteOrder::BestFirst;
-        alternate_elitism(
+        select_survivors(
             &self.pool_fit,
-            best_first,
+            self.cfg.elite_order,
+            self.cfg.elitism,
             &mut self.order,
+            &mut self.histogram,
             &mut self.selected,
         );
-        let cells = self.cells;
         for (slot, &k) in self.selected.iter().enumerate() {
-            let k = k as usize;
-            self.next[slot * cells..(slot + 1) * cells]
-                .copy_from_slice(&self.pool[k * cells..(k + 1) * cells]);
-            self.next_fit[slot] = self.pool_fit[k];
+            self.next.copy_from(slot, &self.pool, k as usize);
         }
-        self.pool[..self.pop * cells].copy_from_slice(&self.next);
-        self.pool_fit[..self.pop].copy_from_slice(&self.next_fit);
+        std::mem::swap(&mut self.pool, &mut self.next);
+        for k in 0..self.pop {
+            self.pool_fit[k] = self.max - self.pool.equal_of(k);
+        }
     }
 }
 
@@ -218,21 +231,42 @@ impl Solver for RetGa {
         rng: &mut Rng,
         observer: &mut dyn Observer,
     ) -> RunOutcome {
+        // Packed counts: 4-bit fields in a u64 up to order 15, 5-bit fields in a u128 above.
+        if puzzle.geometry().n() <= 15 {
+            self.run::<u64>(puzzle, budget, rng, observer)
+        } else {
+            self.run::<u128>(puzzle, budget, rng, observer)
+        }
+    }
+}
+
+impl RetGa {
+    fn run<A: Counts>(
+        &self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+        rng: &mut Rng,
+        observer: &mut dyn Observer,
+    ) -> RunOutcome {
         let geom = puzzle.geometry();
         let units = Units::new(geom);
-        let cells = geom.cells();
         let pop = self.config.population_factor * geom.n();
+        let bp = Blueprint::new(puzzle);
+        let lay = Layout::<A>::new(&bp, self.config.repetition_scope);
+        let fit = RetGaFitness::new(&units);
         let mut st = State {
             cfg: &self.config,
-            bp: Blueprint::new(puzzle),
-            fit: RetGaFitness::new(&units),
-            cells,
+            pool: Pool::new(&lay, 2 * pop),
+            next: Pool::new(&lay, 2 * pop),
+            bp,
+            lay,
+            coin: Bernoulli::new(self.config.mutation_probability).expect("validated"),
+            max: fit.max(),
+            fit,
             pop,
-            pool: vec![0; 2 * pop * cells],
             pool_fit: vec![0; 2 * pop],
-            next: vec![0; pop * cells],
-            next_fit: vec![0; pop],
             order: Vec::with_capacity(2 * pop),
+            histogram: Vec::new(),
             selected: vec![0; pop],
             perm: Vec::with_capacity(pop),
             evaluations: 0,
@@ -288,7 +322,7 @@ impl Solver for RetGa {
         let (k, fitness) = match solved_at {
             Some(k) => {
                 termination = Termination::Solved;
-                (k, st.fit.max())
+                (k, st.max)
             }
             None => {
                 let (k, f) = st.best();
@@ -299,7 +333,7 @@ impl Solver for RetGa {
             (Some(_), SuccessGeneration::Completed) => generation.saturating_sub(1),
             _ => generation,
         };
-        let grid = Grid::from_cells(geom, st.individual(k).to_vec()).expect("cells in range");
+        let grid = Grid::from_cells(geom, st.pool.cells_of(k).to_vec()).expect("cells in range");
         RunOutcome {
             solved: solved_at.is_some(),
             best_fitness: fitness as f64,

@@ -2,7 +2,7 @@
 //! given the puzzle's [`Blueprint`]. Generic over the RNG so tests can drive them with any
 //! generator.
 
-use crate::config::RepetitionSet;
+use crate::config::{CrossoverRows, EliteOrder, Elitism, RepetitionScope, RepetitionSet};
 use rand::Rng;
 use sudoku_core::{Geometry, Puzzle};
 
@@ -97,7 +97,7 @@ impl Blueprint {
 
 /// A uniformly random set bit of a non-empty mask.
 #[inline]
-fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
+pub(crate) fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
     debug_assert!(mask != 0);
     let mut m = mask;
     for _ in 0..rng.random_range(0..mask.count_ones()) {
@@ -118,30 +118,46 @@ pub fn random_individual<R: Rng + ?Sized>(bp: &Blueprint, cells: &mut [u8], rng:
 
 /// Remove Repetition: "any repetition of a given is replaced by a randomly selected number from
 /// the set ({1..9} - G_i) ... The operation is first performed on each row and then on each
-/// column." Non-given cells holding a value given in the same unit get a new value; repetitions
-/// of non-givens are left alone ("repetition of non-givens is not removed by this process").
+/// column." With [`RepetitionScope::Givens`] (the papers' words) non-given cells holding a
+/// value given in the same unit get a new value and repetitions of non-givens are left alone
+/// ("repetition of non-givens is not removed by this process"); with [`RepetitionScope::All`]
+/// a non-given cell repeating an earlier non-given of the unit is replaced too.
 /// Returns the number of cells changed.
 pub fn remove_repetition<R: Rng + ?Sized>(
     bp: &Blueprint,
     set: RepetitionSet,
+    scope: RepetitionScope,
     cells: &mut [u8],
     rng: &mut R,
 ) -> u32 {
     let n = bp.geom.n();
+    let every = (1u64 << n) - 1;
     // Which rows hold a non-given cell repeating one of the row's givens: one pass over the
     // non-given cells with precomputed masks. Most rows of most individuals need nothing.
-    let mut rows = 0u64;
-    for (k, &c) in bp.free.iter().enumerate() {
-        let bit = 1u32 << cells[c as usize];
-        rows |= u64::from(bit & bp.free_row_given[k] != 0) << bp.free_row[k];
-    }
-    let mut changed = fix_units(bp, set, cells, rng, rows, 0);
-    let mut cols = 0u64;
-    for (k, &c) in bp.free.iter().enumerate() {
-        let bit = 1u32 << cells[c as usize];
-        cols |= u64::from(bit & bp.free_col_given[k] != 0) << bp.free_col[k];
-    }
-    changed += fix_units(bp, set, cells, rng, cols, n);
+    let rows = match scope {
+        RepetitionScope::Givens => {
+            let mut rows = 0u64;
+            for (k, &c) in bp.free.iter().enumerate() {
+                let bit = 1u32 << cells[c as usize];
+                rows |= u64::from(bit & bp.free_row_given[k] != 0) << bp.free_row[k];
+            }
+            rows
+        }
+        RepetitionScope::All => every,
+    };
+    let mut changed = fix_units(bp, set, scope, cells, rng, rows, 0);
+    let cols = match scope {
+        RepetitionScope::Givens => {
+            let mut cols = 0u64;
+            for (k, &c) in bp.free.iter().enumerate() {
+                let bit = 1u32 << cells[c as usize];
+                cols |= u64::from(bit & bp.free_col_given[k] != 0) << bp.free_col[k];
+            }
+            cols
+        }
+        RepetitionScope::All => every,
+    };
+    changed += fix_units(bp, set, scope, cells, rng, cols, n);
     changed
 }
 
@@ -149,6 +165,7 @@ pub fn remove_repetition<R: Rng + ?Sized>(
 fn fix_units<R: Rng + ?Sized>(
     bp: &Blueprint,
     set: RepetitionSet,
+    scope: RepetitionScope,
     cells: &mut [u8],
     rng: &mut R,
     mut which: u64,
@@ -156,6 +173,7 @@ fn fix_units<R: Rng + ?Sized>(
 ) -> u32 {
     let full = bp.geom.full_mask();
     let n = bp.geom.n();
+    let all = scope == RepetitionScope::All;
     let mut changed = 0;
     while which != 0 {
         let u = offset + which.trailing_zeros() as usize;
@@ -169,9 +187,12 @@ fn fix_units<R: Rng + ?Sized>(
                 .fold(0u32, |m, &c| m | 1 << cells[c as usize]),
             RepetitionSet::GivensOfUnit => gmask,
         };
+        // Values that a later non-given may not repeat: the givens, and with
+        // `RepetitionScope::All` every value an earlier non-given of the unit holds.
+        let mut taken = gmask;
         for &c in free {
             let v = cells[c as usize];
-            if gmask & (1 << v) != 0 {
+            if taken & (1 << v) != 0 {
                 let choices = full & !present;
                 // With PresentInUnit a repeated value means some value is missing, so
                 // `choices` is never empty; with GivensOfUnit it is empty only when every
@@ -184,7 +205,12 @@ fn fix_units<R: Rng + ?Sized>(
                 if set == RepetitionSet::PresentInUnit {
                     present |= 1 << nv;
                 }
+                if all {
+                    taken |= 1 << nv;
+                }
                 changed += 1;
+            } else if all {
+                taken |= 1 << v;
             }
         }
     }
@@ -192,13 +218,27 @@ fn fix_units<R: Rng + ?Sized>(
 }
 
 /// Row-wise uniform crossover: "choose the crossover sites as much as possible, in between each
-/// pair of rows. Now interchange the rows alternatively throughout." Rows 2, 4, 6, ... (1-based)
-/// are exchanged; exchanging the odd rows instead yields the same two children in the other
-/// order. Givens are equal in both parents, so they are not disturbed.
-pub fn row_uniform_crossover(geom: Geometry, a: &mut [u8], b: &mut [u8]) {
+/// pair of rows. Now interchange the rows alternatively throughout." With
+/// [`CrossoverRows::Alternate`] rows 2, 4, 6, ... (1-based) are exchanged (exchanging the odd
+/// rows instead yields the same two children in the other order) and no random number is
+/// drawn; with [`CrossoverRows::UniformRandom`] each row is exchanged with probability 0.5.
+/// Givens are equal in both parents, so they are not disturbed.
+pub fn row_uniform_crossover<R: Rng + ?Sized>(
+    geom: Geometry,
+    rows: CrossoverRows,
+    a: &mut [u8],
+    b: &mut [u8],
+    rng: &mut R,
+) {
     let n = geom.n();
-    for r in (1..n).step_by(2) {
-        a[r * n..(r + 1) * n].swap_with_slice(&mut b[r * n..(r + 1) * n]);
+    for r in 0..n {
+        let swap = match rows {
+            CrossoverRows::Alternate => r % 2 == 1,
+            CrossoverRows::UniformRandom => rng.random_bool(0.5),
+        };
+        if swap {
+            a[r * n..(r + 1) * n].swap_with_slice(&mut b[r * n..(r + 1) * n]);
+        }
     }
 }
 
@@ -223,23 +263,73 @@ pub fn bitwise_mutation<R: Rng + ?Sized>(
     redrawn
 }
 
-/// Alternate elitism: "The population before crossover and after mutation were combined
+/// Survivor selection: "The population before crossover and after mutation were combined
 /// together to form a population of size 20*N ... Arrange the individuals in the ascending
 /// order of their fitness values ... the alternate individuals are then selected".
 ///
-/// `order` receives the pool indices (0..pool) sorted by the elite order; ties are broken by
-/// pool index so the result is deterministic. Returns the selected pool indices in `out`
-/// (positions 0, 2, 4, ... of the sorted pool), `out.len()` of them.
-pub fn alternate_elitism(fitness: &[u32], best_first: bool, order: &mut Vec<u16>, out: &mut [u16]) {
-    order.clear();
-    order.extend(0..fitness.len() as u16);
-    if best_first {
-        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(fitness[i as usize]), i));
-    } else {
-        order.sort_unstable_by_key(|&i| (fitness[i as usize], i));
+/// `order` receives the pool indices (0..pool) sorted by `elite_order`, a stable sort of the
+/// pool (ties in pool order: parents before children), done as a counting sort over the
+/// fitness range (`histogram` is its scratch space). `out` receives the selected pool indices
+/// in sorted order, `out.len()` of them: with [`Elitism::Alternate`] positions 0, 2, 4, ...
+/// (0-based; 1, 3, 5, ... with [`EliteOrder::Ascending`]); with [`Elitism::Best`] the best
+/// `out.len()`.
+pub fn select_survivors(
+    fitness: &[u32],
+    elite_order: EliteOrder,
+    elitism: Elitism,
+    order: &mut Vec<u16>,
+    histogram: &mut Vec<u32>,
+    out: &mut [u16],
+) {
+    stable_sort_by_fitness(
+        fitness,
+        elite_order == EliteOrder::BestFirst,
+        order,
+        histogram,
+    );
+    let k = out.len();
+    match (elitism, elite_order) {
+        (Elitism::Alternate, EliteOrder::Ascending) => {
+            for (j, slot) in out.iter_mut().enumerate() {
+                *slot = order[2 * j + 1];
+            }
+        }
+        (Elitism::Alternate, _) => {
+            for (j, slot) in out.iter_mut().enumerate() {
+                *slot = order[2 * j];
+            }
+        }
+        (Elitism::Best, EliteOrder::BestFirst) => out.copy_from_slice(&order[..k]),
+        (Elitism::Best, _) => out.copy_from_slice(&order[order.len() - k..]),
     }
-    for (k, slot) in out.iter_mut().enumerate() {
-        *slot = order[2 * k];
+}
+
+/// Pool indices sorted by fitness (descending when `best_first`), ties in index order: a
+/// counting sort, linear in the pool size plus the fitness range.
+fn stable_sort_by_fitness(
+    fitness: &[u32],
+    best_first: bool,
+    order: &mut Vec<u16>,
+    histogram: &mut Vec<u32>,
+) {
+    order.clear();
+    order.resize(fitness.len(), 0);
+    let Some((&lo, &hi)) = fitness.iter().min().zip(fitness.iter().max()) else {
+        return;
+    };
+    let bucket = |f: u32| (if best_first { hi - f } else { f - lo }) as usize;
+    histogram.clear();
+    histogram.resize((hi - lo) as usize + 2, 0);
+    for &f in fitness {
+        histogram[bucket(f) + 1] += 1;
+    }
+    for b in 1..histogram.len() {
+        histogram[b] += histogram[b - 1];
+    }
+    for (i, &f) in fitness.iter().enumerate() {
+        let slot = &mut histogram[bucket(f)];
+        order[*slot as usize] = i as u16;
+        *slot += 1;
     }
 }
 
@@ -248,30 +338,99 @@ mod tests {
     use super::*;
 
     #[test]
-    fn alternate_elitism_table() {
-        // (fitness of the pool, best_first, expected selected indices)
-        let cases: &[(&[u32], bool, &[u16])] = &[
-            (&[5, 9, 7, 1], true, &[1, 0]),
-            (&[5, 9, 7, 1], false, &[3, 2]),
-            (&[3, 3, 3, 3], true, &[0, 2]),
-            (&[1, 2, 3, 4, 5, 6], true, &[5, 3, 1]),
+    fn survivor_selection_table() {
+        use EliteOrder::*;
+        use Elitism::*;
+        // (fitness of the pool, order, scheme, expected selected indices in population order)
+        let cases: &[(&[u32], EliteOrder, Elitism, &[u16])] = &[
+            (&[5, 9, 7, 1], BestFirst, Alternate, &[1, 0]),
+            (&[5, 9, 7, 1], AscendingLiteral, Alternate, &[3, 2]),
+            (&[5, 9, 7, 1], Ascending, Alternate, &[0, 1]),
+            (&[3, 3, 3, 3], BestFirst, Alternate, &[0, 2]),
+            // A stable ascending sort keeps ties in pool order; positions 2 and 4 survive.
+            (&[3, 3, 3, 3], Ascending, Alternate, &[1, 3]),
+            (&[1, 2, 3, 4, 5, 6], BestFirst, Alternate, &[5, 3, 1]),
+            (&[1, 2, 3, 4, 5, 6], Ascending, Alternate, &[1, 3, 5]),
+            // Parent 1 (fitness 4) ties with child 2: best-first keeps the parent first.
+            (&[2, 4, 4, 1], BestFirst, Alternate, &[1, 0]),
+            (&[2, 4, 4, 1], Ascending, Alternate, &[0, 2]),
+            (&[5, 9, 7, 1], BestFirst, Best, &[1, 2]),
+            (&[5, 9, 7, 1], Ascending, Best, &[2, 1]),
+            (&[5, 9, 7, 1], AscendingLiteral, Best, &[2, 1]),
+            // Ties at the cut: best-first keeps the parent, ascending the child.
+            (&[4, 6, 4, 1], BestFirst, Best, &[1, 0]),
+            (&[4, 6, 4, 1], Ascending, Best, &[2, 1]),
         ];
-        for (fit, bf, want) in cases {
-            let mut order = Vec::new();
+        for (fit, order_kind, scheme, want) in cases {
+            let (mut order, mut histogram) = (Vec::new(), Vec::new());
             let mut out = vec![0u16; want.len()];
-            alternate_elitism(fit, *bf, &mut order, &mut out);
-            assert_eq!(&out[..], *want, "{fit:?} {bf}");
+            select_survivors(
+                fit,
+                *order_kind,
+                *scheme,
+                &mut order,
+                &mut histogram,
+                &mut out,
+            );
+            assert_eq!(&out[..], *want, "{fit:?} {order_kind:?} {scheme:?}");
+        }
+    }
+
+    /// The counting sort gives the order of a comparison sort on (fitness, index).
+    #[test]
+    fn counting_sort_matches_a_comparison_sort() {
+        let mut rng = sudoku_core::rng_from_seed(3);
+        let (mut order, mut histogram) = (Vec::new(), Vec::new());
+        for len in [1usize, 2, 7, 180] {
+            for spread in [1u32, 3, 80, 972] {
+                let fit: Vec<u32> = (0..len)
+                    .map(|_| 900u32.saturating_sub(spread) + rng.random_range(0..spread))
+                    .collect();
+                for best_first in [true, false] {
+                    stable_sort_by_fitness(&fit, best_first, &mut order, &mut histogram);
+                    let mut want: Vec<u16> = (0..len as u16).collect();
+                    if best_first {
+                        want.sort_by_key(|&i| (std::cmp::Reverse(fit[i as usize]), i));
+                    } else {
+                        want.sort_by_key(|&i| (fit[i as usize], i));
+                    }
+                    assert_eq!(order, want, "{fit:?} {best_first}");
+                }
+            }
         }
     }
 
     #[test]
     fn crossover_exchanges_alternate_rows() {
         let g = Geometry::new(2, 2).unwrap();
+        let mut rng = sudoku_core::rng_from_seed(1);
         let mut a: Vec<u8> = vec![1; 16];
         let mut b: Vec<u8> = vec![2; 16];
-        row_uniform_crossover(g, &mut a, &mut b);
+        row_uniform_crossover(g, CrossoverRows::Alternate, &mut a, &mut b, &mut rng);
         assert_eq!(a, [1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2]);
         assert_eq!(b, [2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn uniform_random_crossover_exchanges_whole_rows_half_the_time() {
+        let g = Geometry::new(3, 3).unwrap();
+        let mut rng = sudoku_core::rng_from_seed(2);
+        let mut swapped = 0;
+        let trials = 2000;
+        for _ in 0..trials {
+            let mut a: Vec<u8> = vec![1; 81];
+            let mut b: Vec<u8> = vec![2; 81];
+            row_uniform_crossover(g, CrossoverRows::UniformRandom, &mut a, &mut b, &mut rng);
+            for r in 0..9 {
+                let row = &a[r * 9..(r + 1) * 9];
+                // Whole rows move: a row is all 1 or all 2, and b holds the complement.
+                assert!(row.iter().all(|&v| v == row[0]));
+                assert_eq!(b[r * 9], 3 - row[0]);
+                swapped += usize::from(row[0] == 2);
+            }
+        }
+        let rate = swapped as f64 / (trials * 9) as f64;
+        assert!((rate - 0.5).abs() < 0.02, "{rate}");
     }
 
     #[test]

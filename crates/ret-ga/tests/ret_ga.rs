@@ -59,16 +59,38 @@ fn operators_keep_every_given() {
     for id in ["mk_1star", "mk_superdifficult", "das_fig1"] {
         let p = puzzle(id);
         let bp = Blueprint::new(p);
-        for set in [RepetitionSet::PresentInUnit, RepetitionSet::GivensOfUnit] {
+        let readings = [
+            (
+                RepetitionSet::PresentInUnit,
+                RepetitionScope::Givens,
+                CrossoverRows::Alternate,
+            ),
+            (
+                RepetitionSet::GivensOfUnit,
+                RepetitionScope::Givens,
+                CrossoverRows::Alternate,
+            ),
+            (
+                RepetitionSet::PresentInUnit,
+                RepetitionScope::All,
+                CrossoverRows::UniformRandom,
+            ),
+            (
+                RepetitionSet::GivensOfUnit,
+                RepetitionScope::All,
+                CrossoverRows::UniformRandom,
+            ),
+        ];
+        for (set, scope, rows) in readings {
             for _ in 0..200 {
                 let mut a = vec![0u8; 81];
                 let mut b = vec![0u8; 81];
                 random_individual(&bp, &mut a, &mut rng);
                 random_individual(&bp, &mut b, &mut rng);
-                remove_repetition(&bp, set, &mut a, &mut rng);
-                row_uniform_crossover(bp.geom, &mut a, &mut b);
+                remove_repetition(&bp, set, scope, &mut a, &mut rng);
+                row_uniform_crossover(bp.geom, rows, &mut a, &mut b, &mut rng);
                 bitwise_mutation(&bp, 0.2, &mut b, &mut rng);
-                remove_repetition(&bp, set, &mut b, &mut rng);
+                remove_repetition(&bp, set, scope, &mut b, &mut rng);
                 for g in [&a, &b] {
                     let grid = Grid::from_cells(p.geometry(), g.to_vec()).unwrap();
                     assert!(grid.keeps_givens_of(&p.grid), "{id}");
@@ -91,7 +113,8 @@ fn remove_repetition_clears_column_repeats_of_givens() {
     for _ in 0..500 {
         let mut a = vec![0u8; 81];
         random_individual(&bp, &mut a, &mut rng);
-        remove_repetition(&bp, RepetitionSet::PresentInUnit, &mut a, &mut rng);
+        let scope = RepetitionScope::Givens;
+        remove_repetition(&bp, RepetitionSet::PresentInUnit, scope, &mut a, &mut rng);
         for c in 0..9 {
             let givens: Vec<u8> = g
                 .col_cells(c)
@@ -119,13 +142,69 @@ fn remove_repetition_table() {
         // Row 0 = 1 | 1 1 4 : the two free 1s repeat the given; present = {1,4}, so they
         // become 2 and 3 in some order (PresentInUnit never repeats a value).
         let mut ind = vec![1, 1, 1, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 2, 3, 1];
-        let changed = remove_repetition(&bp, RepetitionSet::PresentInUnit, &mut ind, &mut rng);
+        let changed = remove_repetition(
+            &bp,
+            RepetitionSet::PresentInUnit,
+            RepetitionScope::Givens,
+            &mut ind,
+            &mut rng,
+        );
         let mut row0 = ind[..4].to_vec();
         row0.sort();
         assert_eq!(row0, [1, 2, 3, 4]);
         // Column 0: cells 4, 8, 12 hold 2, 3, 4: no repeat of the given 1.
         assert_eq!(&ind[4..], &[2, 3, 4, 1, 3, 4, 1, 2, 4, 2, 3, 1]);
         assert_eq!(changed, 2);
+    }
+}
+
+/// `RepetitionScope::All` with the present-in-unit set: after the column pass every column is a
+/// permutation, and a free cell repeating an earlier free cell is redrawn while the first
+/// occurrence stays. `Givens` leaves repeats among non-givens alone.
+#[test]
+fn remove_repetition_scope_table() {
+    let geom = Geometry::new(2, 2).unwrap();
+    let mut cells = vec![0u8; 16];
+    cells[0] = 1;
+    let p = Puzzle::new("t", Grid::from_cells(geom, cells).unwrap());
+    let bp = Blueprint::new(&p);
+    let mut rng = rng_from_seed(10);
+    // (individual, scope, cells that must keep their value, cells changed)
+    let cases: &[([u8; 16], RepetitionScope, &[usize], u32)] = &[
+        // Row 1 = 3 3 2 2: two repeats among non-givens, no given involved.
+        (
+            [1, 2, 3, 4, 3, 3, 2, 2, 2, 4, 1, 3, 4, 1, 4, 1],
+            RepetitionScope::Givens,
+            &[4, 5, 6, 7],
+            0,
+        ),
+        (
+            [1, 2, 3, 4, 3, 3, 2, 2, 2, 4, 1, 3, 4, 1, 4, 1],
+            RepetitionScope::All,
+            &[0, 4, 6],
+            u32::MAX,
+        ),
+    ];
+    for (ind, scope, kept, changed_want) in cases {
+        for _ in 0..50 {
+            let mut a = ind.to_vec();
+            let changed =
+                remove_repetition(&bp, RepetitionSet::PresentInUnit, *scope, &mut a, &mut rng);
+            for &k in *kept {
+                assert_eq!(a[k], ind[k], "{scope:?} cell {k}");
+            }
+            if *changed_want != u32::MAX {
+                assert_eq!(changed, *changed_want);
+                assert_eq!(&a[..], &ind[..]);
+            } else {
+                assert!(changed >= 2);
+                for c in 0..4 {
+                    let mut col: Vec<u8> = (0..4).map(|r| a[r * 4 + c]).collect();
+                    col.sort();
+                    assert_eq!(col, [1, 2, 3, 4], "column {c} of {a:?}");
+                }
+            }
+        }
     }
 }
 
@@ -224,6 +303,19 @@ fn every_option_runs() {
             success_generation: SuccessGeneration::Completed,
             ..Default::default()
         },
+        RetGaConfig {
+            elite_order: EliteOrder::Ascending,
+            ..Default::default()
+        },
+        RetGaConfig {
+            elitism: Elitism::Best,
+            crossover_rows: CrossoverRows::UniformRandom,
+            ..Default::default()
+        },
+        RetGaConfig {
+            repetition_scope: RepetitionScope::All,
+            ..Default::default()
+        },
     ];
     for c in configs {
         let ga = RetGa::new(c.clone()).unwrap();
@@ -236,6 +328,104 @@ fn every_option_runs() {
         assert!(out.grid.keeps_givens_of(&p.grid), "{c:?}");
         if out.solved {
             assert!(out.grid.is_solved());
+        }
+    }
+}
+
+/// The tracked operators (incremental counts) leave the same cells as the plain operators,
+/// draw the same random numbers (the generators agree afterwards), and keep the counts equal
+/// to a recount and the fitness equal to the paper's formula, for every reading and on orders
+/// 4, 6, 9 (u64 counts) and 16 (u128 counts).
+#[test]
+fn tracked_operators_match_the_plain_ones() {
+    use rand::RngCore;
+    use ret_ga::tracked::{self, Counts, Layout, Pool};
+    use sudoku_core::fitness::RetGaFitness;
+
+    fn check<A: Counts>(p: &Puzzle, seed: u64) {
+        let bp = Blueprint::new(p);
+        let fit = RetGaFitness::new(&Units::new(p.geometry()));
+        let max = fit.max();
+        let coin = rand::distr::Bernoulli::new(0.2).unwrap();
+        for set in [RepetitionSet::PresentInUnit, RepetitionSet::GivensOfUnit] {
+            for scope in [RepetitionScope::Givens, RepetitionScope::All] {
+                for rows in [CrossoverRows::Alternate, CrossoverRows::UniformRandom] {
+                    let lay = Layout::<A>::new(&bp, scope);
+                    let mut pool = Pool::new(&lay, 2);
+                    let mut fresh = Pool::new(&lay, 1);
+                    let mut r1 = rng_from_seed(seed);
+                    let cells = p.geometry().cells();
+                    let (mut a, mut b) = (vec![0u8; cells], vec![0u8; cells]);
+                    for k in 0..2 {
+                        let ind = if k == 0 { &mut a } else { &mut b };
+                        random_individual(&bp, ind, &mut r1);
+                        let mut m = pool.member(k);
+                        m.cells.copy_from_slice(ind);
+                        lay.recount(&mut m);
+                    }
+                    let mut r2 = r1.clone();
+                    for step in 0..60 {
+                        match step % 3 {
+                            0 => {
+                                row_uniform_crossover(bp.geom, rows, &mut a, &mut b, &mut r1);
+                                let (mut x, mut y) = pool.pair(0, 1);
+                                tracked::crossover(&bp, &lay, rows, &mut x, &mut y, &mut r2);
+                            }
+                            1 => {
+                                bitwise_mutation(&bp, 0.2, &mut a, &mut r1);
+                                let mut m = pool.member(0);
+                                tracked::bitwise_mutation(&bp, &lay, &coin, &mut m, &mut r2);
+                            }
+                            _ => {
+                                for (k, ind) in [&mut a, &mut b].into_iter().enumerate() {
+                                    let want = remove_repetition(&bp, set, scope, ind, &mut r1);
+                                    let mut m = pool.member(k);
+                                    let got =
+                                        tracked::remove_repetition(&bp, &lay, set, &mut m, &mut r2);
+                                    assert_eq!(got, want);
+                                }
+                            }
+                        }
+                        for (k, ind) in [&a, &b].into_iter().enumerate() {
+                            assert_eq!(
+                                pool.cells_of(k),
+                                &ind[..],
+                                "{set:?} {scope:?} {rows:?} step {step}"
+                            );
+                            assert_eq!(max - pool.equal_of(k), fit.eval(ind));
+                            let mut m = fresh.member(0);
+                            m.cells.copy_from_slice(ind);
+                            lay.recount(&mut m);
+                            assert_eq!(fresh.equal_of(0), pool.equal_of(k));
+                        }
+                        assert_eq!(
+                            r1.next_u64(),
+                            r2.next_u64(),
+                            "generators diverged at step {step}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for id in ["mk_1star", "mk_superdifficult", "das_fig1"] {
+        check::<u64>(puzzle(id), 11);
+    }
+    for order in [4usize, 6, 16] {
+        let geom = Geometry::for_order(order).unwrap();
+        let grid = sudoku_core::exact::random_solution(geom, &mut rng_from_seed(order as u64));
+        // Keep every third cell as a given.
+        let cells: Vec<u8> = grid
+            .cells()
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| if i % 3 == 0 { v } else { 0 })
+            .collect();
+        let p = Puzzle::new("t", Grid::from_cells(geom, cells).unwrap());
+        if order == 16 {
+            check::<u128>(&p, 12);
+        } else {
+            check::<u64>(&p, 12);
         }
     }
 }

@@ -29,8 +29,14 @@ struct RetGaParams {
     repetition_set: Option<String>,
     /// "consecutive" | "random"
     pairing: Option<String>,
-    /// "best-first" | "ascending-literal"
+    /// "best-first" | "ascending-literal" | "ascending"
     elite_order: Option<String>,
+    /// "alternate" | "best"
+    elitism: Option<String>,
+    /// "alternate" | "uniform-random"
+    crossover_rows: Option<String>,
+    /// "givens" | "all"
+    repetition_scope: Option<String>,
     /// "current" | "completed"
     success_generation: Option<String>,
 }
@@ -109,9 +115,34 @@ fn ret_ga(params: &toml::Table) -> Result<ret_ga::RetGa> {
             &[
                 ("best-first", EliteOrder::BestFirst),
                 ("ascending-literal", EliteOrder::AscendingLiteral),
+                ("ascending", EliteOrder::Ascending),
             ],
         )?;
     }
+    c.elitism = choose_or(
+        "elitism",
+        p.elitism.as_deref(),
+        &[("alternate", Elitism::Alternate), ("best", Elitism::Best)],
+        c.elitism,
+    )?;
+    c.crossover_rows = choose_or(
+        "crossover_rows",
+        p.crossover_rows.as_deref(),
+        &[
+            ("alternate", CrossoverRows::Alternate),
+            ("uniform-random", CrossoverRows::UniformRandom),
+        ],
+        c.crossover_rows,
+    )?;
+    c.repetition_scope = choose_or(
+        "repetition_scope",
+        p.repetition_scope.as_deref(),
+        &[
+            ("givens", RepetitionScope::Givens),
+            ("all", RepetitionScope::All),
+        ],
+        c.repetition_scope,
+    )?;
     if let Some(v) = &p.success_generation {
         c.success_generation = choose(
             "success_generation",
