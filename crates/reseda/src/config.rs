@@ -16,7 +16,9 @@ pub enum Strategy {
     Both,
 }
 
-/// Which cell and symbol the block-permutation sampler takes next.
+/// Which symbol the block-permutation sampler puts in the cell it fills next (the cell is
+/// chosen by [`CellOrder`]; the names below describe the default order,
+/// [`CellOrder::Renormalised`]).
 ///
 /// Paper: "Our technique is to first pick a symbol in the cell having the highest probability.
 /// Once this symbol is picked, it is removed from the possible symbols of the remaining cells
@@ -27,10 +29,45 @@ pub enum BlockPick {
     /// with a symbol *drawn* from its distribution. A sampler must sample: the literal argmax
     /// would make all Q samples of a round identical once the probabilities differ. Ties
     /// between cells go to the first remaining cell (box order, as cells are removed by
-    /// swap), which costs no random draw.
+    /// swap), which costs no random draw. With another [`CellOrder`], the symbol is drawn the
+    /// same way in the cell that order gives.
     DrawInMostCertainCell,
-    /// The literal reading: the (cell, symbol) pair of highest probability, ties at random.
+    /// The literal reading: the (cell, symbol) pair of highest probability. Ties between cells
+    /// go to the first remaining cell, as above; ties between symbols to the smallest symbol.
+    /// With another [`CellOrder`], the most probable unused symbol of the cell that order gives.
     ArgmaxCellSymbol,
+}
+
+/// In which order the block-permutation sampler fills the free cells of a block. The paper does
+/// not state it beyond "first pick a symbol in the cell having the highest probability. Once
+/// this symbol is picked, it is removed from the possible symbols of the remaining cells of the
+/// block and the probabilities in these cells are recomputed knowing that the probability of
+/// this symbol is now zero. This method is iterated until the last cell is filled." Whether
+/// "the cell having the highest probability" is chosen again among the recomputed
+/// probabilities after each placement, or once, is open. In every order the symbol of the
+/// chosen cell is given by [`BlockPick`] over the symbols the block has not used yet (with the
+/// recomputed, renormalised probabilities), and a cell with no unused symbol of positive
+/// probability hands the rest of the block to [`Fallback`]. Definitions (the block's givens are
+/// placed first and never move; "box order" is row-major inside the block):
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellOrder {
+    /// Default, re-picked after every placement: the next cell is the remaining cell whose
+    /// largest probability, renormalised over the symbols the block has not used yet, is the
+    /// highest (the most constrained cell first). Ties go to the first remaining cell of a
+    /// list that starts in box order and loses each filled cell by a swap with its last
+    /// element.
+    Renormalised,
+    /// Ordered once per sample, not re-picked: the block's free cells by decreasing largest raw
+    /// probability max_k p(i,j,k) of the current model (before any symbol of the block is
+    /// drawn; no renormalisation), ties in box order.
+    Raw,
+    /// A fixed order per block for the whole resolution: the free cells by decreasing largest
+    /// probability of the resolution's initial distribution p^(0) (section 2.1), that is by
+    /// fewest allowed symbols first, ties in box order. Without the pre-computed constraints
+    /// (strategy `Permutations`) p^(0) is uniform and this is box order.
+    Static,
+    /// Box order: the free cells row-major inside the block, whatever the probabilities.
+    Box,
 }
 
 /// What fills a block when no permutation is possible any more (a remaining cell has no
@@ -102,6 +139,7 @@ pub struct ResedaConfig {
     pub beta: f64,
     pub strategy: Strategy,
     pub block_pick: BlockPick,
+    pub cell_order: CellOrder,
     pub fallback: Fallback,
     pub elite_selection: EliteSelection,
     pub zones: Zones,
@@ -119,6 +157,7 @@ impl Default for ResedaConfig {
             beta: 0.6,
             strategy: Strategy::Both,
             block_pick: BlockPick::DrawInMostCertainCell,
+            cell_order: CellOrder::Renormalised,
             fallback: Fallback::RemainingSymbols,
             elite_selection: EliteSelection::Sort,
             zones: Zones::Diagonal3,

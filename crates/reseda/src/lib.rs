@@ -14,12 +14,40 @@
 //! | beta (stop rule) | [`ResedaConfig::beta`] | 0.6 | "The algorithm stops when rho(n) = 0.6"; section 2.3 calls beta "a parameter close to one" |
 //! | sampling strategy | [`ResedaConfig::strategy`] | [`Strategy::Both`] | "they will be used in all the following numerical examples" |
 //! | block sampler's pick | [`ResedaConfig::block_pick`] | [`BlockPick::DrawInMostCertainCell`] | "first pick a symbol in the cell having the highest probability" |
+//! | block sampler's cell order | [`ResedaConfig::cell_order`] | [`CellOrder::Renormalised`] | not stated (see below) |
 //! | block sampler's fallback | [`ResedaConfig::fallback`] | [`Fallback::RemainingSymbols`] | "we just pick the remaining symbols uniformly at random" |
 //! | elite selection | [`ResedaConfig::elite_selection`] | [`EliteSelection::Sort`] | "sorting the Q samples and keep the Q1 with lowest cost"; the alternative "the sample with lowest cost function among Q/Q1 samples of size Q1" |
 //! | partial restart zones | [`ResedaConfig::zones`] | [`Zones::Diagonal3`] | "we recommend to make a partial restart 3 times, fixing one of the 3 blocks on the first diagonal" |
 //! | result of a failed resolution | [`ResedaConfig::failed_result`] | [`FailedResult::BestSample`] | not stated ("the approximate solution obtained after this first shot") |
 //! | full restarts per run | [`ResedaConfig::attempts`] | 1 | a run is one attempt, as Tables 3-5 count attempts |
 //! | cost | `sudoku_core::fitness::missing_symbols_cost` | 0 = solved | "the sum over all rows, all columns and all blocks of the missing symbols" |
+//!
+//! ## The block sampler's cell order
+//! Section 3.1 describes the block-permutation sampler as: "Our technique is to first pick a
+//! symbol in the cell having the highest probability. Once this symbol is picked, it is removed
+//! from the possible symbols of the remaining cells of the block and the probabilities in these
+//! cells are recomputed knowing that the probability of this symbol is now zero. This method is
+//! iterated until the last cell is filled. Note that it may happen it is impossible to pick a
+//! permutation especially for the final steps of the process. In this case, we just pick the
+//! remaining symbols uniformly at random." The paper does not state in which order the cells
+//! of a block are filled: whether "the cell having the highest probability" is chosen again
+//! among the recomputed probabilities after every placement, or the cells are ordered once.
+//! [`ResedaConfig::cell_order`] names four readings (full definitions on [`CellOrder`]); in
+//! all of them the chosen cell's symbol comes from [`ResedaConfig::block_pick`] over the
+//! recomputed probabilities of the symbols the block has not used, and the block's givens are
+//! placed first:
+//!
+//! | `cell_order` | next cell |
+//! |---|---|
+//! | `renormalised` (default) | re-picked after every placement: the remaining cell whose largest probability, renormalised over the unused symbols, is highest (the most constrained first); ties to the first of a list that starts in box order and loses filled cells by swap-remove |
+//! | `raw` | ordered once per sample by the largest raw probability max_k p(i,j,k) of the current model, decreasing, ties in box order; not re-picked |
+//! | `static` | a fixed order per block for the whole resolution: by the largest probability of the initial distribution p^(0), i.e. fewest allowed symbols first, ties in box order (box order without the pre-computed constraints) |
+//! | `box` | box order (row-major inside the block) |
+//!
+//! The order changes the single-resolution success rates a lot, and in opposite directions on
+//! the paper's medium and hard puzzles: the `reseda-cell-order-easy`, `-medium` and `-hard`
+//! experiments (the paper's Tables 1, 2 and 3) measure each order, and the README's RESEDA
+//! section says which reading fits which table.
 //!
 //! ## One attempt
 //! A *resolution* draws Q samples per round, stops when one has cost 0 (solved) or when
@@ -35,7 +63,8 @@ pub mod config;
 pub mod model;
 
 pub use config::{
-    BlockPick, EliteSelection, FailedResult, Fallback, ResedaConfig, ResedaError, Strategy, Zones,
+    BlockPick, CellOrder, EliteSelection, FailedResult, Fallback, ResedaConfig, ResedaError,
+    Strategy, Zones,
 };
 
 use model::{sample_block_permutations, sample_independent, BlockScratch, Model};
@@ -119,6 +148,7 @@ impl Run<'_> {
                     Strategy::Permutations | Strategy::Both => sample_block_permutations(
                         &model,
                         cfg.block_pick,
+                        cfg.cell_order,
                         cfg.fallback,
                         out,
                         &mut self.scratch,

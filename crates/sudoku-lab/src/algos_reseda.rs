@@ -16,6 +16,8 @@ struct ResedaParams {
     strategy: Option<String>,
     /// "draw-in-most-certain-cell" | "argmax-cell-symbol"
     block_pick: Option<String>,
+    /// "renormalised" | "raw" | "static" | "box"
+    cell_order: Option<String>,
     /// "remaining-symbols" | "allowed-symbols"
     fallback: Option<String>,
     /// "sort" | "best-of-groups"
@@ -59,6 +61,18 @@ pub fn reseda(params: &toml::Table) -> Result<Reseda> {
             ],
         )?;
     }
+    if let Some(v) = &p.cell_order {
+        c.cell_order = pick(
+            "cell_order",
+            v,
+            &[
+                ("renormalised", CellOrder::Renormalised),
+                ("raw", CellOrder::Raw),
+                ("static", CellOrder::Static),
+                ("box", CellOrder::Box),
+            ],
+        )?;
+    }
     if let Some(v) = &p.fallback {
         c.fallback = pick(
             "fallback",
@@ -99,4 +113,27 @@ pub fn reseda(params: &toml::Table) -> Result<Reseda> {
         )?;
     }
     Ok(Reseda::new(c)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_order_parses() {
+        let table = |s: &str| -> toml::Table { toml::from_str(s).unwrap() };
+        for (v, want) in [
+            ("renormalised", CellOrder::Renormalised),
+            ("raw", CellOrder::Raw),
+            ("static", CellOrder::Static),
+            ("box", CellOrder::Box),
+        ] {
+            let r = reseda(&table(&format!("cell_order = \"{v}\""))).unwrap();
+            assert_eq!(r.config().cell_order, want);
+        }
+        let default = reseda(&toml::Table::new()).unwrap();
+        assert_eq!(default.config().cell_order, CellOrder::Renormalised);
+        let err = reseda(&table("cell_order = \"diagonal\"")).unwrap_err();
+        assert!(err.to_string().contains("cell_order"), "{err}");
+    }
 }

@@ -480,6 +480,18 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../experiments/reseda-ablation.toml"),
     ),
     (
+        "reseda-cell-order-easy",
+        include_str!("../../../experiments/reseda-cell-order-easy.toml"),
+    ),
+    (
+        "reseda-cell-order-medium",
+        include_str!("../../../experiments/reseda-cell-order-medium.toml"),
+    ),
+    (
+        "reseda-cell-order-hard",
+        include_str!("../../../experiments/reseda-cell-order-hard.toml"),
+    ),
+    (
         "reseda-table4",
         include_str!("../../../experiments/reseda-table4.toml"),
     ),
