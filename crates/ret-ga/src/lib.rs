@@ -15,7 +15,7 @@
 //! | what a reset point counts | [`RetGaConfig::reset_rule`] | [`ResetRule::Stagnation`] | `000`: "generations needed to wait with a repeated fitness values"; `002`: "generations after which the algorithm attempts to regenerate" |
 //! | G_i of Remove Repetition | [`RetGaConfig::repetition_set`] | [`RepetitionSet::PresentInUnit`] | "G_i is the set of numbers present in the i th row or column" |
 //! | crossover pairs | [`RetGaConfig::pairing`] | [`Pairing::Consecutive`] | "Select 2 conjugative individuals"; "between two consecutive individuals" |
-//! | alternate elitism order (which members of a tie survive, pairing order) | [`RetGaConfig::elite_order`] | [`EliteOrder::BestFirst`] | "Arrange the individuals in the ascending order of their fitness values" |
+//! | alternate elitism order (which members of a tie survive, pairing order) | [`RetGaConfig::elite_order`] | [`EliteOrder::Ascending`] | "Arrange the individuals in the ascending order of their fitness values" |
 //! | survivors of the 20N pool | [`RetGaConfig::elitism`] | [`Elitism::Alternate`] | "the alternate individuals are then selected"; "neither complete nor partial elitism was found to be efficient" |
 //! | rows a crossover exchanges | [`RetGaConfig::crossover_rows`] | [`CrossoverRows::Alternate`] | "Now interchange the rows alternatively throughout" |
 //! | repetitions Remove Repetition replaces | [`RetGaConfig::repetition_scope`] | [`RepetitionScope::Givens`] | "any repetition of a given is replaced ... repetition of non-givens is not removed by this process" |

@@ -255,32 +255,14 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             .published
             .as_deref()
             .context("report table1 needs published values")?;
-        let cells = compare::comparison(spec, &p.loaded.entries, &groups, published);
-        compare::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
-        let (levels, paper_stats) = table1::paper_pi_inputs(published);
-        let paper_curves = table1::pi_curves(&paper_stats)?;
-        table1::fig8(&p.out, "fig8-paper", &paper_curves, "(paper's Table 1)")?;
-        let mut sources = vec![("paper", &paper_curves)];
-        let ours = table1::our_pi_inputs(spec, &groups, &levels);
-        let our_curves = ours.as_deref().map(table1::pi_curves).transpose()?;
-        if let Some(c) = &our_curves {
-            table1::fig8(&p.out, "fig8-ours", c, "(sudoku-lab runs)")?;
-            sources.push(("sudoku-lab", c));
-        }
-        table1::write_pi(&p.out.join("pi.csv"), &sources)?;
-        table1::fig7(&p.out, spec, &groups, published, &levels)?;
-        let md = table1::Markdown {
+        table1::report(
             spec,
-            puzzles: &p.loaded.entries,
-            groups: &groups,
+            &p.loaded.entries,
+            &groups,
             published,
-            cells: &cells,
-            paper_pi: &paper_curves,
-            our_pi: our_curves.as_deref(),
-        };
-        crate::io::write_atomic(
-            &p.out.join("report.md"),
-            md.render(wall, p.threads).as_bytes(),
+            &p.out,
+            wall,
+            p.threads,
         )?;
     }
     let invalid = std::fs::read_to_string(&runs_path)?

@@ -52,20 +52,29 @@ pub fn paper_pi_inputs(published: &[PublishedRow]) -> (Vec<String>, Vec<Vec<Puzz
     (levels, stats)
 }
 
-/// Our runs as PI inputs, on the primary puzzle of each level, for the algorithms whose paper
-/// labels are GA and Ret-GA.
+/// The spec's algorithms compared with the paper's Ret-GA column, in spec order: the first
+/// is the literal reading, the others are labelled readings (ret-ga-table1 runs several).
+pub fn ret_ga_readings(spec: &Spec) -> Vec<usize> {
+    (0..spec.algorithms.len())
+        .filter(|&a| spec.algorithms[a].paper_label.as_deref() == Some("Ret-GA"))
+        .collect()
+}
+
+/// Our runs as PI inputs, on the primary puzzle of each level: the first algorithm whose paper
+/// label is GA, and the Ret-GA reading `ret` (an algorithm index).
 pub fn our_pi_inputs(
     spec: &Spec,
     g: &[Vec<Group>],
     levels: &[String],
+    ret: usize,
 ) -> Option<Vec<Vec<PuzzleStats>>> {
-    ["GA", "Ret-GA"]
+    let ga = spec
+        .algorithms
         .iter()
-        .map(|label| {
-            let a = spec
-                .algorithms
-                .iter()
-                .position(|x| x.paper_label.as_deref() == Some(label))?;
+        .position(|x| x.paper_label.as_deref() == Some("GA"))?;
+    [ga, ret]
+        .iter()
+        .map(|&a| {
             levels
                 .iter()
                 .map(|l| {
@@ -221,11 +230,11 @@ pub fn fig7(
                     Marker::Triangle
                 },
             });
-            if let Some(a) = spec
-                .algorithms
-                .iter()
-                .position(|x| x.paper_label.as_deref() == Some(label))
-            {
+            let ours_of: Vec<usize> = (0..spec.algorithms.len())
+                .filter(|&a| spec.algorithms[a].paper_label.as_deref() == Some(label))
+                .collect();
+            let several = ours_of.len() > 1;
+            for (j, &a) in ours_of.iter().enumerate() {
                 let ours: Vec<(f64, f64)> = levels
                     .iter()
                     .enumerate()
@@ -240,12 +249,16 @@ pub fn fig7(
                     })
                     .collect();
                 series.push(Series {
-                    name: format!("{label} (sudoku-lab)"),
-                    points: ours,
-                    marker: if k == 0 {
-                        Marker::Square
+                    name: if several {
+                        format!("{label} {} (sudoku-lab)", spec.algorithms[a].label)
                     } else {
-                        Marker::Circle
+                        format!("{label} (sudoku-lab)")
+                    },
+                    points: ours,
+                    marker: match (k, j) {
+                        (0, _) => Marker::Square,
+                        (_, 0) => Marker::Circle,
+                        _ => Marker::Cross,
                     },
                 });
             }
@@ -272,6 +285,72 @@ pub fn fig7(
     .context("cannot draw fig7")
 }
 
+/// The whole Table 1 report: comparison.csv, pi.csv, Fig. 7, Fig. 8 from the paper's table
+/// and from our runs (one `fig8-ours*` per Ret-GA reading: `fig8-ours` for the first, the
+/// literal one, `fig8-ours-<label>` for the others), and report.md.
+pub fn report(
+    spec: &Spec,
+    entries: &[Entry],
+    groups: &[Vec<Group>],
+    published: &[PublishedRow],
+    out: &Path,
+    wall: f64,
+    threads: usize,
+) -> Result<()> {
+    let cells = crate::compare::comparison(spec, entries, groups, published);
+    crate::compare::write_comparison(&out.join("comparison.csv"), spec, &cells)?;
+    let (levels, paper_stats) = paper_pi_inputs(published);
+    let paper_curves = pi_curves(&paper_stats)?;
+    fig8(out, "fig8-paper", &paper_curves, "(paper's Table 1)")?;
+    let mut ours: Vec<(String, Vec<Vec<Vec<f64>>>)> = Vec::new();
+    for (k, &r) in ret_ga_readings(spec).iter().enumerate() {
+        let Some(inputs) = our_pi_inputs(spec, groups, &levels, r) else {
+            continue;
+        };
+        let curves = pi_curves(&inputs)?;
+        let label = &spec.algorithms[r].label;
+        let (stem, name, note) = if k == 0 {
+            (
+                "fig8-ours".to_string(),
+                "sudoku-lab".to_string(),
+                "(sudoku-lab runs)".to_string(),
+            )
+        } else {
+            let safe: String = label
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            (
+                format!("fig8-ours-{safe}"),
+                format!("sudoku-lab {label}"),
+                format!("(sudoku-lab, Ret-GA {label})"),
+            )
+        };
+        fig8(out, &stem, &curves, &note)?;
+        ours.push((name, curves));
+    }
+    let mut sources = vec![("paper", &paper_curves)];
+    sources.extend(ours.iter().map(|(n, c)| (n.as_str(), c)));
+    write_pi(&out.join("pi.csv"), &sources)?;
+    fig7(out, spec, groups, published, &levels)?;
+    let md = Markdown {
+        spec,
+        puzzles: entries,
+        groups,
+        published,
+        cells: &cells,
+        paper_pi: &paper_curves,
+        our_pi: &ours,
+    };
+    crate::io::write_atomic(&out.join("report.md"), md.render(wall, threads).as_bytes())
+}
+
 /// report.md: the reproduced Table 1 next to the published one, generated from the same
 /// numbers as summary.csv and comparison.csv (the README quotes this file, never typed
 /// numbers).
@@ -282,34 +361,59 @@ pub struct Markdown<'a> {
     pub published: &'a [PublishedRow],
     pub cells: &'a [Cell],
     pub paper_pi: &'a [Vec<Vec<f64>>],
-    pub our_pi: Option<&'a [Vec<Vec<f64>>]>,
+    /// PI curves of our runs: (source name, curves of GA and one Ret-GA reading).
+    pub our_pi: &'a [(String, Vec<Vec<Vec<f64>>>)],
+}
+
+/// One column of ours: an algorithm index, the paper column it is compared with, its heading.
+struct Col {
+    alg: usize,
+    paper: &'static str,
+    name: String,
 }
 
 impl Markdown<'_> {
-    fn group(&self, label: &str, level: &str, primary: bool) -> Vec<(usize, &Group)> {
-        let Some(a) = self
-            .spec
-            .algorithms
+    /// GA, then every Ret-GA reading (named by its label when there are several).
+    fn columns(&self) -> Vec<Col> {
+        let mut cols = Vec::new();
+        let algs = &self.spec.algorithms;
+        if let Some(a) = algs
             .iter()
-            .position(|x| x.paper_label.as_deref() == Some(label))
-        else {
-            return Vec::new();
-        };
+            .position(|x| x.paper_label.as_deref() == Some("GA"))
+        {
+            cols.push(Col {
+                alg: a,
+                paper: "GA",
+                name: "GA".into(),
+            });
+        }
+        let readings = ret_ga_readings(self.spec);
+        for &a in &readings {
+            cols.push(Col {
+                alg: a,
+                paper: "Ret-GA",
+                name: if readings.len() > 1 {
+                    format!("Ret-GA {}", algs[a].label)
+                } else {
+                    "Ret-GA".into()
+                },
+            });
+        }
+        cols
+    }
+
+    fn group(&self, alg: usize, level: &str, primary: bool) -> Vec<(usize, &Group)> {
         self.spec
             .puzzles
             .iter()
             .enumerate()
             .filter(|(_, p)| p.label() == level && p.primary == primary)
-            .map(|(i, _)| (i, &self.groups[a][i]))
+            .map(|(i, _)| (i, &self.groups[alg][i]))
             .collect()
     }
 
-    fn cell(&self, level: &str, puzzle: &str, paper_label: &str, stat: &str) -> Option<&Cell> {
-        let a = self
-            .spec
-            .algorithms
-            .iter()
-            .find(|x| x.paper_label.as_deref() == Some(paper_label))?;
+    fn cell(&self, level: &str, puzzle: &str, alg: usize, stat: &str) -> Option<&Cell> {
+        let a = &self.spec.algorithms[alg];
         self.cells.iter().find(|c| {
             c.level == level && c.puzzle == puzzle && c.algorithm == a.label && c.statistic == stat
         })
@@ -332,6 +436,7 @@ impl Markdown<'_> {
             }
             v
         };
+        let cols = self.columns();
         let f1 = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         let f0 = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.0}"));
         let p = |c: Option<&Cell>| match c.and_then(|c| c.p_holm) {
@@ -345,55 +450,100 @@ impl Markdown<'_> {
             self.groups.first().and_then(|g| g.first()).map_or(0, |g| g.runs),
             wall_seconds
         ));
-        s.push_str("**Successes** (of the runs; paper: of 100) with the Holm-adjusted p-value of Fisher's exact test, and **average generations of successful runs** (SD) with the Holm-adjusted p-value of Welch's t-test:\n\n");
-        s.push_str("| Level | Givens | GA paper | GA ours | p | Ret-GA paper | Ret-GA ours | p | GA avg paper | GA avg ours | p | Ret-GA avg paper | Ret-GA avg ours | p |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        if cols.iter().filter(|c| c.paper == "Ret-GA").count() > 1 {
+            s.push_str("Several readings of Ret-GA are run; each is compared with the paper's Ret-GA column. The first is the papers' text as written; the others are labelled readings that contradict words of the papers (see the ret-ga crate docs and the README).\n\n");
+        }
+        s.push_str("**Successes** (of the runs; paper: of 100) with the Holm-adjusted p-value of Fisher's exact test:\n\n");
+        let mut head = vec!["Level".to_string(), "Givens".to_string()];
+        for c in &cols {
+            head.extend([
+                format!("{} paper", c.paper),
+                format!("{} ours", c.name),
+                "p".into(),
+            ]);
+        }
+        push_header(&mut s, &head);
         for l in &levels {
             let mut row = vec![l.clone()];
-            let gp = self.paper(l, "GA");
             row.push(
-                gp.and_then(|r| r.givens)
+                self.paper(l, "GA")
+                    .or_else(|| self.paper(l, "Ret-GA"))
+                    .and_then(|r| r.givens)
                     .map_or("-".into(), |g| g.to_string()),
             );
-            let mut counts = Vec::new();
-            let mut avgs = Vec::new();
-            for alg in ["GA", "Ret-GA"] {
-                let pr = self.paper(l, alg);
-                let ours = self.group(alg, l, true);
-                let (i, g) = match ours.first() {
-                    Some(x) => *x,
-                    None => continue,
-                };
-                let id = &self.puzzles[i].id;
-                counts.push(
+            for c in &cols {
+                let pr = self.paper(l, c.paper);
+                row.push(
                     pr.and_then(|r| r.count)
                         .map_or("-".into(), |c| c.to_string()),
                 );
-                counts.push(format!("{}/{}", g.successes, g.runs));
-                counts.push(p(self.cell(l, id, alg, "count")));
-                let sm = g.generations();
-                avgs.push(pr.map_or("-".into(), paper_avg_sd));
-                avgs.push(match sm {
-                    Some(x) if x.n >= 2 => format!("{} ({})", f1(Some(x.mean)), f1(Some(x.sd))),
-                    Some(x) => format!("{} (n = 1)", f1(Some(x.mean))),
-                    None => "-".into(),
-                });
-                avgs.push(p(self.cell(l, id, alg, "average")));
+                match self.group(c.alg, l, true).first() {
+                    Some(&(i, g)) => {
+                        row.push(format!("{}/{}", g.successes, g.runs));
+                        row.push(p(self.cell(l, &self.puzzles[i].id, c.alg, "count")));
+                    }
+                    None => row.extend(["-".to_string(), "-".to_string()]),
+                }
             }
-            row.extend(counts);
-            row.extend(avgs);
             s.push_str(&format!("| {} |\n", row.join(" | ")));
         }
-        s.push_str("\n**Minimum / median / maximum generations of successful runs**, paper and ours:\n\n| Level | GA paper | GA ours | Ret-GA paper | Ret-GA ours |\n|---|---|---|---|---|\n");
+        s.push_str("\n**Average generations of successful runs** (SD), with the Holm-adjusted p-value of Welch's t-test:\n\n");
+        let mut head = vec!["Level".to_string()];
+        for c in &cols {
+            head.extend([
+                format!("{} paper", c.paper),
+                format!("{} ours", c.name),
+                "p".into(),
+            ]);
+        }
+        push_header(&mut s, &head);
         for l in &levels {
             let mut row = vec![l.clone()];
-            for alg in ["GA", "Ret-GA"] {
-                let pr = self.paper(l, alg);
-                row.push(pr.map_or("-".into(), |r| {
-                    [r.minimum, r.median, r.maximum]
-                        .map(|v| v.map_or("-".into(), |v| format!("{v:.0}")))
-                        .join(" / ")
-                }));
-                let ours = self.group(alg, l, true);
+            for c in &cols {
+                row.push(self.paper(l, c.paper).map_or("-".into(), paper_avg_sd));
+                match self.group(c.alg, l, true).first() {
+                    Some(&(i, g)) => {
+                        row.push(match g.generations() {
+                            Some(x) if x.n >= 2 => {
+                                format!("{} ({})", f1(Some(x.mean)), f1(Some(x.sd)))
+                            }
+                            Some(x) => format!("{} (n = 1)", f1(Some(x.mean))),
+                            None => "-".into(),
+                        });
+                        row.push(p(self.cell(l, &self.puzzles[i].id, c.alg, "average")));
+                    }
+                    None => row.extend(["-".to_string(), "-".to_string()]),
+                }
+            }
+            s.push_str(&format!("| {} |\n", row.join(" | ")));
+        }
+        s.push_str(
+            "\n**Minimum / median / maximum generations of successful runs**, paper and ours:\n\n",
+        );
+        let mut head = vec!["Level".to_string()];
+        let mut shown: Vec<&str> = Vec::new();
+        for c in &cols {
+            if !shown.contains(&c.paper) {
+                shown.push(c.paper);
+                head.push(format!("{} paper", c.paper));
+            }
+            head.push(format!("{} ours", c.name));
+        }
+        push_header(&mut s, &head);
+        for l in &levels {
+            let mut row = vec![l.clone()];
+            let mut shown: Vec<&str> = Vec::new();
+            for c in &cols {
+                if !shown.contains(&c.paper) {
+                    shown.push(c.paper);
+                    let pr = self.paper(l, c.paper);
+                    row.push(pr.map_or("-".into(), |r| {
+                        [r.minimum, r.median, r.maximum]
+                            .map(|v| v.map_or("-".into(), |v| format!("{v:.0}")))
+                            .join(" / ")
+                    }));
+                }
+                let ours = self.group(c.alg, l, true);
                 row.push(match ours.first().and_then(|(_, g)| g.generations()) {
                     Some(x) => format!(
                         "{} / {} / {}",
@@ -414,7 +564,12 @@ impl Markdown<'_> {
             .map(|p| p.label())
             .collect();
         if !cands.is_empty() {
-            s.push_str("\n**Puzzle identity**: every candidate file for the uncertain levels, successes and average generations (ours) with the Holm-adjusted p-values against the paper's row:\n\n| Level | Puzzle | GA ours | p (count) | Ret-GA ours | p (count) |\n|---|---|---|---|---|---|\n");
+            s.push_str("\n**Puzzle identity**: every candidate file for the uncertain levels, successes and average generations (ours) with the Holm-adjusted p-values against the paper's row:\n\n");
+            let mut head = vec!["Level".to_string(), "Puzzle".to_string()];
+            for c in &cols {
+                head.extend([format!("{} ours", c.name), "p (count)".into()]);
+            }
+            push_header(&mut s, &head);
             for l in &levels {
                 if !cands.contains(&l.as_str()) {
                     continue;
@@ -428,21 +583,15 @@ impl Markdown<'_> {
                         l.clone(),
                         format!("{id}{}", if pref.primary { " (primary)" } else { "" }),
                     ];
-                    for alg in ["GA", "Ret-GA"] {
-                        let g = self
-                            .group(alg, l, pref.primary)
-                            .into_iter()
-                            .find(|(j, _)| *j == i);
-                        row.push(match g {
-                            Some((_, g)) => format!(
-                                "{}/{}, avg {}",
-                                g.successes,
-                                g.runs,
-                                f1(g.generations().map(|x| x.mean))
-                            ),
-                            None => "-".into(),
-                        });
-                        row.push(p(self.cell(l, id, alg, "count")));
+                    for c in &cols {
+                        let g = &self.groups[c.alg][i];
+                        row.push(format!(
+                            "{}/{}, avg {}",
+                            g.successes,
+                            g.runs,
+                            f1(g.generations().map(|x| x.mean))
+                        ));
+                        row.push(p(self.cell(l, id, c.alg, "count")));
                     }
                     s.push_str(&format!("| {} |\n", row.join(" | ")));
                 }
@@ -452,24 +601,26 @@ impl Markdown<'_> {
         let ws = w_grid();
         let idx = |w: f64| ws.iter().position(|&x| (x - w).abs() < 1e-9).unwrap_or(0);
         for (ci, (_, title)) in CASES.iter().enumerate() {
-            for (name, curves) in [
-                ("paper's Table 1", Some(self.paper_pi)),
-                ("sudoku-lab", self.our_pi),
-            ] {
-                if let Some(c) = curves {
-                    let cellv =
-                        |w: f64| format!("{:.3} / {:.3}", c[ci][0][idx(w)], c[ci][1][idx(w)]);
-                    s.push_str(&format!(
-                        "| {title} | {name} | {} | {} | {} |\n",
-                        cellv(0.0),
-                        cellv(0.5),
-                        cellv(1.0)
-                    ));
-                }
+            let sources = std::iter::once(("paper's Table 1", self.paper_pi))
+                .chain(self.our_pi.iter().map(|(n, c)| (n.as_str(), c.as_slice())));
+            for (name, c) in sources {
+                let cellv = |w: f64| format!("{:.3} / {:.3}", c[ci][0][idx(w)], c[ci][1][idx(w)]);
+                s.push_str(&format!(
+                    "| {title} | {name} | {} | {} | {} |\n",
+                    cellv(0.0),
+                    cellv(0.5),
+                    cellv(1.0)
+                ));
             }
         }
         s
     }
+}
+
+/// A Markdown table header and its rule.
+fn push_header(s: &mut String, head: &[String]) {
+    s.push_str(&format!("| {} |\n", head.join(" | ")));
+    s.push_str(&format!("|{}\n", "---|".repeat(head.len())));
 }
 
 #[cfg(test)]
