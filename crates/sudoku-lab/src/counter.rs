@@ -109,7 +109,7 @@ pub fn report(
             let test = if l.p.is_some() { "welch_t" } else { "none" };
             let verdict = match l.p_holm {
                 Some(q) if q < 0.05 => "differs",
-                Some(_) => "consistent",
+                Some(_) => "no significant difference",
                 None => "descriptive",
             };
             writeln!(
