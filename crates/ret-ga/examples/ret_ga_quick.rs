@@ -1,5 +1,6 @@
 //! Quick look at Ret-GA runs: `cargo run --release -p ret-ga --example ret_ga_quick -- [bank id] [runs]`;
-//! options by environment: V (givens, fixed, never, random, asc), PM (mutation probability), MAXG.
+//! options by environment: V (givens, fixed, never, random, asc, bestfirst), PM (mutation
+//! probability), MAXG.
 use ret_ga::*;
 use sudoku_core::*;
 fn main() {
@@ -22,6 +23,9 @@ fn main() {
     }
     if v.contains("random") {
         cfg.pairing = Pairing::Random;
+    }
+    if v.contains("bestfirst") {
+        cfg.elite_order = EliteOrder::BestFirst;
     }
     if v.contains("asc") {
         cfg.elite_order = EliteOrder::AscendingLiteral;
