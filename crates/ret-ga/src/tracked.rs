@@ -39,6 +39,8 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     /// Every bit above the lowest of each field: non-zero when some count exceeds 1.
     fn high(values: u32) -> Self;
     fn and(self, other: Self) -> Self;
+    /// The values whose count is not zero, as a bit mask (bit v = value v).
+    fn present(self) -> u32;
 }
 
 impl Counts for u64 {
@@ -73,6 +75,15 @@ impl Counts for u64 {
     fn and(self, other: Self) -> Self {
         self & other
     }
+    /// Bit 4v of `x` says whether field v is non-zero; shifts gather bit 4v into bit v.
+    #[inline(always)]
+    fn present(self) -> u32 {
+        let mut x = (self | self >> 1 | self >> 2 | self >> 3) & 0x1111_1111_1111_1111;
+        x = (x | x >> 3) & 0x0303_0303_0303_0303;
+        x = (x | x >> 6) & 0x000F_000F_000F_000F;
+        x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+        ((x | x >> 24) & 0xFFFF) as u32
+    }
 }
 
 impl Counts for u128 {
@@ -106,6 +117,11 @@ impl Counts for u128 {
     #[inline(always)]
     fn and(self, other: Self) -> Self {
         self & other
+    }
+    fn present(self) -> u32 {
+        (1..=25u8)
+            .filter(|&v| self.field(Self::shift(v)) != 0)
+            .fold(0, |m, v| m | 1 << v)
     }
 }
 
@@ -328,9 +344,7 @@ pub fn remove_repetition<A: Counts, R: Rng + ?Sized>(
         let free =
             &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
         let mut present = match set {
-            RepetitionSet::PresentInUnit => bp.unit_cells[u * n..(u + 1) * n]
-                .iter()
-                .fold(0u32, |acc, &c| acc | 1 << m.cells[c as usize]),
+            RepetitionSet::PresentInUnit => m.counts[u].present(),
             RepetitionSet::GivensOfUnit => gmask,
         };
         let mut taken = gmask;
@@ -387,5 +401,31 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
                 lay.set(b, c, va);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Counts;
+
+    /// `present` gives the values with a non-zero count, for both packings.
+    #[test]
+    fn present_table() {
+        // (values placed, expected mask)
+        let cases: &[(&[u8], u32)] = &[
+            (&[], 0),
+            (&[1], 0b10),
+            (&[9, 9, 9], 1 << 9),
+            (&[1, 2, 3, 4, 5, 6, 7, 8, 9], 0b11_1111_1110),
+            (&[15, 15, 1], 1 << 15 | 1 << 1),
+        ];
+        for (values, want) in cases {
+            let a = values.iter().fold(0u64, |a, &v| a.inc(u64::shift(v)));
+            assert_eq!(a.present(), *want, "u64 {values:?}");
+            let b = values.iter().fold(0u128, |a, &v| a.inc(u128::shift(v)));
+            assert_eq!(b.present(), *want, "u128 {values:?}");
+        }
+        let all = (1..=25u8).fold(0u128, |a, v| a.inc(u128::shift(v)).inc(u128::shift(v)));
+        assert_eq!(all.present(), ((1u32 << 26) - 1) & !1);
     }
 }
