@@ -20,6 +20,7 @@ struct Prepared {
     loaded: crate::spec::Loaded,
     published: Option<Vec<PublishedRow>>,
     grades: Option<Vec<char>>,
+    levels: Option<Vec<crate::levels::PublishedLevel>>,
     out: PathBuf,
     runs: u64,
     threads: usize,
@@ -47,6 +48,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
             None,
         )
     };
+    let levels = crate::levels::load(&spec, base, &loaded)?;
     let runs = flags.runs.unwrap_or(if flags.quick {
         spec.quick_runs
     } else {
@@ -76,6 +78,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         loaded,
         published,
         grades,
+        levels,
         out,
         runs,
         threads,
@@ -219,6 +222,16 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         let md = crate::effort::report(spec, &p.loaded, &runs_path, &p.out, wall, p.threads)?;
         crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
     }
+    if let Some(levels) = &p.levels {
+        let note = crate::levels::RunNote {
+            runs: p.runs,
+            quick_cap: cap,
+            wall,
+            threads: p.threads,
+        };
+        let md = crate::levels::report(spec, &p.loaded, &groups, levels, &p.out, &note)?;
+        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+    }
     if spec.report == "ablation" {
         let published = p
             .published
@@ -310,6 +323,7 @@ fn same_settings(old: &Settings, new: &Settings) -> bool {
             s.title.clear();
             s.paper.clear();
             s.published = None;
+            s.published_levels = None;
             s.report = "none".into();
             s.chart = None;
             s.versus = None;

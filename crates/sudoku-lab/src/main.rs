@@ -18,6 +18,7 @@ mod counter;
 mod effort;
 mod grades;
 mod io;
+mod levels;
 mod meta;
 mod protocol;
 mod report;

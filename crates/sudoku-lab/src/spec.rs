@@ -34,7 +34,10 @@ pub struct Spec {
     /// "ablation" (variants against a published table's rows), "grades" (RESEDA Figure 4.2:
     /// per-cell correctness grades against a published grid), "counter" (an algorithm counter),
     /// "effort" (success and effort without published values), "versus" ("effort" plus
-    /// pairwise Fisher and Mann-Whitney tests between the algorithms) or "none".
+    /// pairwise Fisher and Mann-Whitney tests between the algorithms), "levels" (per-puzzle
+    /// success rate and average generations by difficulty level, against published per-puzzle
+    /// tables named in `published_levels`, and the claim that success falls and effort rises
+    /// from level to level: Ret-GA journal Tables 2-4) or "none".
     #[serde(default = "default_report")]
     pub report: String,
     /// An extra chart: "alpha" (success and rounds against the algorithms' `alpha` option, one
@@ -54,6 +57,13 @@ pub struct Spec {
     /// algorithm against the first only, for ablations).
     #[serde(default)]
     pub versus: Option<String>,
+    /// With `report = "levels"`: puzzle `label` -> a published per-puzzle table, a CSV in
+    /// `experiments/paper/` (embedded for `reproduce`) with columns
+    /// `problem,givens,success,minimum,maximum,average,median,sd` (an optional `runs` column,
+    /// else 100 runs per puzzle), e.g. `{ Easy = "paper/ret-ga-table2.csv" }`. Every label of
+    /// the spec's puzzles needs a file with as many rows as the label has puzzles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_levels: Option<std::collections::BTreeMap<String, String>>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
@@ -186,8 +196,8 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        const REPORTS: [&str; 7] = [
-            "none", "table1", "ablation", "grades", "counter", "effort", "versus",
+        const REPORTS: [&str; 8] = [
+            "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels",
         ];
         if !REPORTS.contains(&self.report.as_str()) {
             bail!(
@@ -195,6 +205,36 @@ impl Spec {
                 self.report,
                 REPORTS.join(", ")
             );
+        }
+        match (self.report == "levels", &self.published_levels) {
+            (true, None) => bail!(
+                "report = \"levels\" needs published_levels (puzzle label -> published per-puzzle CSV)"
+            ),
+            (false, Some(_)) => bail!("published_levels needs report = \"levels\""),
+            (true, Some(files)) => {
+                let mut labels: Vec<&str> = Vec::new();
+                for p in &self.puzzles {
+                    if p.all || p.box_fillings.is_some() {
+                        bail!(
+                            "report \"levels\" needs one puzzle per entry: '{}' is a set",
+                            p.id
+                        );
+                    }
+                    if !labels.contains(&p.label()) {
+                        labels.push(p.label());
+                    }
+                }
+                if let Some(k) = files.keys().find(|k| !labels.contains(&k.as_str())) {
+                    bail!(
+                        "published_levels: '{k}' is the label of no puzzle (labels: {})",
+                        labels.join(", ")
+                    );
+                }
+                if let Some(l) = labels.iter().find(|l| !files.contains_key(**l)) {
+                    bail!("published_levels: puzzle label '{l}' has no file");
+                }
+            }
+            (false, None) => {}
         }
         if (self.report == "counter") != self.counter.is_some() {
             bail!("report = \"counter\" and the key `counter` go together");
@@ -520,6 +560,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "cso-ablation",
         include_str!("../../../experiments/cso-ablation.toml"),
     ),
+    (
+        "ret-ga-tables234",
+        include_str!("../../../experiments/ret-ga-tables234.toml"),
+    ),
 ];
 
 /// Published-value files (`experiments/paper/*.csv`), embedded.
@@ -560,6 +604,18 @@ pub const PAPER_FILES: &[(&str, &str)] = &[
         "paper/benbassat.csv",
         include_str!("../../../experiments/paper/benbassat.csv"),
     ),
+    (
+        "paper/ret-ga-table2.csv",
+        include_str!("../../../experiments/paper/ret-ga-table2.csv"),
+    ),
+    (
+        "paper/ret-ga-table3.csv",
+        include_str!("../../../experiments/paper/ret-ga-table3.csv"),
+    ),
+    (
+        "paper/ret-ga-table4.csv",
+        include_str!("../../../experiments/paper/ret-ga-table4.csv"),
+    ),
 ];
 
 pub fn embedded(id: &str) -> Result<Spec> {
@@ -575,18 +631,21 @@ pub fn published_text(spec: &Spec, base: Option<&Path>) -> Result<Option<String>
     let Some(name) = &spec.published else {
         return Ok(None);
     };
+    paper_text(name, base).map(Some)
+}
+
+/// A published-values file: next to a user's spec (`base`), else embedded.
+pub fn paper_text(name: &str, base: Option<&Path>) -> Result<String> {
     if let Some(b) = base {
         let p = b.join(name);
         if p.exists() {
-            return Ok(Some(
-                std::fs::read_to_string(&p)
-                    .with_context(|| format!("cannot read {}", p.display()))?,
-            ));
+            return std::fs::read_to_string(&p)
+                .with_context(|| format!("cannot read {}", p.display()));
         }
     }
     PAPER_FILES
         .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, t)| Some(t.to_string()))
+        .find(|(k, _)| *k == name)
+        .map(|(_, t)| t.to_string())
         .with_context(|| format!("published values file '{name}' not found"))
 }

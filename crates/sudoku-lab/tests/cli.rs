@@ -1064,3 +1064,161 @@ fn quick_reproduction_of_every_experiment() {
     }
     assert!(d.join("results/quick/benbassat/trajectory.png").is_file());
 }
+
+/// `report = "levels"` (Ret-GA journal Tables 2-4) end to end on `--quick`.
+#[test]
+fn quick_levels_report_end_to_end() {
+    let d = tmpdir("levels");
+    let o = run(bin()
+        .current_dir(&d)
+        .args(["reproduce", "ret-ga-tables234", "--quick"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = d.join("results/quick/ret-ga-tables234");
+    for f in [
+        "runs.csv",
+        "summary.csv",
+        "meta.json",
+        "levels.csv",
+        "per-puzzle.csv",
+        "levels.png",
+        "levels.svg",
+        "report.md",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
+    // 2 algorithms x 75 puzzles x 2 runs.
+    assert_eq!(read("runs.csv").lines().count(), 1 + 2 * 75 * 2);
+    // 75 puzzles per algorithm, side by side with the paper's rows.
+    assert_eq!(read("per-puzzle.csv").lines().count(), 1 + 2 * 75);
+    let levels = read("levels.csv");
+    let rows: Vec<Vec<&str>> = levels
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    // Ours vs paper: 2 algorithms x 3 levels x 2 measures; the claim: (paper + 2 algorithms)
+    // x 2 steps x 2 measures.
+    assert_eq!(rows.len(), 12 + 12);
+    assert_eq!(rows.iter().filter(|r| r[1] == "ours-vs-paper").count(), 12);
+    assert_eq!(rows.iter().filter(|r| r[1] == "claim").count(), 12);
+    // The paper's own values bear its claim out at both steps, whatever our runs.
+    let paper: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r[1] == "claim" && r[2] == "paper")
+        .map(|r| (r[5], r[6], r[7], r[24]))
+        .collect();
+    assert_eq!(
+        paper,
+        [
+            ("success_rate", "Medium", "Easy", "falls as claimed"),
+            ("average_generations", "Medium", "Easy", "rises as claimed"),
+            ("success_rate", "Hard", "Medium", "falls as claimed"),
+            ("average_generations", "Hard", "Medium", "rises as claimed"),
+        ]
+    );
+    // The paper's pooled successes (Tables 2-4: 2500, 2174, 737 of 2500).
+    for (level, s) in [("Easy", "2500"), ("Medium", "2174"), ("Hard", "737")] {
+        let r = rows
+            .iter()
+            .find(|r| r[1] == "ours-vs-paper" && r[4] == level)
+            .unwrap();
+        assert_eq!((r[16], r[17]), (s, "2500"), "{level}");
+    }
+    let md = read("report.md");
+    let first = md.lines().next().unwrap();
+    assert!(
+        first.contains("Quick run") && first.contains("2 runs per puzzle, at most 300 generations"),
+        "{first}"
+    );
+    assert!(md.contains("## The paper's claim"));
+}
+
+/// Spec errors of `report = "levels"`: one line, exit 2, nothing written.
+#[test]
+fn levels_spec_errors_fail_cleanly() {
+    let d = tmpdir("levels-bad");
+    let base = r#"
+id = "lv"
+title = "test"
+master_seed = 5
+runs = 2
+quick_runs = 1
+quick_max_generations = 10
+report = "levels"
+PUBLISHED
+puzzles = [
+  { id = "a", bank = "mk_easy", label = "Easy" },
+  { id = "b", bank = "das_fig1", label = "Easy" },
+  { id = "c", bank = "mk_1star", label = "Hard" },
+]
+
+[[algorithms]]
+label = "ret-ga"
+algorithm = "ret-ga"
+max_generations = 10
+"#;
+    std::fs::write(
+        d.join("bad.csv"),
+        "# a comment\nproblem,givens,success,minimum,maximum,average,median,sd\n1,29,100,1,5,2.5,2,1\n2,29,x,1,5,2.5,2,1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("one.csv"),
+        "problem,givens,success,minimum,maximum,average,median,sd\n1,25,0,,,,,\n",
+    )
+    .unwrap();
+    let cases = [
+        ("", "report = \"levels\" needs published_levels"),
+        (
+            "published_levels = { Easy = \"paper/ret-ga-table2.csv\" }",
+            "published_levels: puzzle label 'Hard' has no file",
+        ),
+        (
+            "published_levels = { Easy = \"paper/ret-ga-table2.csv\", Hard = \"one.csv\", Medium = \"one.csv\" }",
+            "published_levels: 'Medium' is the label of no puzzle",
+        ),
+        (
+            "published_levels = { Easy = \"paper/ret-ga-table2.csv\", Hard = \"one.csv\" }",
+            "paper/ret-ga-table2.csv has 25 rows but label 'Easy' has 2 puzzles",
+        ),
+        (
+            "published_levels = { Easy = \"bad.csv\", Hard = \"one.csv\" }",
+            "bad.csv:4: ",
+        ),
+    ];
+    let out = d.join("out");
+    for (published, want) in cases {
+        let spec = write_spec(&d, &base.replace("PUBLISHED", published));
+        let o = run(bin()
+            .current_dir(&d)
+            .arg("run")
+            .arg(&spec)
+            .arg("--out")
+            .arg(&out));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{published}: {err}");
+        assert!(
+            err.contains(want),
+            "{published}: got {err:?}, want {want:?}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{published}: {err}");
+        assert!(!out.exists(), "{published} wrote {}", out.display());
+    }
+    // published_levels belongs to report "levels" only.
+    let spec = write_spec(
+        &d,
+        &base
+            .replace("report = \"levels\"", "report = \"effort\"")
+            .replace("PUBLISHED", "published_levels = { Easy = \"bad.csv\" }"),
+    );
+    let o = run(bin()
+        .current_dir(&d)
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("published_levels needs report = \"levels\""));
+    assert!(!out.exists());
+}
