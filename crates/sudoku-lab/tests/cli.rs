@@ -173,28 +173,34 @@ fn quick_reproduction_of_table1_end_to_end() {
         "fig8-paper.png",
         "fig8-paper.svg",
         "fig8-ours.png",
+        // The second Ret-GA reading gets its own Fig. 8.
+        "fig8-ours-best-uniform.png",
+        "fig8-ours-best-uniform.svg",
         "report.md",
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
-    assert_eq!(runs.lines().count(), 1 + 2 * 13 * 3);
+    // Three algorithms: Ret-GA as written, the best+uniform reading, the M&K GA.
+    assert_eq!(runs.lines().count(), 1 + 3 * 13 * 3);
     let cmp = std::fs::read_to_string(out.join("comparison.csv")).unwrap();
-    // 9 levels x 2 algorithms x 7 statistics for the primary puzzles, 4 candidates x 7 x 2.
+    // 9 levels x 3 algorithms x 7 statistics for the primary puzzles, 4 candidates x 7 x 3.
     assert_eq!(
         cmp.lines().filter(|l| l.contains(",primary,")).count(),
-        9 * 2 * 7
+        9 * 3 * 7
     );
     assert_eq!(
         cmp.lines().filter(|l| l.contains(",candidate,")).count(),
-        4 * 2 * 7
+        4 * 3 * 7
     );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("Ret-GA literal ours") && report.contains("Ret-GA best+uniform ours"));
     let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"complete\""));
     // Every run replays from its row, identically but for wall_ms.
     let o = run(bin().arg("replay").arg(&out));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("replayed 78 runs"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("replayed 117 runs"));
     // A tampered row is caught.
     let tampered = d.join("tampered");
     std::fs::create_dir_all(&tampered).unwrap();
@@ -206,11 +212,12 @@ fn quick_reproduction_of_table1_end_to_end() {
     std::fs::write(tampered.join("runs.csv"), lines.join("\n") + "\n").unwrap();
     let o = run(bin().arg("replay").arg(&tampered));
     assert_eq!(o.status.code(), Some(1));
-    // A solved row replays from its seed with `solve`.
+    // A solved row replays from its seed with `solve` (an algorithm whose label is its name
+    // and which runs with its default options).
     let row = runs
         .lines()
         .skip(1)
-        .find(|l| l.split(',').nth(5) == Some("1"))
+        .find(|l| l.split(',').nth(5) == Some("1") && l.split(',').nth(1) == Some("mk-ga"))
         .expect("a solved run");
     let f: Vec<&str> = row.split(',').collect();
     let o = run(bin()
