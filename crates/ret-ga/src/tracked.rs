@@ -43,87 +43,74 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn present(self) -> u32;
 }
 
-impl Counts for u64 {
-    #[inline(always)]
-    fn shift(v: u8) -> u32 {
-        4 * v as u32
-    }
-    #[inline(always)]
-    fn field(self, shift: u32) -> u32 {
-        ((self >> shift) & 15) as u32
-    }
-    #[inline(always)]
-    fn inc(self, shift: u32) -> Self {
-        self + (1 << shift)
-    }
-    #[inline(always)]
-    fn dec(self, shift: u32) -> Self {
-        self - (1 << shift)
-    }
-    fn ones(mask: u32) -> Self {
-        (1..32u8)
-            .filter(|&v| mask & (1 << v) != 0)
-            .fold(0, |a, v| a | 1 << Self::shift(v))
-    }
-    fn fields(mask: u32) -> Self {
-        Self::ones(mask) * 15
-    }
-    fn high(values: u32) -> Self {
-        Self::ones(values) * 14
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        self & other
-    }
-    /// Bit 4v of `x` says whether field v is non-zero; shifts gather bit 4v into bit v.
-    #[inline(always)]
-    fn present(self) -> u32 {
-        let mut x = (self | self >> 1 | self >> 2 | self >> 3) & 0x1111_1111_1111_1111;
+/// `impl Counts` for an integer type with `bits`-bit fields, value v in field `v - first`;
+/// `present` is given, since the fast bit gathering depends on the packing.
+macro_rules! packed_counts {
+    ($t:ty, bits = $bits:literal, first = $first:literal, present = |$s:ident| $present:block) => {
+        impl Counts for $t {
+            #[inline(always)]
+            fn shift(v: u8) -> u32 {
+                $bits * (v as u32 - $first)
+            }
+            #[inline(always)]
+            fn field(self, shift: u32) -> u32 {
+                ((self >> shift) & ((1 << $bits) - 1)) as u32
+            }
+            #[inline(always)]
+            fn inc(self, shift: u32) -> Self {
+                self + (1 << shift)
+            }
+            #[inline(always)]
+            fn dec(self, shift: u32) -> Self {
+                self - (1 << shift)
+            }
+            fn ones(mask: u32) -> Self {
+                ($first..32u8)
+                    .filter(|&v| mask & (1 << v) != 0)
+                    .fold(0, |a, v| a | 1 << Self::shift(v))
+            }
+            fn fields(mask: u32) -> Self {
+                Self::ones(mask) * ((1 << $bits) - 1)
+            }
+            fn high(values: u32) -> Self {
+                Self::ones(values) * ((1 << $bits) - 2)
+            }
+            #[inline(always)]
+            fn and(self, other: Self) -> Self {
+                self & other
+            }
+            #[inline(always)]
+            fn present(self) -> u32 {
+                let $s = self;
+                $present
+            }
+        }
+    };
+}
+
+// Bit 4v says whether field v is non-zero; the shifts gather bit 4v into bit v.
+packed_counts!(
+    u64,
+    bits = 4,
+    first = 0,
+    present = |x| {
+        let mut x = (x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111;
         x = (x | x >> 3) & 0x0303_0303_0303_0303;
         x = (x | x >> 6) & 0x000F_000F_000F_000F;
         x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
         ((x | x >> 24) & 0xFFFF) as u32
     }
-}
-
-impl Counts for u128 {
-    #[inline(always)]
-    fn shift(v: u8) -> u32 {
-        5 * (v as u32 - 1)
-    }
-    #[inline(always)]
-    fn field(self, shift: u32) -> u32 {
-        ((self >> shift) & 31) as u32
-    }
-    #[inline(always)]
-    fn inc(self, shift: u32) -> Self {
-        self + (1 << shift)
-    }
-    #[inline(always)]
-    fn dec(self, shift: u32) -> Self {
-        self - (1 << shift)
-    }
-    fn ones(mask: u32) -> Self {
-        (1..32u8)
-            .filter(|&v| mask & (1 << v) != 0)
-            .fold(0, |a, v| a | 1 << Self::shift(v))
-    }
-    fn fields(mask: u32) -> Self {
-        Self::ones(mask) * 31
-    }
-    fn high(values: u32) -> Self {
-        Self::ones(values) * 30
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        self & other
-    }
-    fn present(self) -> u32 {
+);
+packed_counts!(
+    u128,
+    bits = 5,
+    first = 1,
+    present = |x| {
         (1..=25u8)
-            .filter(|&v| self.field(Self::shift(v)) != 0)
+            .filter(|&v| x.field(Self::shift(v)) != 0)
             .fold(0, |m, v| m | 1 << v)
     }
-}
+);
 
 /// Per-puzzle tables for the count representation.
 #[derive(Debug, Clone)]
