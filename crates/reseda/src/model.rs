@@ -178,6 +178,23 @@ pub struct BlockScratch {
     rest: Vec<u8>,
 }
 
+/// Over the symbols of `pr` not in `used` (bit k + 1 for symbol index k): their total
+/// probability, the largest one and its index (the first on ties).
+#[inline]
+fn unused_mass(pr: &[f64], used: u32) -> (f64, f64, usize) {
+    let (mut total, mut top, mut top_k) = (0.0, 0.0, 0);
+    for (k, &x) in pr.iter().enumerate() {
+        if used & (1 << (k + 1)) == 0 {
+            total += x;
+            if x > top {
+                top = x;
+                top_k = k;
+            }
+        }
+    }
+    (total, top, top_k)
+}
+
 /// The renormalised order's next cell (see [`CellOrder::Renormalised`]): among `cells`, the
 /// index of the cell whose largest probability, renormalised over the symbols not in `used`
 /// (bit k = symbol k), is the highest (the first on ties), with that symbol (0-based, the
@@ -187,19 +204,7 @@ pub fn most_certain_cell(model: &Model, used: u32, cells: &[usize]) -> Option<(u
     let mut best_key = -1.0f64;
     let mut best_symbol = 0usize;
     for (i, &c) in cells.iter().enumerate() {
-        let pr = model.probs(c);
-        let mut total = 0.0;
-        let mut top = 0.0;
-        let mut top_k = 0;
-        for (k, &x) in pr.iter().enumerate() {
-            if used & (1 << (k + 1)) == 0 {
-                total += x;
-                if x > top {
-                    top = x;
-                    top_k = k;
-                }
-            }
-        }
+        let (total, top, top_k) = unused_mass(model.probs(c), used);
         if total <= 0.0 {
             return None;
         }
@@ -290,19 +295,7 @@ pub fn sample_block_permutations<R: Rng + ?Sized>(
             fixed_cell_order(model, order, &mut scratch.cells);
             for i in 0..scratch.cells.len() {
                 let c = scratch.cells[i];
-                let pr = model.probs(c);
-                let mut total = 0.0;
-                let mut top = 0.0;
-                let mut top_k = 0;
-                for (k, &x) in pr.iter().enumerate() {
-                    if used & (1 << (k + 1)) == 0 {
-                        total += x;
-                        if x > top {
-                            top = x;
-                            top_k = k;
-                        }
-                    }
-                }
+                let (total, _, top_k) = unused_mass(model.probs(c), used);
                 if total <= 0.0 {
                     fill_fallback(
                         model,
