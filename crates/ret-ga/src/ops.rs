@@ -1,6 +1,8 @@
 //! Ret-GA operators as pure functions over one individual's cells (`&mut [u8]`, row-major),
 //! given the puzzle's [`Blueprint`]. Generic over the RNG so tests can drive them with any
-//! generator.
+//! generator. The driver runs their incremental twins in [`crate::tracked`]; the functions
+//! here (mutation, Remove Repetition, crossover) are the plain reference the twins are tested
+//! against, draw for draw.
 
 use crate::config::{CrossoverRows, EliteOrder, Elitism, RepetitionScope, RepetitionSet};
 use rand::Rng;
@@ -232,13 +234,20 @@ pub fn row_uniform_crossover<R: Rng + ?Sized>(
 ) {
     let n = geom.n();
     for r in 0..n {
-        let swap = match rows {
-            CrossoverRows::Alternate => r % 2 == 1,
-            CrossoverRows::UniformRandom => rng.random_bool(0.5),
-        };
-        if swap {
+        if exchanges_row(rows, r, rng) {
             a[r * n..(r + 1) * n].swap_with_slice(&mut b[r * n..(r + 1) * n]);
         }
+    }
+}
+
+/// Whether crossover exchanges row `r` (0-based): rows 1, 3, 5, ... for
+/// [`CrossoverRows::Alternate`] (no draw), one Bernoulli(0.5) draw per row, in row order, for
+/// [`CrossoverRows::UniformRandom`].
+#[inline]
+pub fn exchanges_row<R: Rng + ?Sized>(rows: CrossoverRows, r: usize, rng: &mut R) -> bool {
+    match rows {
+        CrossoverRows::Alternate => r % 2 == 1,
+        CrossoverRows::UniformRandom => rng.random_bool(0.5),
     }
 }
 

@@ -372,11 +372,7 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
 ) {
     let n = bp.geom.n();
     for r in 0..n {
-        let swap = match rows {
-            CrossoverRows::Alternate => r % 2 == 1,
-            CrossoverRows::UniformRandom => rng.random_bool(0.5),
-        };
-        if !swap {
+        if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
         for &c in &bp.unit_free[bp.unit_free_start[r] as usize..bp.unit_free_start[r + 1] as usize]
