@@ -429,6 +429,9 @@ impl Solver for Cso {
                 }
             }
             observer.generation(cycles, evaluations, best_fit);
+            if observer.wants_grids() {
+                observer.best_grid(evaluations, &best);
+            }
         };
         RunOutcome {
             solved: best_fit >= 1.0,

@@ -519,6 +519,9 @@ impl<'a> Run<'a> {
             }
             let current = self.population_best();
             observer.generation(generation, self.evaluations, current);
+            if observer.wants_grids() {
+                observer.best_grid(self.evaluations, &self.best);
+            }
 
             let restart_due = match self.cfg.restart {
                 RestartRule::Stagnation(k) => {

@@ -176,6 +176,9 @@ impl Run<'_> {
             );
             let best_cost = best.map_or(f64::NAN, f64::from);
             observer.generation(self.rounds, self.evaluations, best_cost);
+            if observer.wants_grids() {
+                observer.best_grid(self.evaluations, &self.best_cells);
+            }
             if model.rho() > cfg.beta {
                 return self.finish(End::Converged, &model, best);
             }

@@ -302,6 +302,9 @@ impl RetGa {
             }
             since_restart += 1;
             observer.generation(generation, st.evaluations, best as f64);
+            if observer.wants_grids() {
+                observer.best_grid(st.evaluations, st.pool.cells_of(st.best().0));
+            }
             let reset = match self.config.reset_rule {
                 ResetRule::Stagnation => since_improvement >= reset_point,
                 ResetRule::FixedPeriod => since_restart >= reset_point,

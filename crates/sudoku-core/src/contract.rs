@@ -92,6 +92,17 @@ pub trait Observer {
     fn generation(&mut self, _generation: u64, _evaluations: u64, _best_fitness: f64) {}
     /// When the population is reinitialised.
     fn restart(&mut self, _generation: u64) {}
+    /// True when the observer wants [`Observer::best_grid`] calls. Algorithms check it once per
+    /// generation, so an observer that records nothing costs one predictable branch.
+    fn wants_grids(&self) -> bool {
+        false
+    }
+    /// The algorithm's current best grid (by its own objective), after `evaluations` fitness
+    /// evaluations: called after each generation (round, cycle; for simulated annealing, at
+    /// each improvement of its best cost) when [`Observer::wants_grids`] is true. The runner
+    /// measures every algorithm's grids with one penalty (values missing from rows, columns and
+    /// boxes) so that anytime data compare like with like, whatever each algorithm optimises.
+    fn best_grid(&mut self, _evaluations: u64, _cells: &[u8]) {}
 }
 
 /// An observer that ignores everything.
