@@ -143,6 +143,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let meta_path = p.out.join("meta.json");
     if flags.resume && runs_path.exists() {
         match Meta::read_settings(&meta_path)? {
+            Some(_) if spec.anytime && !p.out.join(crate::trajectory::FILE).exists() => bail!(
+                "{}: trajectories.csv is missing beside runs.csv (anytime = true): the anytime data of the finished runs is lost; use --fresh",
+                p.out.display()
+            ),
             Some(old) if same_settings(&old, &settings) => {}
             Some(_) => bail!(
                 "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
@@ -158,8 +162,13 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     }
     std::fs::create_dir_all(&p.out)
         .with_context(|| format!("cannot create {}", p.out.display()))?;
-    if flags.fresh && runs_path.exists() {
-        std::fs::remove_file(&runs_path)?;
+    if flags.fresh {
+        for stale in [&runs_path, &p.out.join(crate::trajectory::FILE)] {
+            if stale.exists() {
+                std::fs::remove_file(stale)
+                    .with_context(|| format!("cannot remove {}", stale.display()))?;
+            }
+        }
     }
     let prior_wall = if flags.resume {
         Meta::read_wall(&meta_path)
@@ -184,6 +193,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         solvers,
         budgets,
         runs: p.loaded.runs.clone(),
+        anytime: spec.anytime,
     };
     let start = Instant::now();
     eprintln!(
@@ -546,6 +556,12 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
             .map(|a| algos::budget(a, cap))
             .collect(),
         runs: loaded.runs.clone(),
+        anytime: spec.anytime,
+    };
+    let blocks = if spec.anytime {
+        recorded_blocks(&dir.join(crate::trajectory::FILE))?
+    } else {
+        Default::default()
     };
     let mut rows = Vec::new();
     let mut k = 0usize;
@@ -560,33 +576,44 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         use rayon::prelude::*;
         rows.par_iter()
             .filter_map(|r| {
-                let a = spec
-                    .algorithms
-                    .iter()
-                    .position(|x| x.label == r.algorithm)?;
-                let p = puzzles.iter().position(|x| x.id == r.puzzle)?;
+                let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
+                let a = spec.algorithms.iter().position(|x| x.label == r.algorithm);
+                let p = puzzles.iter().position(|x| x.id == r.puzzle);
+                let (Some(a), Some(p)) = (a, p) else {
+                    return Some(format!(
+                        "{key}: not in the spec of meta.json, cannot replay"
+                    ));
+                };
                 let job = crate::protocol::Job {
                     algorithm: a,
                     puzzle: p,
                     run: r.run,
                     seed: r.seed,
                 };
-                let mut again = protocol.execute(&job);
+                let done = protocol.execute(&job);
+                let mut again = done.row;
                 again.wall_ms = r.wall_ms;
                 if r.counters.is_empty() {
                     // Rows of the first runs.csv format carry no counters.
                     again.counters.clear();
                 }
-                (again != *r).then(|| {
-                    format!(
-                        "{}/{}/{}: recorded {} -> replayed {}",
-                        r.algorithm,
-                        r.puzzle,
-                        r.run,
+                if again != *r {
+                    return Some(format!(
+                        "{key}: recorded {} -> replayed {}",
                         r.to_line(),
                         again.to_line()
-                    )
-                })
+                    ));
+                }
+                let recorded = blocks.get(&(r.algorithm.clone(), r.puzzle.clone(), r.run));
+                match (done.trajectory, recorded) {
+                    (Some(t), Some(b)) if t != *b => Some(format!(
+                        "{key}: trajectory differs: recorded {} points -> replayed {}",
+                        b.lines().count(),
+                        t.lines().count()
+                    )),
+                    (Some(_), None) => Some(format!("{key}: no recorded trajectory")),
+                    _ => None,
+                }
             })
             .collect()
     };
@@ -605,6 +632,25 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The recorded trajectory block of every run of a `trajectories.csv`, by (algorithm, puzzle,
+/// run).
+fn recorded_blocks(
+    path: &Path,
+) -> Result<std::collections::HashMap<(String, String, u64), String>> {
+    let mut blocks: std::collections::HashMap<(String, String, u64), String> = Default::default();
+    for p in crate::trajectory::read(path)? {
+        let line = format!(
+            "{},{},{},{},{},{}\n",
+            p.experiment, p.algorithm, p.puzzle, p.run, p.evaluations, p.penalty
+        );
+        blocks
+            .entry((p.algorithm, p.puzzle, p.run))
+            .or_default()
+            .push_str(&line);
+    }
+    Ok(blocks)
 }
 
 /// Where `generate` takes its solved grids from.

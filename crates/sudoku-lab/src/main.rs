@@ -24,6 +24,7 @@ mod protocol;
 mod report;
 mod spec;
 mod table1;
+mod trajectory;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

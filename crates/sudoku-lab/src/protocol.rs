@@ -9,6 +9,7 @@
 
 use crate::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
 use crate::spec::Spec;
+use crate::trajectory::Recorder;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -16,7 +17,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
-use sudoku_core::{rng_from_seed, run_seed, Budget, NoObserver, Puzzle, Solver};
+use sudoku_core::{rng_from_seed, run_seed, Budget, NoObserver, Puzzle, Solver, Units};
 
 /// One planned run.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +36,14 @@ pub struct Protocol<'a> {
     pub budgets: Vec<Budget>,
     /// Runs of each puzzle (same order as `puzzles`).
     pub runs: Vec<u64>,
+    /// Record anytime data in `trajectories.csv` (spec key `anytime`).
+    pub anytime: bool,
+}
+
+/// What one job produced: its `runs.csv` row and, with `anytime`, its trajectory block.
+pub struct Done {
+    pub row: Row,
+    pub trajectory: Option<String>,
 }
 
 /// The plan: every (algorithm, puzzle, run) in the spec's order. All algorithms share the run
@@ -58,23 +67,35 @@ pub fn plan(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
 
 impl Protocol<'_> {
     /// Execute one job: the row it produces. The exact checker verifies every claimed solution.
-    pub fn execute(&self, job: &Job) -> Row {
+    pub fn execute(&self, job: &Job) -> Done {
         let puzzle = &self.puzzles[job.puzzle];
         let solver = &self.solvers[job.algorithm];
         let budget = &self.budgets[job.algorithm];
         let mut rng = rng_from_seed(job.seed);
+        let mut recorder = self
+            .anytime
+            .then(|| Recorder::new(Units::new(puzzle.grid.geometry())));
         let start = Instant::now();
-        let out = solver.solve(puzzle, budget, &mut rng, &mut NoObserver);
+        let out = match recorder.as_mut() {
+            Some(r) => solver.solve(puzzle, budget, &mut rng, r),
+            None => solver.solve(puzzle, budget, &mut rng, &mut NoObserver),
+        };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
+        let label = &self.spec.algorithms[job.algorithm].label;
+        let trajectory = recorder.map(|r| {
+            let points = r.finish(out.evaluations, out.grid.cells());
+            let prefix = format!("{},{label},{},{}", self.spec.id, puzzle.id, job.run);
+            crate::trajectory::block(&prefix, &points)
+        });
         let verified = out.solved && out.grid.is_solved() && out.grid.keeps_givens_of(&puzzle.grid);
         let termination = if out.solved && !verified {
             "invalid_claim".to_string()
         } else {
             out.termination.as_str().to_string()
         };
-        Row {
+        let row = Row {
             experiment: self.spec.id.clone(),
-            algorithm: self.spec.algorithms[job.algorithm].label.clone(),
+            algorithm: label.clone(),
             puzzle: puzzle.id.clone(),
             run: job.run,
             seed: job.seed,
@@ -88,7 +109,8 @@ impl Protocol<'_> {
             wall_ms,
             grid: out.grid.to_line(),
             counters: crate::io::format_counters(&out.counters),
-        }
+        };
+        Done { row, trajectory }
     }
 
     /// Run every job not yet in `runs_path`, appending rows as they finish, then put the file in
@@ -137,6 +159,12 @@ impl Protocol<'_> {
             .copied()
             .collect();
         let found = jobs.len() - pending.len();
+        let traj_path = runs_path.with_file_name(crate::trajectory::FILE);
+        let traj_file = if self.anytime {
+            Some(self.open_trajectories(&traj_path, &jobs, &done)?)
+        } else {
+            None
+        };
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(runs_path)
@@ -146,10 +174,16 @@ impl Protocol<'_> {
             .build()
             .context("cannot start the thread pool")?;
         let bar = progress_bar(pending.len() as u64, found as u64);
-        let (tx, rx) = mpsc::channel::<Row>();
+        let (tx, rx) = mpsc::channel::<Done>();
         let writer = std::thread::spawn(move || -> Result<()> {
             let mut w = std::io::BufWriter::new(file);
-            for row in rx {
+            let mut t = traj_file.map(std::io::BufWriter::new);
+            for Done { row, trajectory } in rx {
+                // The trajectory block first: a run in runs.csv always has its whole block.
+                if let (Some(t), Some(block)) = (t.as_mut(), trajectory) {
+                    t.write_all(block.as_bytes())?;
+                    t.flush()?;
+                }
                 writeln!(w, "{}", row.to_line())?;
                 w.flush()?;
                 if let Some(b) = &bar {
@@ -170,12 +204,64 @@ impl Protocol<'_> {
             .join()
             .map_err(|_| anyhow::anyhow!("the runs.csv writer panicked"))??;
         self.canonicalise(runs_path, &jobs)?;
+        if self.anytime {
+            self.rewrite_blocks(&traj_path, crate::trajectory::HEADER, &jobs, |_| true)?;
+        }
         Ok((pending.len(), found))
     }
 
-    /// Rewrite runs.csv in plan order, atomically. Only an index (key -> byte range) is held,
-    /// not the rows.
+    /// The trajectories file, ready to append: created with its header, or (on resume) rewritten
+    /// with the blocks of the finished runs only, so that blocks of runs in flight at an
+    /// interruption (and a torn last line) are dropped before those runs are redone.
+    fn open_trajectories(
+        &self,
+        path: &Path,
+        jobs: &[Job],
+        done: &HashSet<(String, String, u64)>,
+    ) -> Result<std::fs::File> {
+        if path.exists() {
+            let key = |j: &Job| {
+                (
+                    self.spec.algorithms[j.algorithm].label.clone(),
+                    self.puzzles[j.puzzle].id.clone(),
+                    j.run,
+                )
+            };
+            self.rewrite_blocks(path, crate::trajectory::HEADER, jobs, |j| {
+                done.contains(&key(j))
+            })?;
+        } else if !done.is_empty() {
+            bail!(
+                "{} is missing but runs.csv has finished runs: their anytime data is lost; use --fresh",
+                path.display()
+            );
+        } else {
+            write_atomic(path, format!("{}\n", crate::trajectory::HEADER).as_bytes())?;
+        }
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot append to {}", path.display()))
+    }
+
+    /// Rewrite runs.csv in plan order, atomically.
     fn canonicalise(&self, runs_path: &Path, jobs: &[Job]) -> Result<()> {
+        self.rewrite_blocks(runs_path, HEADER, jobs, |_| true)
+    }
+
+    /// Rewrite a file of per-run blocks of lines (one line per run for runs.csv, one line per
+    /// improvement for trajectories.csv) keyed by (algorithm, puzzle, run) in its 2nd to 4th
+    /// fields, in plan order, atomically: the jobs `keep` selects must all be present. The last
+    /// block of a key wins; a torn last line is ignored. Only an index (key -> byte range) is
+    /// held, not the lines.
+    fn rewrite_blocks(
+        &self,
+        path: &Path,
+        header: &str,
+        jobs: &[Job],
+        keep: impl Fn(&Job) -> bool,
+    ) -> Result<()> {
+        let runs_path = path;
         use std::collections::HashMap;
         use std::io::{BufRead, Read, Seek, SeekFrom};
         let mut index: HashMap<(usize, usize, u64), (u64, usize)> = HashMap::new();
@@ -196,22 +282,34 @@ impl Protocol<'_> {
         let mut offset = 0u64;
         let mut line = String::new();
         let mut first = true;
+        let mut previous: Option<(usize, usize, u64)> = None;
         loop {
             line.clear();
             let k = f.read_line(&mut line)?;
-            if k == 0 {
+            if k == 0 || !line.ends_with('\n') {
                 break;
             }
             if !first {
                 let mut it = line.splitn(5, ',');
                 let (_, alg, puz, run) = (it.next(), it.next(), it.next(), it.next());
-                if let (Some(a), Some(p), Some(r)) = (
+                let key = match (
                     alg.and_then(|a| alg_index.get(a)),
                     puz.and_then(|p| puz_index.get(p)),
                     run.and_then(|r| r.parse::<u64>().ok()),
                 ) {
-                    index.entry((*a, *p, r)).or_insert((offset, k));
+                    (Some(a), Some(p), Some(r)) => Some((*a, *p, r)),
+                    _ => None,
+                };
+                if let Some(key) = key {
+                    if previous == Some(key) {
+                        if let Some(e) = index.get_mut(&key) {
+                            e.1 += k;
+                        }
+                    } else {
+                        index.insert(key, (offset, k));
+                    }
                 }
+                previous = key;
             }
             first = false;
             offset += k as u64;
@@ -219,8 +317,8 @@ impl Protocol<'_> {
         let mut raw = f.into_inner();
         let mut buf = Vec::new();
         write_atomic_with(runs_path, |out| {
-            writeln!(out, "{HEADER}")?;
-            for j in jobs {
+            writeln!(out, "{header}")?;
+            for j in jobs.iter().filter(|j| keep(j)) {
                 let Some(&(off, len)) = index.get(&(j.algorithm, j.puzzle, j.run)) else {
                     bail!(
                         "run {}/{}/{} is missing from {}",

@@ -64,6 +64,13 @@ pub struct Spec {
     /// the spec's puzzles needs a file with as many rows as the label has puzzles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published_levels: Option<std::collections::BTreeMap<String, String>>,
+    /// Record anytime data: every run's best penalty so far (values missing from rows, columns
+    /// and boxes of the algorithm's current best grid) against evaluations, one line per
+    /// improvement, in `trajectories.csv` beside `runs.csv` (see the `trajectory` module).
+    /// Needed by `report = "compare"`'s fixed-target and fixed-budget views and by
+    /// `export --format ioh`. Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anytime: bool,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }
