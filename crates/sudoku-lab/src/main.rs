@@ -14,6 +14,7 @@ mod alpha_chart;
 mod bench;
 mod commands;
 mod compare;
+mod compare_data;
 mod counter;
 mod effort;
 mod grades;

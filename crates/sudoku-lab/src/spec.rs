@@ -103,6 +103,11 @@ pub struct PuzzleRef {
     /// 1000 puzzles per level.
     #[serde(default)]
     pub all: bool,
+    /// With `all`: only the first this-many puzzles of the file (a fixed sample; Kennett's
+    /// files are in generation order, so their first puzzles are as random as any). `--quick`
+    /// cuts further to `quick_set_size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take: Option<usize>,
     /// Fix box b (0-based, row-major) to the puzzle's unique solution: RESEDA's coupling when
     /// the right block is guessed.
     #[serde(default)]
@@ -203,9 +208,17 @@ impl Spec {
             }
             crate::algos::build(a).with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        const REPORTS: [&str; 8] = [
+        const REPORTS: [&str; 9] = [
             "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels",
+            "compare",
         ];
+        for p in &self.puzzles {
+            match (p.take, p.all) {
+                (Some(0), _) => bail!("puzzle '{}': take must be at least 1", p.id),
+                (Some(_), false) => bail!("puzzle '{}': take needs all = true", p.id),
+                _ => {}
+            }
+        }
         if !REPORTS.contains(&self.report.as_str()) {
             bail!(
                 "report '{}' is not one of: {}",
@@ -255,6 +268,21 @@ impl Spec {
         if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
             bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
         }
+        // A chart is drawn by one kind of report only: anything else would be silently ignored.
+        match (self.chart.as_deref(), self.report.as_str()) {
+            (None, _)
+            | (Some("alpha" | "success-by-variant" | "success-by-puzzle"), "ablation")
+            | (Some("sensitivity"), "effort" | "versus") => {}
+            (Some(c @ ("alpha" | "success-by-variant" | "success-by-puzzle")), r) => {
+                bail!("chart \"{c}\" is drawn by report \"ablation\" only, not \"{r}\"")
+            }
+            (Some(c), r) => bail!(
+                "chart \"{c}\" cannot be drawn by report \"{r}\" (report \"compare\" draws its own charts; \"sensitivity\" needs \"effort\" or \"versus\")"
+            ),
+        }
+        if self.report == "compare" && self.algorithms.len() < 2 {
+            bail!("report \"compare\" needs at least two algorithms");
+        }
         match self.versus.as_deref() {
             None => {}
             Some("all" | "baseline") if self.report == "versus" => {}
@@ -299,7 +327,8 @@ impl Spec {
                         let keep = match (quick, self.quick_set_size) {
                             (true, Some(k)) => k,
                             _ => usize::MAX,
-                        };
+                        }
+                        .min(r.take.unwrap_or(usize::MAX));
                         all.into_iter()
                             .take(keep)
                             .enumerate()
