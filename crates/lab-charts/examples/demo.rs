@@ -34,6 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         name: name.to_string(),
         points: ys.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect(),
         marker,
+        ..Default::default()
     };
     let chart = LineChart {
         title: "Success rate by puzzle difficulty".to_string(),
@@ -43,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         y_min: Some(0.0),
         y_max: None,
         log_y: false,
+        log_x: false,
         series: vec![
             series("GA", &ga, Marker::Circle),
             series("Ret-GA", &ret, Marker::Square),
@@ -81,6 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         y_min: None,
         y_max: None,
         log_y: true,
+        log_x: false,
         series: vec![
             series("GA", &gens_ga, Marker::Circle),
             series("Ret-GA", &gens_ret, Marker::Square),
@@ -95,6 +98,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .collect(),
         marker,
+        ..Default::default()
     };
     let convergence = LineChart {
         title: "(c) Solved over time".to_string(),
@@ -107,6 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         y_min: None,
         y_max: None,
         log_y: false,
+        log_x: false,
         series: vec![
             curve("GA", 4000.0, Marker::Circle),
             curve("Ret-GA", 1500.0, Marker::Square),

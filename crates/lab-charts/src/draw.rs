@@ -13,7 +13,13 @@ use crate::font::{self, RotatedLabel, CAP, DESCENT, LINE};
 use crate::scale::{self, Span, Tick};
 use crate::{ChartError, Marker};
 
-/// Colour-blind friendly palette (Okabe & Ito), series `i` takes entry `i % 8`.
+/// Palette entry `i % 8`.
+pub(crate) fn palette(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Colour-blind friendly palette (Okabe & Ito), series `i` takes entry `i % 8`
+/// unless it asks for another one.
 pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xD5, 0x5E, 0x00), // vermillion
@@ -25,9 +31,9 @@ pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(0x8C, 0x56, 0x4B), // brown
 ];
 
-const TEXT: RGBColor = RGBColor(0x11, 0x11, 0x11);
+pub(crate) const TEXT: RGBColor = RGBColor(0x11, 0x11, 0x11);
 const GRID: RGBColor = RGBColor(0xE3, 0xE3, 0xE3);
-const FRAME: RGBColor = RGBColor(0x33, 0x33, 0x33);
+pub(crate) const FRAME: RGBColor = RGBColor(0x33, 0x33, 0x33);
 const LEGEND_EDGE: RGBColor = RGBColor(0xAA, 0xAA, 0xAA);
 const DEG45: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
@@ -71,15 +77,57 @@ pub(crate) struct Prepared<'a> {
     pub x: Span,
     pub categories: Option<&'a [String]>,
     pub y: Span,
+    pub log_x: bool,
     pub log_y: bool,
     pub series: Vec<PreparedSeries<'a>>,
+    /// Box plots (box charts only), drawn below any lines.
+    pub boxes: Vec<PreparedBox>,
+    /// Legend entries of a box chart: name and colour.
+    pub box_legend: Vec<(&'a str, RGBColor)>,
 }
 
 pub(crate) struct PreparedSeries<'a> {
     pub name: &'a str,
     pub marker: Marker,
-    /// (x, axis-space y); `None` breaks the line.
+    pub color: RGBColor,
+    pub dashed: bool,
+    /// Axis-space (x, y) of the points; `None` breaks the line.
     pub points: Vec<Option<(f64, f64)>>,
+    /// The vertices of the line: `points`, or with the corners of a step
+    /// function between them.
+    pub line: Vec<Option<(f64, f64)>>,
+    /// Error bars as axis-space (x, low, high).
+    pub bars: Vec<(f64, f64, f64)>,
+}
+
+/// One box of a box plot, in axis space.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PreparedBox {
+    /// Centre and half width on the x axis.
+    pub x: f64,
+    pub half: f64,
+    pub whisker_lo: f64,
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+    pub whisker_hi: f64,
+    pub outliers: Vec<f64>,
+    pub color: RGBColor,
+}
+
+/// The vertices of a post-step line through `points`: between two
+/// consecutive points a corner at (next x, previous y) is added.
+pub(crate) fn step_line(points: &[Option<(f64, f64)>]) -> Vec<Option<(f64, f64)>> {
+    let mut out = Vec::with_capacity(2 * points.len());
+    let mut prev: Option<(f64, f64)> = None;
+    for &p in points {
+        if let (Some(a), Some(b)) = (prev, p) {
+            out.push(Some((b.0, a.1)));
+        }
+        out.push(p);
+        prev = p;
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -154,6 +202,7 @@ struct Layout {
     plot: Rect,
     x_ticks: Vec<XTick>,
     x_labels: XLabels,
+    x_minor: Vec<f64>,
     y_ticks: Vec<Tick>,
     y_minor: Vec<f64>,
     /// right edge of the y tick labels
@@ -225,6 +274,13 @@ fn plan_panel(
 ) -> Result<Plan, ChartError> {
     let legend = LegendBox::measure(p, m);
     let layout = lay_out(p, cell, m, 0.0, reserve)?;
+    if legend.entries.is_empty() {
+        return Ok(Plan {
+            layout,
+            legend,
+            legend_at: (0.0, 0.0),
+        });
+    }
     let (legend_at, hits) = legend.place_inside(p, &layout.plot, m);
     if hits > 0 && legend.w + 2.0 * m.pad <= 0.3 * (cell.x1 - cell.x0) {
         let layout = lay_out(p, cell, m, legend.w + m.pad, reserve)?;
@@ -242,7 +298,7 @@ fn plan_panel(
     })
 }
 
-fn draw_err<E: std::error::Error + Send + Sync>(
+pub(crate) fn draw_err<E: std::error::Error + Send + Sync>(
     e: plotters::drawing::DrawingAreaErrorKind<E>,
 ) -> ChartError {
     ChartError::Draw(e.to_string())
@@ -273,18 +329,31 @@ fn draw_panel<DB: DrawingBackend>(
     }
 
     // data
-    for (i, s) in p.series.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        let style = ShapeStyle::from(&color).stroke_width(px_width(m.line_width));
-        for run in line_runs(p, &plot, &s.points) {
-            let pts: Vec<(i32, i32)> = run.iter().map(|&q| ipt(q)).collect();
-            root.draw(&PathElement::new(pts, style)).map_err(draw_err)?;
+    for b in &p.boxes {
+        draw_box(root, p, &plot, b, m)?;
+    }
+    for s in &p.series {
+        let style = ShapeStyle::from(&s.color).stroke_width(px_width(m.line_width));
+        for run in line_runs(p, &plot, &s.line) {
+            if s.dashed {
+                for dash in dashes(&run, m) {
+                    stroke(root, &dash, style, fl)?;
+                }
+            } else {
+                let pts: Vec<(i32, i32)> = run.iter().map(|&q| ipt(q)).collect();
+                root.draw(&PathElement::new(pts, style)).map_err(draw_err)?;
+            }
         }
     }
-    for (i, s) in p.series.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
+    for s in &p.series {
+        let style = ShapeStyle::from(&s.color).stroke_width(px_width(bar_width(m)));
+        for bar in bar_segments(p, &plot, &s.bars, m) {
+            stroke(root, &[bar.0, bar.1], style, fl)?;
+        }
+    }
+    for s in &p.series {
         for q in marker_points(p, &plot, &s.points) {
-            draw_marker(root, s.marker, q, m, color)?;
+            draw_marker(root, s.marker, q, m, s.color)?;
         }
     }
 
@@ -313,6 +382,10 @@ fn draw_panel<DB: DrawingBackend>(
     for &pos in &layout.y_minor {
         let y = map_y(&plot, p.y.frac(pos));
         line(root, (plot.x0 - 0.55 * m.tick_len, y), (plot.x0, y), frame)?;
+    }
+    for &pos in &layout.x_minor {
+        let x = map_x(&plot, p.x.frac(pos));
+        line(root, (x, plot.y1), (x, plot.y1 + 0.55 * m.tick_len), frame)?;
     }
     let label_top = plot.y1 + m.tick_len + m.gap;
     for t in &layout.x_ticks {
@@ -360,14 +433,14 @@ fn draw_panel<DB: DrawingBackend>(
         text(root, p.title, m.title, fl, mid_x, baseline, HPos::Center)?;
     }
 
-    plan.legend.draw(root, p, plan.legend_at, m, fl)
+    plan.legend.draw(root, plan.legend_at, m, fl)
 }
 
-fn px_width(w: f64) -> u32 {
+pub(crate) fn px_width(w: f64) -> u32 {
     w.round().max(1.0) as u32
 }
 
-fn ipt((x, y): (f64, f64)) -> (i32, i32) {
+pub(crate) fn ipt((x, y): (f64, f64)) -> (i32, i32) {
     (x.round() as i32, y.round() as i32)
 }
 
@@ -379,7 +452,7 @@ fn map_y(plot: &Rect, f: f64) -> f64 {
     plot.y1 - f * (plot.y1 - plot.y0)
 }
 
-fn line<DB: DrawingBackend>(
+pub(crate) fn line<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     a: (f64, f64),
     b: (f64, f64),
@@ -396,7 +469,7 @@ fn text_style(size: f64, fl: Flavor, h: HPos) -> TextStyle<'static> {
 }
 
 /// Horizontal text with its baseline at `baseline`.
-fn text<DB: DrawingBackend>(
+pub(crate) fn text<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     s: &str,
     size: f64,
@@ -468,7 +541,14 @@ fn lay_out(
             .map(|l| font::text_width(l, m.tick))
             .fold(0.0, f64::max);
         // x ticks
-        let (x_ticks, x_labels, below, need_left, need_right) = x_axis(p, &plot, m);
+        let XAxisPlan {
+            ticks: x_ticks,
+            labels: x_labels,
+            minor: x_minor,
+            below,
+            need_left,
+            need_right,
+        } = x_axis(p, &plot, m);
         let new_left = (cell.x0 + m.pad + y_title_w + y_tick_w + m.gap + m.tick_len)
             .max(cell.x0 + m.pad + need_left);
         let new_right = cell.x1 - m.pad - extra_right - need_right;
@@ -480,6 +560,7 @@ fn lay_out(
             plot,
             x_ticks,
             x_labels,
+            x_minor,
             y_ticks,
             y_minor,
             y_label_right: plot.x0 - m.tick_len - m.gap,
@@ -494,11 +575,22 @@ fn lay_out(
     result.ok_or_else(|| ChartError::Draw("layout failed".to_string()))
 }
 
-/// Ticks and labels of the x axis for a plot rectangle. Returns the ticks,
-/// how labels are drawn, how far they reach below the tick marks, and how
-/// far they stick out left of the plot's left edge and right of its right
-/// edge.
-fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (Vec<XTick>, XLabels, f64, f64, f64) {
+/// Ticks and labels of the x axis for a plot rectangle.
+struct XAxisPlan {
+    ticks: Vec<XTick>,
+    /// How labels are drawn.
+    labels: XLabels,
+    /// Unlabelled minor tick positions (log axes).
+    minor: Vec<f64>,
+    /// How far the labels reach below the tick marks.
+    below: f64,
+    /// How far labels stick out left of the plot's left edge and right of
+    /// its right edge.
+    need_left: f64,
+    need_right: f64,
+}
+
+fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> XAxisPlan {
     let pw = plot.x1 - plot.x0;
     let f = m.tick;
     let offset_of = |pos: f64| p.x.frac(pos) * pw;
@@ -522,13 +614,14 @@ fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (Vec<XTick>, XLabels, f
                     .collect();
                 let need_left = widths.first().map_or(0.0, |w| 0.5 * w - 0.5 * spacing);
                 let need_right = widths.last().map_or(0.0, |w| 0.5 * w - 0.5 * spacing);
-                return (
+                return XAxisPlan {
                     ticks,
-                    XLabels::Horizontal,
-                    LINE * f,
-                    need_left.max(0.0),
-                    need_right.max(0.0),
-                );
+                    labels: XLabels::Horizontal,
+                    minor: Vec::new(),
+                    below: LINE * f,
+                    need_left: need_left.max(0.0),
+                    need_right: need_right.max(0.0),
+                };
             }
             // 45 degrees; thin out labels whose lines would touch
             let every = ((LINE * f) / (spacing * DEG45)).ceil().max(1.0) as usize;
@@ -544,18 +637,24 @@ fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (Vec<XTick>, XLabels, f
                     label: Some(c.clone()),
                 });
             }
-            (
+            XAxisPlan {
                 ticks,
-                XLabels::Rotated,
-                below + DESCENT * f,
-                need_left.max(0.0),
-                0.0,
-            )
+                labels: XLabels::Rotated,
+                minor: Vec::new(),
+                below: below + DESCENT * f,
+                need_left: need_left.max(0.0),
+                need_right: 0.0,
+            }
         }
         None => {
             let mut target = ((pw / (4.5 * f)) as usize).clamp(2, 12);
             loop {
-                let ticks: Vec<XTick> = scale::linear_ticks(p.x.lo, p.x.hi, target)
+                let (ticks, minor) = if p.log_x {
+                    scale::log_ticks(p.x.lo, p.x.hi, target)
+                } else {
+                    (scale::linear_ticks(p.x.lo, p.x.hi, target), Vec::new())
+                };
+                let ticks: Vec<XTick> = ticks
                     .into_iter()
                     .map(|t| XTick {
                         pos: t.pos,
@@ -578,13 +677,14 @@ fn x_axis(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (Vec<XTick>, XLabels, f
                         .last()
                         .zip(widths.last())
                         .map_or(0.0, |(t, w)| 0.5 * w - (pw - offset_of(t.pos)));
-                    return (
+                    return XAxisPlan {
                         ticks,
-                        XLabels::Horizontal,
-                        LINE * f,
-                        need_left.max(0.0),
-                        need_right.max(0.0),
-                    );
+                        labels: XLabels::Horizontal,
+                        minor,
+                        below: LINE * f,
+                        need_left: need_left.max(0.0),
+                        need_right: need_right.max(0.0),
+                    };
                 }
                 target -= 1;
             }
@@ -754,15 +854,221 @@ fn draw_marker<DB: DrawingBackend>(
                 ))
             })
         }
+        Marker::None => Ok(()),
     };
     res.map_err(draw_err)
 }
 
-/// The legend: one row per series with a line-and-marker sample.
+/// Stroke width of error bars and box outlines.
+fn bar_width(m: &Metrics) -> f64 {
+    0.8 * m.line_width
+}
+
+/// Splits a polyline (device pixels) into dashes; the pattern runs on
+/// across vertices.
+fn dashes(run: &[(f64, f64)], m: &Metrics) -> Vec<Vec<(f64, f64)>> {
+    let (on, off) = (0.6 * m.tick, 0.4 * m.tick);
+    let mut out = Vec::new();
+    let mut cur: Vec<(f64, f64)> = run.first().copied().into_iter().collect();
+    let mut drawing = true;
+    let mut left = on;
+    for w in run.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = (b.0 - a.0).hypot(b.1 - a.1);
+        let mut t = 0.0;
+        while len - t > left {
+            t += left;
+            let q = (a.0 + (b.0 - a.0) * t / len, a.1 + (b.1 - a.1) * t / len);
+            if drawing {
+                cur.push(q);
+                out.push(std::mem::take(&mut cur));
+            } else {
+                cur = vec![q];
+            }
+            drawing = !drawing;
+            left = if drawing { on } else { off };
+        }
+        left -= len - t;
+        if drawing {
+            cur.push(b);
+        }
+    }
+    if drawing && cur.len() > 1 {
+        out.push(cur);
+    }
+    out
+}
+
+/// Draws a short polyline (a dash, an error bar). The bitmap backend turns a
+/// wide path into a polygon whose end corners are truncated to whole pixels,
+/// which makes short slanted dashes visibly thinner than the line they
+/// belong to and bars of odd width a pixel thinner; there each piece is
+/// drawn as a polygon of its own, corners rounded.
+fn stroke<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    dash: &[(f64, f64)],
+    style: ShapeStyle,
+    fl: Flavor,
+) -> Result<(), ChartError> {
+    if fl.svg {
+        let pts: Vec<(i32, i32)> = dash.iter().map(|&q| ipt(q)).collect();
+        return root.draw(&PathElement::new(pts, style)).map_err(draw_err);
+    }
+    let half = 0.5 * f64::from(style.stroke_width);
+    for w in dash.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = (b.0 - a.0).hypot(b.1 - a.1);
+        if len < 1e-9 {
+            continue;
+        }
+        let (nx, ny) = (-(b.1 - a.1) / len * half, (b.0 - a.0) / len * half);
+        let quad = vec![
+            ipt((a.0 + nx, a.1 + ny)),
+            ipt((b.0 + nx, b.1 + ny)),
+            ipt((b.0 - nx, b.1 - ny)),
+            ipt((a.0 - nx, a.1 - ny)),
+        ];
+        root.draw(&Polygon::new(quad, style.color.filled()))
+            .map_err(draw_err)?;
+    }
+    Ok(())
+}
+
+/// Device-pixel line segments of error bars (axis-space `(x, low, high)`):
+/// the whisker clipped to the plot and a cap at each end inside it.
+fn bar_segments(
+    p: &Prepared<'_>,
+    plot: &Rect,
+    bars: &[(f64, f64, f64)],
+    m: &Metrics,
+) -> Vec<((f64, f64), (f64, f64))> {
+    let eps = 1e-9;
+    let inside = |f: f64| (-eps..=1.0 + eps).contains(&f);
+    let cap = 1.1 * m.marker;
+    let mut out = Vec::new();
+    for &(x, lo, hi) in bars {
+        let fx = p.x.frac(x);
+        let (flo, fhi) = (p.y.frac(lo), p.y.frac(hi));
+        if !inside(fx) || fhi < -eps || flo > 1.0 + eps {
+            continue;
+        }
+        let px = map_x(plot, fx);
+        let (ylo, yhi) = (map_y(plot, flo.max(0.0)), map_y(plot, fhi.min(1.0)));
+        out.push(((px, ylo), (px, yhi)));
+        let (c0, c1) = ((px - cap).max(plot.x0), (px + cap).min(plot.x1));
+        for (f, y) in [(flo, ylo), (fhi, yhi)] {
+            if inside(f) {
+                out.push(((c0, y), (c1, y)));
+            }
+        }
+    }
+    out
+}
+
+/// `color` mixed with white, for box fills.
+fn light(color: RGBColor) -> RGBColor {
+    let mix = |c: u8| (0.3 * f64::from(c) + 0.7 * 255.0).round() as u8;
+    RGBColor(mix(color.0), mix(color.1), mix(color.2))
+}
+
+/// Device-pixel geometry of a box plot, clipped to the plot.
+struct BoxGeometry {
+    x0: f64,
+    x1: f64,
+    /// q3 and q1 edges, clamped to the plot, if any part of the box shows
+    box_y: Option<(f64, f64)>,
+    median: Option<f64>,
+    /// whisker segments and their caps
+    segments: Vec<((f64, f64), (f64, f64))>,
+    outliers: Vec<(f64, f64)>,
+}
+
+fn box_geometry(p: &Prepared<'_>, plot: &Rect, b: &PreparedBox) -> BoxGeometry {
+    let eps = 1e-9;
+    let inside = |f: f64| (-eps..=1.0 + eps).contains(&f);
+    let fx = |x: f64| map_x(plot, p.x.frac(x).clamp(0.0, 1.0));
+    let fy = |v: f64| map_y(plot, p.y.frac(v).clamp(0.0, 1.0));
+    let (x, x0, x1) = (fx(b.x), fx(b.x - b.half), fx(b.x + b.half));
+    let cap = 0.25 * (x1 - x0);
+    let mut segments = Vec::new();
+    for (from, to) in [(b.q1, b.whisker_lo), (b.q3, b.whisker_hi)] {
+        let (f0, f1) = (p.y.frac(from), p.y.frac(to));
+        if (f0 < -eps && f1 < -eps) || (f0 > 1.0 + eps && f1 > 1.0 + eps) || from == to {
+            continue;
+        }
+        segments.push(((x, fy(from)), (x, fy(to))));
+        if inside(f1) {
+            segments.push(((x - cap, fy(to)), (x + cap, fy(to))));
+        }
+    }
+    let (f1, f3) = (p.y.frac(b.q1), p.y.frac(b.q3));
+    let box_y = (f3 >= -eps && f1 <= 1.0 + eps).then(|| (fy(b.q3), fy(b.q1)));
+    let median = inside(p.y.frac(b.median)).then(|| fy(b.median));
+    let outliers = b
+        .outliers
+        .iter()
+        .filter(|&&v| inside(p.y.frac(v)))
+        .map(|&v| (x, fy(v)))
+        .collect();
+    BoxGeometry {
+        x0,
+        x1,
+        box_y,
+        median,
+        segments,
+        outliers,
+    }
+}
+
+fn draw_box<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    p: &Prepared<'_>,
+    plot: &Rect,
+    b: &PreparedBox,
+    m: &Metrics,
+) -> Result<(), ChartError> {
+    let g = box_geometry(p, plot, b);
+    let edge = ShapeStyle::from(&b.color).stroke_width(px_width(bar_width(m)));
+    for &(a, c) in &g.segments {
+        line(root, a, c, edge)?;
+    }
+    if let Some((top, bottom)) = g.box_y {
+        let corners = [ipt((g.x0, top)), ipt((g.x1, bottom))];
+        root.draw(&Rectangle::new(corners, light(b.color).filled()))
+            .map_err(draw_err)?;
+        root.draw(&Rectangle::new(corners, edge))
+            .map_err(draw_err)?;
+    }
+    if let Some(y) = g.median {
+        let style = ShapeStyle::from(&b.color).stroke_width(px_width(2.0 * m.line_width));
+        line(root, (g.x0, y), (g.x1, y), style)?;
+    }
+    let r = (0.6 * m.marker).round().max(1.0) as i32;
+    for &q in &g.outliers {
+        root.draw(&Circle::new(ipt(q), r, edge)).map_err(draw_err)?;
+    }
+    Ok(())
+}
+
+/// What a legend row shows left of its name.
+#[derive(Debug, Clone, Copy)]
+enum Sample {
+    Line { marker: Marker, dashed: bool },
+    Box,
+}
+
+struct LegendEntry {
+    name: String,
+    color: RGBColor,
+    sample: Sample,
+}
+
+/// The legend: one row per series with a line-and-marker sample (or a small
+/// box of a box chart). Box series without a name get no row.
 struct LegendBox {
     w: f64,
     h: f64,
-    names: Vec<String>,
+    entries: Vec<LegendEntry>,
 }
 
 impl LegendBox {
@@ -772,29 +1078,44 @@ impl LegendBox {
 
     fn measure(p: &Prepared<'_>, m: &Metrics) -> LegendBox {
         let f = m.legend;
-        let names: Vec<String> = p
-            .series
+        let shorten = |name: &str| {
+            if name.chars().count() > 60 {
+                name.chars().take(59).chain(std::iter::once('…')).collect()
+            } else {
+                name.to_string()
+            }
+        };
+        let entries: Vec<LegendEntry> = if p.boxes.is_empty() && p.box_legend.is_empty() {
+            p.series
+                .iter()
+                .map(|s| LegendEntry {
+                    name: shorten(s.name),
+                    color: s.color,
+                    sample: Sample::Line {
+                        marker: s.marker,
+                        dashed: s.dashed,
+                    },
+                })
+                .collect()
+        } else {
+            p.box_legend
+                .iter()
+                .filter(|(name, _)| !name.is_empty())
+                .map(|&(name, color)| LegendEntry {
+                    name: shorten(name),
+                    color,
+                    sample: Sample::Box,
+                })
+                .collect()
+        };
+        let text_w = entries
             .iter()
-            .map(|s| {
-                if s.name.chars().count() > 60 {
-                    s.name
-                        .chars()
-                        .take(59)
-                        .chain(std::iter::once('…'))
-                        .collect()
-                } else {
-                    s.name.to_string()
-                }
-            })
-            .collect();
-        let text_w = names
-            .iter()
-            .map(|n| font::text_width(n, f))
+            .map(|e| font::text_width(&e.name, f))
             .fold(0.0, f64::max);
         LegendBox {
             w: 0.5 * f + Self::sample_len(m) + 0.5 * f + text_w + 0.6 * f,
-            h: 0.35 * f + names.len() as f64 * LINE * f + 0.35 * f,
-            names,
+            h: 0.35 * f + entries.len() as f64 * LINE * f + 0.35 * f,
+            entries,
         }
     }
 
@@ -816,22 +1137,44 @@ impl LegendBox {
             (l, cy),
         ];
         let mut samples = Vec::new();
+        let along = |a: (f64, f64), b: (f64, f64), samples: &mut Vec<(f64, f64)>| {
+            let len = ((b.0 - a.0).hypot(b.1 - a.1) / (0.3 * m.tick)).ceil();
+            let n = len.clamp(1.0, 10_000.0) as usize;
+            for k in 0..=n {
+                let t = k as f64 / n as f64;
+                samples.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        };
         for s in &p.series {
-            for run in line_runs(p, plot, &s.points) {
+            for run in line_runs(p, plot, &s.line) {
                 for w in run.windows(2) {
-                    let len = ((w[1].0 - w[0].0).hypot(w[1].1 - w[0].1) / (0.3 * m.tick)).ceil();
-                    let n = len.clamp(1.0, 10_000.0) as usize;
-                    for k in 0..=n {
-                        let t = k as f64 / n as f64;
-                        samples.push((
-                            w[0].0 + t * (w[1].0 - w[0].0),
-                            w[0].1 + t * (w[1].1 - w[0].1),
-                        ));
-                    }
+                    along(w[0], w[1], &mut samples);
                 }
             }
-            for q in marker_points(p, plot, &s.points) {
-                // markers weigh more than line samples
+            if s.marker != Marker::None {
+                for q in marker_points(p, plot, &s.points) {
+                    // markers weigh more than line samples
+                    samples.extend(std::iter::repeat_n(q, 4));
+                }
+            }
+            for (a, b) in bar_segments(p, plot, &s.bars, m) {
+                along(a, b, &mut samples);
+            }
+        }
+        for bx in &p.boxes {
+            let g = box_geometry(p, plot, bx);
+            if let Some((top, bottom)) = g.box_y {
+                // the box's area, column by column
+                let cols = ((g.x1 - g.x0) / (0.3 * m.tick)).ceil().clamp(1.0, 1000.0) as usize;
+                for k in 0..=cols {
+                    let x = g.x0 + (g.x1 - g.x0) * k as f64 / cols as f64;
+                    along((x, top), (x, bottom), &mut samples);
+                }
+            }
+            for &(a, b) in &g.segments {
+                along(a, b, &mut samples);
+            }
+            for &q in &g.outliers {
                 samples.extend(std::iter::repeat_n(q, 4));
             }
         }
@@ -855,11 +1198,13 @@ impl LegendBox {
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
-        p: &Prepared<'_>,
         (x, y): (f64, f64),
         m: &Metrics,
         fl: Flavor,
     ) -> Result<(), ChartError> {
+        if self.entries.is_empty() {
+            return Ok(());
+        }
         let f = m.legend;
         root.draw(&Rectangle::new(
             [ipt((x, y)), ipt((x + self.w, y + self.h))],
@@ -872,16 +1217,38 @@ impl LegendBox {
         ))
         .map_err(draw_err)?;
         let sample = Self::sample_len(m);
-        for (i, (s, name)) in p.series.iter().zip(&self.names).enumerate() {
-            let color = PALETTE[i % PALETTE.len()];
+        for (i, e) in self.entries.iter().enumerate() {
             let yc = y + 0.35 * f + (i as f64 + 0.5) * LINE * f;
             let x0 = x + 0.5 * f;
-            let style = ShapeStyle::from(&color).stroke_width(px_width(m.line_width));
-            line(root, (x0, yc), (x0 + sample, yc), style)?;
-            draw_marker(root, s.marker, (x0 + 0.5 * sample, yc), m, color)?;
+            match e.sample {
+                Sample::Line { marker, dashed } => {
+                    let style = ShapeStyle::from(&e.color).stroke_width(px_width(m.line_width));
+                    if dashed {
+                        for d in dashes(&[(x0, yc), (x0 + sample, yc)], m) {
+                            stroke(root, &d, style, fl)?;
+                        }
+                    } else {
+                        line(root, (x0, yc), (x0 + sample, yc), style)?;
+                    }
+                    draw_marker(root, marker, (x0 + 0.5 * sample, yc), m, e.color)?;
+                }
+                Sample::Box => {
+                    let (bx0, bx1) = (x0 + 0.2 * sample, x0 + 0.8 * sample);
+                    let (by0, by1) = (yc - 0.4 * f, yc + 0.4 * f);
+                    let corners = [ipt((bx0, by0)), ipt((bx1, by1))];
+                    root.draw(&Rectangle::new(corners, light(e.color).filled()))
+                        .map_err(draw_err)?;
+                    let edge = ShapeStyle::from(&e.color).stroke_width(px_width(bar_width(m)));
+                    root.draw(&Rectangle::new(corners, edge))
+                        .map_err(draw_err)?;
+                    let style =
+                        ShapeStyle::from(&e.color).stroke_width(px_width(2.0 * m.line_width));
+                    line(root, (bx0, yc), (bx1, yc), style)?;
+                }
+            }
             text(
                 root,
-                name,
+                &e.name,
                 f,
                 fl,
                 x0 + sample + 0.5 * f,
@@ -890,5 +1257,139 @@ impl LegendBox {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log_x_panel(lo: f64, hi: f64) -> Prepared<'static> {
+        Prepared {
+            title: "",
+            x_label: "",
+            y_label: "",
+            x: Span {
+                lo: lo.log10(),
+                hi: hi.log10(),
+            },
+            categories: None,
+            y: Span { lo: 0.0, hi: 1.0 },
+            log_x: true,
+            log_y: false,
+            series: Vec::new(),
+            boxes: Vec::new(),
+            box_legend: Vec::new(),
+        }
+    }
+
+    fn plan(p: &Prepared<'_>, width: f64) -> XAxisPlan {
+        let m = Metrics::new(width + 100.0, 600.0, 1.0);
+        let plot = Rect {
+            x0: 50.0,
+            y0: 20.0,
+            x1: 50.0 + width,
+            y1: 500.0,
+        };
+        x_axis(p, &plot, &m)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn log_x_ticks_sit_at_powers_of_ten() {
+        // 10 .. 1e6: a labelled tick at every power, minor ticks at 2..9 times
+        let x = plan(&log_x_panel(10.0, 1e6), 700.0);
+        let pos: Vec<f64> = x.ticks.iter().map(|t| t.pos).collect();
+        assert_eq!(pos, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let labels: Vec<&str> = x.ticks.iter().filter_map(|t| t.label.as_deref()).collect();
+        assert_eq!(labels, ["1e1", "1e2", "1e3", "1e4", "1e5", "1e6"]);
+        assert_eq!(x.minor.len(), 5 * 8);
+        for (i, &m) in x.minor.iter().enumerate() {
+            let (decade, k) = (1 + i / 8, 2 + i % 8);
+            assert!(
+                close(m, (k as f64 * 10f64.powi(decade as i32)).log10()),
+                "{i}: {m}"
+            );
+        }
+        assert_eq!(x.labels, XLabels::Horizontal);
+
+        // 1 .. 10000 is written out; the minor ticks stay inside the range
+        let x = plan(&log_x_panel(3.0, 10_000.0), 700.0);
+        let labels: Vec<&str> = x.ticks.iter().filter_map(|t| t.label.as_deref()).collect();
+        assert_eq!(labels, ["10", "100", "1000", "10000"]);
+        assert!(close(x.minor[0], 3f64.log10()));
+        assert!(x
+            .minor
+            .iter()
+            .all(|&m| m >= 3f64.log10() - 1e-9 && m <= 4.0 + 1e-9));
+
+        // a narrow plot thins the labels out to every other power
+        let x = plan(&log_x_panel(1e-3, 1e9), 250.0);
+        let pos: Vec<f64> = x.ticks.iter().map(|t| t.pos).collect();
+        assert!(pos.len() >= 2 && pos.len() < 13, "{pos:?}");
+        assert!(pos.iter().all(|p| p.fract() == 0.0), "{pos:?}");
+        let step = pos[1] - pos[0];
+        assert!(step >= 2.0 && pos.windows(2).all(|w| w[1] - w[0] == step));
+        assert!(x.minor.is_empty());
+
+        // less than a decade: 1-2-5 steps
+        let x = plan(&log_x_panel(1.0, 12.0), 700.0);
+        let labels: Vec<&str> = x.ticks.iter().filter_map(|t| t.label.as_deref()).collect();
+        assert_eq!(labels, ["1", "2", "5", "10"]);
+    }
+
+    #[test]
+    fn step_line_adds_corners() {
+        let pts = [
+            Some((1.0, 0.1)),
+            Some((2.0, 0.5)),
+            None,
+            Some((4.0, 0.7)),
+            Some((5.0, 0.9)),
+        ];
+        assert_eq!(
+            step_line(&pts),
+            [
+                Some((1.0, 0.1)),
+                Some((2.0, 0.1)),
+                Some((2.0, 0.5)),
+                None,
+                Some((4.0, 0.7)),
+                Some((5.0, 0.7)),
+                Some((5.0, 0.9)),
+            ]
+        );
+        assert!(step_line(&[]).is_empty());
+    }
+
+    #[test]
+    fn dashes_alternate_along_the_line() {
+        let m = Metrics::new(800.0, 600.0, 1.0);
+        let (on, off) = (0.6 * m.tick, 0.4 * m.tick);
+        let period = on + off;
+        // an L-shaped run: dashes carry on around the corner
+        let run = [
+            (0.0, 0.0),
+            (10.5 * period, 0.0),
+            (10.5 * period, 10.5 * period),
+        ];
+        let d = dashes(&run, &m);
+        assert_eq!(d.len(), 21);
+        let len = |dash: &Vec<(f64, f64)>| {
+            dash.windows(2)
+                .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+                .sum::<f64>()
+        };
+        assert!(d.iter().all(|dash| (len(dash) - on).abs() < 1e-6));
+        assert_eq!(d[0][0], (0.0, 0.0));
+        // the eleventh dash turns the corner
+        assert_eq!(d[10].len(), 3);
+        assert!(d
+            .iter()
+            .enumerate()
+            .all(|(i, dash)| i == 10 || dash.len() == 2));
     }
 }

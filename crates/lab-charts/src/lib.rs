@@ -3,9 +3,15 @@
 //!
 //! * [`render`] draws one [`LineChart`]; [`render_panels`] draws several side
 //!   by side, like a figure with panels (a), (b), (c).
+//! * [`render_boxes`] draws a [`BoxChart`] (box plots, one box per series
+//!   and category, side by side).
+//! * [`render_cd`] draws a [`CdDiagram`], the critical-difference diagram of
+//!   average ranks of Demšar (2006).
 //! * Every series is a line with markers in its own colour from a fixed,
 //!   colour-blind friendly palette; a legend box is placed where it covers
 //!   the least data (outside, right of the plot, if it would cover some).
+//!   A series can also be drawn as a step function, dashed, without markers,
+//!   in another series' colour, or with error bars (see [`Series`]).
 //! * Text uses DejaVu Sans, embedded in the library and registered with
 //!   plotters under the family name `sans-serif`: no system font is read, so
 //!   PNGs render identically on machines without fonts. SVG text elements use
@@ -20,19 +26,26 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use plotters::prelude::*;
 
+mod boxes;
+mod cd;
 mod draw;
 mod font;
 mod grid;
+pub use boxes::{quantile_type7, render_boxes, BoxChart, BoxSeries, BoxStats};
+pub use cd::{render_cd, CdDiagram};
 pub use grid::{render_grids, GridFigure, GridPanel};
 mod scale;
 
 use draw::{Flavor, Prepared, PreparedSeries};
+use font::RotatedLabel;
+use plotters::coord::Shift;
 use scale::Span;
 
 /// The horizontal axis of a [`LineChart`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum XAxis {
-    /// A numeric axis showing `min..=max` (finite, `min < max`).
+    /// A numeric axis showing `min..=max` (finite, `min < max`; both
+    /// positive when the chart has [`LineChart::log_x`]).
     Numeric { min: f64, max: f64 },
     /// Named categories, evenly spaced; a point's x is the index of its
     /// category (0 to n-1). Labels that do not fit side by side are drawn
@@ -41,17 +54,21 @@ pub enum XAxis {
 }
 
 /// The marker drawn at every point of a series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Marker {
+    #[default]
     Circle,
     Square,
     Triangle,
     Cross,
     Diamond,
+    /// No marker: a plain line (e.g. an ECDF with hundreds of points). Not
+    /// part of [`Marker::ALL`].
+    None,
 }
 
 impl Marker {
-    /// All markers, in a fixed order.
+    /// All visible markers, in a fixed order.
     pub const ALL: [Marker; 5] = [
         Marker::Circle,
         Marker::Square,
@@ -69,17 +86,100 @@ impl Marker {
 
 /// One line of a chart. Points with a non-finite coordinate (NaN, ±inf) are
 /// not drawn and break the line (a gap).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Besides `name`, `points` and `marker` a series has style fields whose
+/// defaults (`false`/`None`) draw the plain line with markers in the
+/// series' own palette colour; build one with [`Series::new`] and the
+/// setters, or with `..Default::default()`:
+///
+/// ```
+/// use lab_charts::{Marker, Series};
+/// let ecdf = Series::new("ours", vec![(1.0, 0.1), (3.0, 0.4)], Marker::None)
+///     .step()
+///     .color(2);
+/// let paper = Series {
+///     name: "paper".to_string(),
+///     points: vec![(1.0, 0.2), (3.0, 0.5)],
+///     marker: Marker::None,
+///     step: true,
+///     dashed: true,
+///     color: Some(2),
+///     ..Default::default()
+/// };
+/// assert_eq!(ecdf.color, paper.color);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
+    /// The marker at every point; [`Marker::None`] for none.
     pub marker: Marker,
+    /// Draw the line as a post-step function, like an ECDF: from each point
+    /// horizontally to the next point's x, then vertically to its y. The
+    /// line ends at the last point (add a point at the axis end to carry the
+    /// last level on).
+    pub step: bool,
+    /// Draw the line dashed.
+    pub dashed: bool,
+    /// Palette index (taken modulo the palette's 8 colours) instead of the
+    /// series' position in the chart, so that two series can share a colour
+    /// and differ by marker or dashing.
+    pub color: Option<usize>,
+    /// Per point `(low, high)` vertical whiskers with caps, e.g. 95% Wilson
+    /// intervals: one entry for each point (same length as `points`), with
+    /// `low <= high`. A pair with a non-finite end, or a point with a
+    /// non-finite x, gets no bar. The y axis range includes the bars.
+    pub error_bars: Option<Vec<(f64, f64)>>,
+}
+
+impl Series {
+    /// A plain line with markers (all style fields at their defaults).
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>, marker: Marker) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            marker,
+            ..Default::default()
+        }
+    }
+
+    /// Draws the series as a post-step function (see [`Series::step`]).
+    #[must_use]
+    pub fn step(mut self) -> Series {
+        self.step = true;
+        self
+    }
+
+    /// Draws the line dashed.
+    #[must_use]
+    pub fn dashed(mut self) -> Series {
+        self.dashed = true;
+        self
+    }
+
+    /// Uses palette colour `index` (modulo 8).
+    #[must_use]
+    pub fn color(mut self, index: usize) -> Series {
+        self.color = Some(index);
+        self
+    }
+
+    /// Adds `(low, high)` error bars, one per point.
+    #[must_use]
+    pub fn error_bars(mut self, bars: Vec<(f64, f64)>) -> Series {
+        self.error_bars = Some(bars);
+        self
+    }
 }
 
 /// A line chart. `y_min`/`y_max` fix ends of the y axis; a free end is
 /// chosen from the data with 5% headroom (a free lower end of non-negative
 /// data on a linear axis stops at 0). With `log_y` the y axis is
-/// logarithmic and every finite y value must be positive.
+/// logarithmic and every finite y value (and error bar end) must be
+/// positive. With `log_x` the numeric x axis is logarithmic (log10, ticks at
+/// powers of ten with unlabelled minor ticks at 2..9 times them, or at 1, 2
+/// and 5 times them on ranges shorter than about two decades): its range and
+/// every finite x must be positive, and a category axis is an error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LineChart {
     pub title: String,
@@ -89,6 +189,7 @@ pub struct LineChart {
     pub y_min: Option<f64>,
     pub y_max: Option<f64>,
     pub log_y: bool,
+    pub log_x: bool,
     pub series: Vec<Series>,
 }
 
@@ -160,10 +261,51 @@ pub fn render_panels(
     let rows = panels.len().div_ceil(columns);
     check_size(width, height, columns, rows)?;
     let prepared = panels.iter().map(prepare).collect::<Result<Vec<_>, _>>()?;
-    font::ensure_font()?;
+    let figure = Panels {
+        panels: prepared,
+        columns,
+    };
+    render_figure(&figure, width, height, svg_path, png_path)
+}
 
-    let svg = render_svg(&prepared, columns, width, height)?;
-    let png = render_png_pixels(&prepared, columns, width, height)?;
+/// Something drawn the same way onto the SVG and the (supersampled) PNG
+/// backend. Labels at 45 degrees are returned for the caller to draw.
+pub(crate) trait Figure {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        flavor: Flavor,
+    ) -> Result<Vec<RotatedLabel>, ChartError>;
+}
+
+/// Chart panels laid out in a grid, `columns` per row.
+pub(crate) struct Panels<'a> {
+    pub panels: Vec<Prepared<'a>>,
+    pub columns: usize,
+}
+
+impl Figure for Panels<'_> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        flavor: Flavor,
+    ) -> Result<Vec<RotatedLabel>, ChartError> {
+        draw::draw_figure(root, &self.panels, self.columns, flavor)
+    }
+}
+
+/// Renders `figure` as SVG and PNG and writes both atomically, the files
+/// only after both images were drawn.
+pub(crate) fn render_figure(
+    figure: &impl Figure,
+    width: u32,
+    height: u32,
+    svg_path: &Path,
+    png_path: &Path,
+) -> Result<(), ChartError> {
+    font::ensure_font()?;
+    let svg = render_svg(figure, width, height)?;
+    let png = render_png_pixels(figure, width, height)?;
     write_atomic(svg_path, "svg", |tmp| {
         let mut f = File::create(tmp)?;
         f.write_all(svg.as_bytes())?;
@@ -173,16 +315,22 @@ pub fn render_panels(
 }
 
 fn check_size(width: u32, height: u32, columns: usize, rows: usize) -> Result<(), ChartError> {
-    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(ChartError::Invalid(format!(
-            "figure size {width}x{height} is too large (at most {MAX_SIDE} per side and {MAX_PIXELS} pixels)"
-        )));
-    }
+    check_max_size(width, height)?;
     let (cw, ch) = (width as usize / columns, height as usize / rows);
     if cw < MIN_PANEL.0 as usize || ch < MIN_PANEL.1 as usize {
         return Err(ChartError::Invalid(format!(
             "figure size {width}x{height} leaves {cw}x{ch} pixels per panel, at least {}x{} are needed",
             MIN_PANEL.0, MIN_PANEL.1
+        )));
+    }
+    Ok(())
+}
+
+/// Rejects figures larger than [`MAX_SIDE`] or [`MAX_PIXELS`].
+fn check_max_size(width: u32, height: u32) -> Result<(), ChartError> {
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(ChartError::Invalid(format!(
+            "figure size {width}x{height} is too large (at most {MAX_SIDE} per side and {MAX_PIXELS} pixels)"
         )));
     }
     Ok(())
@@ -204,9 +352,24 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                     "numeric x range {min}..{max} must be finite with min < max"
                 )));
             }
-            (Span { lo: *min, hi: *max }, None)
+            if chart.log_x {
+                let (lo, hi) = (min.log10(), max.log10());
+                if !(*min > 0.0 && lo.is_finite() && hi.is_finite() && lo < hi) {
+                    return Err(invalid(format!(
+                        "x range {min}..{max} must be positive (and not empty) on a log scale"
+                    )));
+                }
+                (Span { lo, hi }, None)
+            } else {
+                (Span { lo: *min, hi: *max }, None)
+            }
         }
         XAxis::Categories(c) => {
+            if chart.log_x {
+                return Err(invalid(
+                    "a log x axis needs a numeric x axis, not categories".to_string(),
+                ));
+            }
             if c.is_empty() {
                 return Err(invalid("the x axis has no categories".to_string()));
             }
@@ -242,30 +405,98 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
             }
         }
     }
+    if chart.log_x {
+        for s in &chart.series {
+            if let Some(&(px, py)) = s.points.iter().find(|p| p.0.is_finite() && p.0 <= 0.0) {
+                return Err(invalid(format!(
+                    "series {:?} has x = {px} (y = {py}) but a log x axis needs x > 0",
+                    s.name
+                )));
+            }
+        }
+    }
+    for s in &chart.series {
+        let Some(bars) = &s.error_bars else { continue };
+        if bars.len() != s.points.len() {
+            return Err(invalid(format!(
+                "series {:?} has {} error bars for {} points",
+                s.name,
+                bars.len(),
+                s.points.len()
+            )));
+        }
+        for (&(lo, hi), &(px, _)) in bars.iter().zip(&s.points) {
+            if !(lo.is_finite() && hi.is_finite()) {
+                continue;
+            }
+            if lo > hi {
+                return Err(invalid(format!(
+                    "series {:?} has an error bar from {lo} down to {hi} (at x = {px})",
+                    s.name
+                )));
+            }
+            if chart.log_y && lo <= 0.0 {
+                return Err(invalid(format!(
+                    "series {:?} has an error bar reaching {lo} (at x = {px}) but a log scale needs y > 0",
+                    s.name
+                )));
+            }
+        }
+    }
     let to_axis = |v: f64| if chart.log_y { v.log10() } else { v };
+    let to_x = |v: f64| if chart.log_x { v.log10() } else { v };
     let series: Vec<PreparedSeries<'_>> = chart
         .series
         .iter()
-        .map(|s| PreparedSeries {
-            name: &s.name,
-            marker: s.marker,
-            points: s
+        .enumerate()
+        .map(|(i, s)| {
+            let points: Vec<Option<(f64, f64)>> = s
                 .points
                 .iter()
                 .map(|&(px, py)| {
-                    let ay = to_axis(py);
-                    (px.is_finite() && ay.is_finite()).then_some((px, ay))
+                    let (ax, ay) = (to_x(px), to_axis(py));
+                    (ax.is_finite() && ay.is_finite()).then_some((ax, ay))
                 })
-                .collect(),
+                .collect();
+            let line = if s.step {
+                draw::step_line(&points)
+            } else {
+                points.clone()
+            };
+            let bars = s.error_bars.as_ref().map_or_else(Vec::new, |bars| {
+                bars.iter()
+                    .zip(&s.points)
+                    .filter_map(|(&(lo, hi), &(px, _))| {
+                        let (ax, alo, ahi) = (to_x(px), to_axis(lo), to_axis(hi));
+                        (ax.is_finite() && alo.is_finite() && ahi.is_finite())
+                            .then_some((ax, alo, ahi))
+                    })
+                    .collect()
+            });
+            PreparedSeries {
+                name: &s.name,
+                marker: s.marker,
+                color: draw::palette(s.color.unwrap_or(i)),
+                dashed: s.dashed,
+                points,
+                line,
+                bars,
+            }
         })
         .collect();
-    let data = series.iter().flat_map(|s| s.points.iter().flatten()).fold(
-        None,
-        |acc: Option<(f64, f64)>, &(_, y)| match acc {
+    let data = series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .flatten()
+                .map(|&(_, y)| y)
+                .chain(s.bars.iter().flat_map(|&(_, lo, hi)| [lo, hi]))
+        })
+        .fold(None, |acc: Option<(f64, f64)>, y| match acc {
             None => Some((y, y)),
             Some((lo, hi)) => Some((lo.min(y), hi.max(y))),
-        },
-    );
+        });
     let y = scale::auto_range(
         data,
         chart.y_min.map(to_axis),
@@ -280,17 +511,15 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
         x,
         categories,
         y,
+        log_x: chart.log_x,
         log_y: chart.log_y,
         series,
+        boxes: Vec::new(),
+        box_legend: Vec::new(),
     })
 }
 
-fn render_svg(
-    panels: &[Prepared<'_>],
-    columns: usize,
-    width: u32,
-    height: u32,
-) -> Result<String, ChartError> {
+fn render_svg(figure: &impl Figure, width: u32, height: u32) -> Result<String, ChartError> {
     let flavor = Flavor {
         unit: 1.0,
         svg: true,
@@ -300,7 +529,7 @@ fn render_svg(
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE)
             .map_err(|e| ChartError::Draw(e.to_string()))?;
-        let rotated = draw::draw_figure(&root, panels, columns, flavor)?;
+        let rotated = figure.draw(&root, flavor)?;
         root.present()
             .map_err(|e| ChartError::Draw(e.to_string()))?;
         rotated
@@ -320,12 +549,7 @@ fn render_svg(
 
 /// Renders at [`SUPERSAMPLE`] times the size and averages down; returns
 /// `width * height` RGB pixels.
-fn render_png_pixels(
-    panels: &[Prepared<'_>],
-    columns: usize,
-    width: u32,
-    height: u32,
-) -> Result<Vec<u8>, ChartError> {
+fn render_png_pixels(figure: &impl Figure, width: u32, height: u32) -> Result<Vec<u8>, ChartError> {
     let ss = SUPERSAMPLE;
     let (bw, bh) = (width * ss, height * ss);
     let mut big = vec![255u8; bw as usize * bh as usize * 3];
@@ -342,7 +566,7 @@ fn render_png_pixels(
             unit: f64::from(ss),
             svg: false,
         };
-        let rotated = draw::draw_figure(&root, panels, columns, flavor)?;
+        let rotated = figure.draw(&root, flavor)?;
         for label in &rotated {
             font::draw_rotated_pixels(&root, label)?;
         }

@@ -51,6 +51,7 @@ fn series(name: &str, points: Vec<(f64, f64)>, marker: Marker) -> Series {
         name: name.to_string(),
         points,
         marker,
+        ..Default::default()
     }
 }
 
@@ -66,6 +67,7 @@ fn category_chart() -> LineChart {
         y_min: Some(0.0),
         y_max: None,
         log_y: false,
+        log_x: false,
         series: vec![
             series("GA", pts(&ga), Marker::Circle),
             series("Ret-GA", pts(&ret), Marker::Square),
@@ -93,6 +95,7 @@ fn numeric_chart() -> LineChart {
         y_min: None,
         y_max: None,
         log_y: false,
+        log_x: false,
         series: vec![
             series("MK-GA", curve(1500.0), Marker::Triangle),
             series("Ret-GA", curve(3000.0), Marker::Diamond),

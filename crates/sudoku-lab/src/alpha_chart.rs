@@ -61,21 +61,25 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
             name: format!("{s} (sudoku-lab)"),
             points: ours.iter().map(|p| (p.0, p.1)).collect(),
             marker: m,
+            ..Default::default()
         });
         success.push(Series {
             name: format!("{s} (paper)"),
             points: ours.iter().map(|p| (p.0, p.3)).collect(),
             marker: pm,
+            ..Default::default()
         });
         rounds.push(Series {
             name: format!("{s} (sudoku-lab)"),
             points: ours.iter().map(|p| (p.0, p.2)).collect(),
             marker: m,
+            ..Default::default()
         });
         rounds.push(Series {
             name: format!("{s} (paper)"),
             points: ours.iter().map(|p| (p.0, p.4)).collect(),
             marker: pm,
+            ..Default::default()
         });
     }
     let (lo, hi) = points
@@ -94,6 +98,7 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
             y_min: Some(0.0),
             y_max: Some(105.0),
             log_y: false,
+            log_x: false,
             series: success,
         },
         LineChart {
@@ -104,6 +109,7 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
             y_min: None,
             y_max: None,
             log_y: true,
+            log_x: false,
             series: rounds,
         },
     ];
@@ -181,21 +187,25 @@ pub fn draw_success(
             name: format!("{name} (sudoku-lab)"),
             points: ours_s,
             marker: m,
+            ..Default::default()
         });
         success.push(Series {
             name: format!("{name} (paper)"),
             points: paper_s,
             marker: pm,
+            ..Default::default()
         });
         time.push(Series {
             name: format!("{name} (sudoku-lab)"),
             points: ours_t,
             marker: m,
+            ..Default::default()
         });
         time.push(Series {
             name: format!("{name} (paper)"),
             points: paper_t,
             marker: pm,
+            ..Default::default()
         });
     }
     let mut panels = vec![LineChart {
@@ -211,6 +221,7 @@ pub fn draw_success(
         y_min: Some(0.0),
         y_max: Some(105.0),
         log_y: false,
+        log_x: false,
         series: success,
     }];
     if time
@@ -230,6 +241,7 @@ pub fn draw_success(
             y_min: None,
             y_max: None,
             log_y: true,
+            log_x: false,
             series: time,
         });
     }

@@ -219,6 +219,7 @@ pub fn trajectory(spec: &Spec, runs_path: &Path, prefix: &str, out: &Path) -> Re
                 lab_charts::Marker::Diamond,
                 lab_charts::Marker::Cross,
             ][i % 5],
+            ..Default::default()
         })
         .collect();
     if series.is_empty() {
@@ -235,6 +236,7 @@ pub fn trajectory(spec: &Spec, runs_path: &Path, prefix: &str, out: &Path) -> Re
         y_min: Some(0.0),
         y_max: None,
         log_y: false,
+        log_x: false,
         series,
     };
     lab_charts::render(

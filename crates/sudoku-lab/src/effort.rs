@@ -542,6 +542,7 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
                     name: "one parameter varied".into(),
                     points: pts.iter().map(|&(i, x)| (x, measure(&pooled[i]))).collect(),
                     marker: Marker::Circle,
+                    ..Default::default()
                 }];
                 series.push(Series {
                     name: format!("{} (all defaults)", spec.algorithms[0].label),
@@ -550,6 +551,7 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
                         measure(&pooled[0]),
                     )],
                     marker: Marker::Square,
+                    ..Default::default()
                 });
                 LineChart {
                     title: describe(key),
@@ -562,6 +564,7 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
                     y_min: if log_y { None } else { Some(0.0) },
                     y_max: (name == "success").then_some(100.0),
                     log_y,
+                    log_x: false,
                     series,
                 }
             })

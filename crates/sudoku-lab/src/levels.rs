@@ -669,6 +669,7 @@ fn chart(
                 name: name.clone(),
                 points,
                 marker: Marker::nth(s),
+                ..Default::default()
             });
         }
         if medians.is_empty() {
@@ -678,6 +679,7 @@ fn chart(
             name: "median of each group".into(),
             points: medians,
             marker: Marker::Cross,
+            ..Default::default()
         });
         let log_y = measure == Measure::Average
             && series
@@ -701,6 +703,7 @@ fn chart(
             },
             y_max: (measure == Measure::SuccessRate).then_some(104.0),
             log_y,
+            log_x: false,
             series,
         }
     };

@@ -146,6 +146,7 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
             y_min: Some(0.0),
             y_max: Some(1.0),
             log_y: false,
+            log_x: false,
             series: ["GA", "Ret-GA"]
                 .iter()
                 .enumerate()
@@ -161,6 +162,7 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
                     } else {
                         Marker::Triangle
                     },
+                    ..Default::default()
                 })
                 .collect(),
         })
@@ -229,6 +231,7 @@ pub fn fig7(
                 } else {
                     Marker::Triangle
                 },
+                ..Default::default()
             });
             let ours_of: Vec<usize> = (0..spec.algorithms.len())
                 .filter(|&a| spec.algorithms[a].paper_label.as_deref() == Some(label))
@@ -260,6 +263,7 @@ pub fn fig7(
                         (_, 0) => Marker::Circle,
                         _ => Marker::Cross,
                     },
+                    ..Default::default()
                 });
             }
         }
@@ -271,6 +275,7 @@ pub fn fig7(
             y_min: Some(0.0),
             y_max: None,
             log_y: false,
+            log_x: false,
             series,
         });
     }
