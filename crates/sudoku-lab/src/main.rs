@@ -16,6 +16,7 @@ mod commands;
 mod compare;
 mod counter;
 mod effort;
+mod export;
 mod grades;
 mod io;
 mod levels;
@@ -146,6 +147,18 @@ enum Command {
         #[arg(long)]
         quick: bool,
     },
+    /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
+    /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
+    /// iohinspector.
+    Export {
+        #[arg(long, value_enum)]
+        format: export::Format,
+        /// A results folder.
+        dir: PathBuf,
+        /// Output folder (default `<dir>/export/` for latex and markdown, `<dir>/ioh/` for ioh).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -214,6 +227,7 @@ fn main() -> ExitCode {
         }),
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
+        Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
     };
     match result {
         Ok(code) => code,
