@@ -17,6 +17,7 @@ mod compare;
 mod compare_data;
 mod counter;
 mod effort;
+mod export;
 mod grades;
 mod io;
 mod levels;
@@ -148,6 +149,18 @@ enum Command {
         #[arg(long)]
         quick: bool,
     },
+    /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
+    /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
+    /// iohinspector.
+    Export {
+        #[arg(long, value_enum)]
+        format: export::Format,
+        /// A results folder.
+        dir: PathBuf,
+        /// Output folder (default `<dir>/export/` for latex and markdown, `<dir>/ioh/` for ioh).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -216,6 +229,7 @@ fn main() -> ExitCode {
         }),
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
+        Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
     };
     match result {
         Ok(code) => code,
