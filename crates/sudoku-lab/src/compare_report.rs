@@ -28,6 +28,7 @@
 
 use crate::compare_data::{self as cd, Data, Run, Success};
 use anyhow::Result;
+use crate::export::tables::Table;
 use lab_stats::{fisher_exact_two_sided, holm_adjust, mann_whitney_u};
 
 /// One pairwise comparison in one scope.
@@ -237,30 +238,22 @@ pub fn magnitude(a12: f64) -> &'static str {
     lab_stats::A12Magnitude::of(a12).as_str()
 }
 
-/// A table: its header and rows of formatted cells, written as CSV (csv crate: quoted where
-/// needed), Markdown and LaTeX.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Table {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+/// A table with `header` and no rows yet.
+fn table(header: &[&str]) -> Table {
+    Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows: Vec::new(),
+    }
 }
 
-impl Table {
-    fn new(header: &[&str]) -> Table {
-        Table {
-            header: header.iter().map(|h| h.to_string()).collect(),
-            rows: Vec::new(),
-        }
+/// The table as CSV (csv crate: fields quoted where needed).
+pub fn table_csv(t: &Table) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&t.header)?;
+    for r in &t.rows {
+        w.write_record(r)?;
     }
-
-    pub fn csv(&self) -> Result<Vec<u8>> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(&self.header)?;
-        for r in &self.rows {
-            w.write_record(r)?;
-        }
-        Ok(w.into_inner()?)
-    }
+    Ok(w.into_inner()?)
 }
 
 /// A number with `digits` decimals; "inf" and "" for infinite and missing values.
@@ -284,7 +277,7 @@ pub fn pval(p: f64) -> String {
 }
 
 pub fn success_table(data: &Data) -> Table {
-    let mut t = Table::new(&[
+    let mut t = table(&[
         "scope",
         "algorithm",
         "runs",
@@ -328,7 +321,7 @@ pub fn success_table(data: &Data) -> Table {
 }
 
 pub fn pairs_table(data: &Data, pairs: &[Pair]) -> Table {
-    let mut t = Table::new(&[
+    let mut t = table(&[
         "scope",
         "algorithm_a",
         "algorithm_b",
@@ -380,7 +373,7 @@ fn verdict(data: &Data, p: &Pair) -> String {
 
 pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table) {
     let names = data.scope_names();
-    let mut f = Table::new(&[
+    let mut f = table(&[
         "scope",
         "puzzles",
         "algorithms",
@@ -391,8 +384,8 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
         "iman_davenport_p",
         "nemenyi_cd_0.05",
     ]);
-    let mut ranks = Table::new(&["scope", "algorithm", "average_rank"]);
-    let mut post = Table::new(&[
+    let mut ranks = table(&["scope", "algorithm", "average_rank"]);
+    let mut post = table(&[
         "scope",
         "algorithm_a",
         "algorithm_b",
@@ -447,7 +440,7 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
 /// Fixed target, all puzzles: per algorithm and target, the runs that reached a penalty of at
 /// most the target and the ERT to reach it.
 pub fn targets_table(data: &Data) -> Table {
-    let mut t = Table::new(&[
+    let mut t = table(&[
         "algorithm",
         "target_penalty",
         "runs",
@@ -492,7 +485,7 @@ pub fn penalties_at(data: &Data, a: usize, budget: u64) -> Vec<f64> {
 
 /// Fixed budget, all puzzles: the distribution of the best penalty so far.
 pub fn budget_table(data: &Data) -> Table {
-    let mut t = Table::new(&[
+    let mut t = table(&[
         "algorithm",
         "evaluations",
         "runs_with_a_value",
@@ -573,69 +566,12 @@ pub fn report(spec: &crate::spec::Spec, data: &Data, dir: &std::path::Path, note
 
 fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str) -> Result<()> {
     use crate::io::write_atomic;
-    write_atomic(&dir.join(format!("{name}.csv")), &t.csv()?)?;
-    write_atomic(&dir.join(format!("{name}.md")), t.markdown().as_bytes())?;
-    let caption = format!("{id}: {name}");
-    write_atomic(&dir.join(format!("{name}.tex")), t.latex(&caption).as_bytes())?;
+    use crate::export::tables::{latex, markdown};
+    let source = format!("{name}.csv");
+    write_atomic(&dir.join(&source), &table_csv(t)?)?;
+    write_atomic(&dir.join(format!("{name}.md")), markdown(t, id, &source).as_bytes())?;
+    write_atomic(&dir.join(format!("{name}.tex")), latex(t, id, &source).as_bytes())?;
     Ok(())
-}
-
-impl Table {
-    /// A GitHub Markdown table (`|` escaped).
-    pub fn markdown(&self) -> String {
-        let cell = |s: &String| s.replace('|', "\\|").replace('\n', " ");
-        let line = |r: &[String]| format!("| {} |\n", r.iter().map(cell).collect::<Vec<_>>().join(" | "));
-        let mut s = line(&self.header);
-        s.push_str(&format!("|{}\n", "---|".repeat(self.header.len())));
-        for r in &self.rows {
-            s.push_str(&line(r));
-        }
-        s
-    }
-
-    /// A booktabs LaTeX table: numeric columns right-aligned, LaTeX specials escaped.
-    pub fn latex(&self, caption: &str) -> String {
-        let numeric = |c: usize| {
-            self.rows.iter().all(|r| {
-                let v = r[c].trim_start_matches('<');
-                v.is_empty() || v == "inf" || v.parse::<f64>().is_ok()
-            })
-        };
-        let align: String = (0..self.header.len())
-            .map(|c| if numeric(c) { 'r' } else { 'l' })
-            .collect();
-        let row = |r: &[String]| {
-            format!("{} \\\\\n", r.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & "))
-        };
-        let mut s = format!("% {}\n\\begin{{tabular}}{{{align}}}\n\\toprule\n", latex_escape(caption));
-        s.push_str(&row(&self.header));
-        s.push_str("\\midrule\n");
-        for r in &self.rows {
-            s.push_str(&row(r));
-        }
-        s.push_str("\\bottomrule\n\\end{tabular}\n");
-        s
-    }
-}
-
-/// Escapes the LaTeX special characters `\ & % $ # _ { } ~ ^` (and `<`, `>` outside math).
-pub fn latex_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '\\' => o.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                o.push('\\');
-                o.push(ch);
-            }
-            '~' => o.push_str("\\textasciitilde{}"),
-            '^' => o.push_str("\\textasciicircum{}"),
-            '<' => o.push_str("\\textless{}"),
-            '>' => o.push_str("\\textgreater{}"),
-            c => o.push(c),
-        }
-    }
-    o
 }
 
 /// What one fitness evaluation is, per algorithm (the unit of every budget and ERT here).

@@ -13,7 +13,7 @@
 //! line naming the file and the problem (exit code 2 from `main`).
 
 mod ioh;
-mod tables;
+pub(crate) mod tables;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};

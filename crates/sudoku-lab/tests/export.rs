@@ -424,7 +424,7 @@ fn ioh_without_trajectories_says_how_to_get_them() {
     let dir = fixture("notraj");
     std::fs::remove_file(dir.join("trajectories.csv")).unwrap();
     let o = export(&["--format", "ioh"], &dir);
-    one_line_error(&o, &["trajectories.csv", "trajectory = true"]);
+    one_line_error(&o, &["trajectories.csv", "anytime = true"]);
     assert!(!dir.join("ioh").exists());
 }
 

@@ -294,7 +294,7 @@ fn complete(run: &mut Run, runs_csv: &Path) -> Result<()> {
     let (first_e, _) = *run.points.first().with_context(|| {
         format!(
             "trajectories.csv has no rows for run {} of {} on {} ({}:{}); rerun the experiment \
-             with `trajectory = true`",
+             with `anytime = true`",
             run.row.run,
             run.row.algorithm,
             run.row.puzzle,
@@ -402,7 +402,7 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
     if !traj_path.is_file() {
         bail!(
             "{}: no trajectories.csv (the anytime data the IOH format needs); rerun the \
-             experiment with `trajectory = true` in its spec",
+             experiment with `anytime = true` in its spec",
             dir.display()
         );
     }
