@@ -14,6 +14,7 @@ pub const ALGORITHMS: &[(&str, &str)] = &[
     ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
     ("gen-ga", "Benbassat's GA that generates solved boards"),
     ("cso", "Cat Swarm Optimization (CSO thesis)"),
+    ("lewis-sa", "Simulated annealing of Lewis (2007)"),
 ];
 
 #[derive(Debug, Default, Deserialize)]
@@ -169,6 +170,7 @@ pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
         "reseda" => Box::new(crate::algos_reseda::reseda(params)?),
         "gen-ga" => Box::new(crate::algos_gen::gen_ga(params)?),
         "cso" => Box::new(crate::algos_cso::cso(params)?),
+        "lewis-sa" => Box::new(crate::algos_lewis::lewis_sa(params)?),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             bail!("unknown algorithm '{other}' (known: {})", names.join(", "))

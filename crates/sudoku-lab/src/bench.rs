@@ -223,7 +223,46 @@ pub fn run(quick: bool) -> Result<ExitCode> {
         );
     }
     cso_cycles(scale)?;
+    lewis_moves(scale)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Lewis's SA: moves (evaluations) per second with the defaults, one run per puzzle on the
+/// first Kennett hard puzzles (seed = the puzzle's index), each run stopped at a solution or
+/// after 2 million moves. A move is a swap drawn, its incremental cost (two rows and two columns
+/// of count tables) and the acceptance test.
+fn lewis_moves(scale: u64) -> Result<()> {
+    println!();
+    println!("| lewis-sa (single thread, defaults) | puzzles | solved | moves | seconds | moves/s | ns/move |");
+    println!("|---|---|---|---|---|---|---|");
+    let solver = crate::algos::solver("lewis-sa", &toml::Table::new())?;
+    let name = "puzzles/kennett/hard.txt";
+    let Some((_, text)) = crate::spec::EMBEDDED_PUZZLE_FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+    else {
+        anyhow::bail!("{name} is not embedded");
+    };
+    let puzzles = sudoku_core::parse::parse_puzzles(text, name)?;
+    let k = (2 * scale as usize).min(puzzles.len());
+    let budget = Budget {
+        max_generations: None,
+        max_evaluations: Some(2_000_000),
+    };
+    let (mut solved, mut moves) = (0, 0u64);
+    let t = Instant::now();
+    for (i, p) in puzzles.iter().take(k).enumerate() {
+        let out = solver.solve(p, &budget, &mut rng_from_seed(i as u64), &mut NoObserver);
+        solved += usize::from(out.solved);
+        moves += out.evaluations;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "| 9x9 | Kennett hard, first {k} | {solved} | {moves} | {s:.2} | {:.0} | {:.1} |",
+        moves as f64 / s,
+        s * 1e9 / moves.max(1) as f64
+    );
+    Ok(())
 }
 
 /// CSO: a cycle with the defaults (50 cats, SMP 5) on the first puzzle of each size's hard band

@@ -8,6 +8,7 @@
 mod algos;
 mod algos_cso;
 mod algos_gen;
+mod algos_lewis;
 mod algos_mk;
 mod algos_reseda;
 mod alpha_chart;
