@@ -593,6 +593,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ),
     ("cso-vs", include_str!("../../../experiments/cso-vs.toml")),
     (
+        "benchmark-9x9",
+        include_str!("../../../experiments/benchmark-9x9.toml"),
+    ),
+    (
         "cso-ablation",
         include_str!("../../../experiments/cso-ablation.toml"),
     ),
