@@ -57,6 +57,36 @@ pub enum StatsError {
         /// Length of `algs[alg]`.
         got: usize,
     },
+    /// Two inputs that must have the same length do not (the two samples of
+    /// a paired test, the rows of a square matrix, ...).
+    #[error("{what}: expected length {expected}, got {got}")]
+    LengthMismatch {
+        /// What was compared.
+        what: &'static str,
+        /// The length required.
+        expected: usize,
+        /// The length supplied.
+        got: usize,
+    },
+    /// A block (row) of a blocks × treatments table has a different number
+    /// of treatments than the first block.
+    #[error("block {block} has {got} treatment value(s), expected {expected}")]
+    RaggedBlocks {
+        /// Index of the offending block.
+        block: usize,
+        /// Length of `blocks[0]`.
+        expected: usize,
+        /// Length of `blocks[block]`.
+        got: usize,
+    },
+    /// A matrix that must be symmetric is not.
+    #[error("matrix is not symmetric: entry ({i}, {j}) differs from ({j}, {i})")]
+    AsymmetricMatrix {
+        /// Row of the first offending entry.
+        i: usize,
+        /// Column of the first offending entry.
+        j: usize,
+    },
     /// One entry of the performance-index table is inconsistent.
     #[error("invalid statistics for algorithm {alg}, puzzle {puzzle}: {reason}")]
     InvalidPuzzleStats {

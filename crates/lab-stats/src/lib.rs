@@ -10,23 +10,54 @@
 //! * [`performance_index`], [`pi_curve`] — the PI of Das, Bhatia, Puri and
 //!   Deep's Retrievable-GA paper, eq. (7) and Fig. 8;
 //! * [`ert`] — expected running time as defined by COCO/BBOB;
-//! * [`wilson_interval`] — the Wilson score interval of a success rate.
+//! * [`wilson_interval`] — the Wilson score interval of a success rate;
+//! * [`vargha_delaney_a12`], [`A12Magnitude`] — the Vargha–Delaney A effect
+//!   size, matching R's `effsize::VD.A`;
+//! * [`wilcoxon_signed_rank`] — the paired Wilcoxon signed-rank test,
+//!   matching R's `wilcox.test(x, y, paired = TRUE)` (exact or normal);
+//! * [`friedman_test`], [`iman_davenport`] — Friedman's test over blocks
+//!   (R's `friedman.test`) with average ranks and the Iman–Davenport F;
+//! * [`nemenyi_critical_difference`], [`pairwise_wilcoxon_holm`],
+//!   [`cd_cliques`], [`cd_cliques_from_matrix`] — post hoc comparisons and
+//!   the bars of a critical-difference diagram (Demšar 2006; Benavoli et
+//!   al. 2016);
+//! * [`studentized_range_cdf`], [`studentized_range_quantile`] — the
+//!   studentized range with infinite degrees of freedom (R's `ptukey` /
+//!   `qtukey` with `df = Inf`);
+//! * [`ecdf`] — the empirical CDF of run lengths, unsolved runs (`+∞`)
+//!   counting in the denominator only.
 //!
 //! Every function documents the source of its formula. Nothing panics on bad
 //! input: fallible functions return [`StatsError`], the few plain-`f64`
 //! functions document when they return NaN.
 
 mod descriptive;
+mod ecdf;
+mod effect_size;
 mod error;
+mod friedman;
 mod holm;
 mod hypothesis;
 mod pi;
+mod posthoc;
+mod ranking;
+mod signed_rank;
+mod studentized_range;
 
 pub use descriptive::{ert, summarize, wilson_interval, Summary};
+pub use ecdf::ecdf;
+pub use effect_size::{vargha_delaney_a12, A12Magnitude};
 pub use error::StatsError;
+pub use friedman::{friedman_test, iman_davenport, FriedmanResult, ImanDavenportResult};
 pub use holm::holm_adjust;
 pub use hypothesis::{
     binomial_test_two_sided, fisher_exact_two_sided, mann_whitney_u, welch_t_test,
     MannWhitneyResult, WelchResult,
 };
 pub use pi::{performance_index, pi_curve, PiCase, PuzzleStats};
+pub use posthoc::{
+    cd_cliques, cd_cliques_from_matrix, holm_not_different, nemenyi_critical_difference,
+    nemenyi_q_alpha, pairwise_wilcoxon_holm, PairwiseWilcoxon,
+};
+pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};
+pub use studentized_range::{studentized_range_cdf, studentized_range_quantile};
