@@ -14,7 +14,10 @@ use lab_charts::{
 use std::path::Path;
 
 fn paths(dir: &Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    (dir.join(format!("{name}.svg")), dir.join(format!("{name}.png")))
+    (
+        dir.join(format!("{name}.svg")),
+        dir.join(format!("{name}.png")),
+    )
 }
 
 /// Draws every chart of the report into `dir`.
@@ -65,7 +68,13 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
         series,
     };
     let (svg, png) = paths(dir, "compare-success");
-    let c = chart("Success rate with Wilson 95 % intervals", "success rate", rate, false, Some(1.0));
+    let c = chart(
+        "Success rate with Wilson 95 % intervals",
+        "success rate",
+        rate,
+        false,
+        Some(1.0),
+    );
     render(&c, 1100, 560, &svg, &png)?;
     let (svg, png) = paths(dir, "compare-ert");
     let c = chart(
@@ -123,7 +132,14 @@ fn grid(panels: &[LineChart], dir: &Path, name: &str) -> Result<()> {
     let columns = panels.len().min(4);
     let rows = panels.len().div_ceil(columns);
     let (svg, png) = paths(dir, name);
-    render_panels(panels, columns, 440 * columns as u32, 380 * rows as u32, &svg, &png)?;
+    render_panels(
+        panels,
+        columns,
+        440 * columns as u32,
+        380 * rows as u32,
+        &svg,
+        &png,
+    )?;
     Ok(())
 }
 

@@ -291,7 +291,8 @@ mod tests {
 
     #[test]
     fn ecdf_counts_only_finite_times_and_never_reaches_one_with_failures() {
-        let cases: &[(&[f64], Vec<(f64, f64)>)] = &[
+        type Case<'a> = (&'a [f64], Vec<(f64, f64)>);
+        let cases: &[Case] = &[
             (
                 &[10.0, f64::INFINITY, 30.0, 10.0],
                 vec![(1.0, 0.0), (10.0, 0.5), (30.0, 0.75), (100.0, 0.75)],

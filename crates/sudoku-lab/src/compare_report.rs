@@ -27,8 +27,8 @@
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
 use crate::compare_data::{self as cd, Data, Run, Success};
-use anyhow::Result;
 use crate::export::tables::Table;
+use anyhow::Result;
 use lab_stats::{fisher_exact_two_sided, holm_adjust, mann_whitney_u};
 
 /// One pairwise comparison in one scope.
@@ -106,9 +106,16 @@ pub fn pairs(data: &Data) -> Result<Vec<Pair>> {
 }
 
 fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
-    let (ra, rb): (Vec<&Run>, Vec<&Run>) = (data.runs_of(a, s).collect(), data.runs_of(b, s).collect());
-    let (sa, sb) = (cd::success(ra.iter().copied()), cd::success(rb.iter().copied()));
-    let (ca, cb) = (cd::censored(ra.iter().copied()), cd::censored(rb.iter().copied()));
+    let (ra, rb): (Vec<&Run>, Vec<&Run>) =
+        (data.runs_of(a, s).collect(), data.runs_of(b, s).collect());
+    let (sa, sb) = (
+        cd::success(ra.iter().copied()),
+        cd::success(rb.iter().copied()),
+    );
+    let (ca, cb) = (
+        cd::censored(ra.iter().copied()),
+        cd::censored(rb.iter().copied()),
+    );
     let fisher_p = fisher_exact_two_sided(
         sa.successes,
         sa.runs - sa.successes,
@@ -177,7 +184,11 @@ pub fn capped(blocks: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let cap = 10.0 * largest.max(1.0);
     blocks
         .iter()
-        .map(|row| row.iter().map(|&x| if x.is_finite() { x } else { cap }).collect())
+        .map(|row| {
+            row.iter()
+                .map(|&x| if x.is_finite() { x } else { cap })
+                .collect()
+        })
         .collect()
 }
 
@@ -223,11 +234,11 @@ pub fn friedman(data: &Data, s: usize) -> Result<Option<Friedman>> {
         scope: s,
         puzzles: blocks.len(),
         avg_ranks: f.avg_ranks,
-        chi2: f.chi2,
+        chi2: f.chi_square,
         df: f.df,
         p: f.p_value,
-        f_id: f.f_id,
-        p_id: f.p_id,
+        f_id: f.iman_davenport.f,
+        p_id: f.iman_davenport.p_value,
         nemenyi_cd,
         posthoc,
     }))
@@ -235,7 +246,7 @@ pub fn friedman(data: &Data, s: usize) -> Result<Option<Friedman>> {
 
 /// Vargha & Delaney's magnitude label of an A12 value.
 pub fn magnitude(a12: f64) -> &'static str {
-    lab_stats::A12Magnitude::of(a12).as_str()
+    lab_stats::A12Magnitude::effsize(a12).map_or("", |m| m.as_str())
 }
 
 /// A table with `header` and no rows yet.
@@ -259,7 +270,8 @@ pub fn table_csv(t: &Table) -> Result<Vec<u8>> {
 /// A number with `digits` decimals; "inf" and "" for infinite and missing values.
 pub fn num(x: f64, digits: usize) -> String {
     if x.is_finite() {
-        format!("{x:.digits$}")
+        // + 0.0 turns -0.0 into 0.0.
+        format!("{:.digits$}", x + 0.0)
     } else if x == f64::INFINITY {
         "inf".into()
     } else {
@@ -415,7 +427,11 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
                 .push(vec![scope.clone(), data.algorithms[a].clone(), num(*r, 3)]);
         }
         for p in &t.posthoc {
-            let better = if t.avg_ranks[p.a] <= t.avg_ranks[p.b] { p.a } else { p.b };
+            let better = if t.avg_ranks[p.a] <= t.avg_ranks[p.b] {
+                p.a
+            } else {
+                p.b
+            };
             let verdict = if p.holm < 0.05 {
                 format!("{} ranks better", data.algorithms[better])
             } else {
@@ -459,7 +475,13 @@ pub fn targets_table(data: &Data) -> Table {
             let spent: f64 = runs
                 .iter()
                 .zip(&hits)
-                .map(|(r, h)| if h.is_finite() { *h } else { r.evaluations as f64 })
+                .map(|(r, h)| {
+                    if h.is_finite() {
+                        *h
+                    } else {
+                        r.evaluations as f64
+                    }
+                })
                 .sum();
             t.rows.push(vec![
                 label.clone(),
@@ -513,8 +535,16 @@ pub fn budget_table(data: &Data) -> Table {
                 num(q(0.5), 1),
                 num(q(0.75), 2),
                 num(q(1.0), 0),
-                if v.is_empty() { String::new() } else { num(mean, 2) },
-                if v.is_empty() { String::new() } else { num(solved, 3) },
+                if v.is_empty() {
+                    String::new()
+                } else {
+                    num(mean, 2)
+                },
+                if v.is_empty() {
+                    String::new()
+                } else {
+                    num(solved, 3)
+                },
             ]);
         }
     }
@@ -532,7 +562,12 @@ pub fn quantile7(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Writes the report: tables (CSV, Markdown, LaTeX), charts and report.md.
-pub fn report(spec: &crate::spec::Spec, data: &Data, dir: &std::path::Path, note: &str) -> Result<String> {
+pub fn report(
+    spec: &crate::spec::Spec,
+    data: &Data,
+    dir: &std::path::Path,
+    note: &str,
+) -> Result<String> {
     let pairs = pairs(data)?;
     let mut tests = Vec::new();
     for s in 0..=data.scopes.len() {
@@ -565,12 +600,18 @@ pub fn report(spec: &crate::spec::Spec, data: &Data, dir: &std::path::Path, note
 }
 
 fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str) -> Result<()> {
-    use crate::io::write_atomic;
     use crate::export::tables::{latex, markdown};
+    use crate::io::write_atomic;
     let source = format!("{name}.csv");
     write_atomic(&dir.join(&source), &table_csv(t)?)?;
-    write_atomic(&dir.join(format!("{name}.md")), markdown(t, id, &source).as_bytes())?;
-    write_atomic(&dir.join(format!("{name}.tex")), latex(t, id, &source).as_bytes())?;
+    write_atomic(
+        &dir.join(format!("{name}.md")),
+        markdown(t, id, &source).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{name}.tex")),
+        latex(t, id, &source).as_bytes(),
+    )?;
     Ok(())
 }
 
@@ -596,14 +637,24 @@ fn markdown(
 ) -> String {
     use std::fmt::Write as _;
     let mut md = format!("# {}\n\n{note}\n\n", spec.title);
-    md.push_str("## What one evaluation is\n\n| Algorithm | Solver | One evaluation |\n|---|---|---|\n");
+    md.push_str(
+        "## What one evaluation is\n\n| Algorithm | Solver | One evaluation |\n|---|---|---|\n",
+    );
     for a in &spec.algorithms {
-        let _ = writeln!(md, "| {} | {} | {} |", a.label, a.algorithm, evaluation_unit(&a.algorithm));
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} |",
+            a.label,
+            a.algorithm,
+            evaluation_unit(&a.algorithm)
+        );
     }
     if let Some(t) = tests.iter().find(|t| t.scope == data.scopes.len()) {
         md.push_str(&ranking(data, t));
     }
-    md.push_str("\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n");
+    md.push_str(
+        "\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
+    );
     md.push_str(&scope_matrix(data));
     md.push_str("\n## Runtime distributions\n\nEmpirical cumulative distribution of the evaluations to solve, per puzzle set and pooled (unsolved runs never count, so a curve ends below 1 by the failure rate).\n\n![ECDF](compare-ecdf.png)\n");
     if data.anytime {
@@ -631,7 +682,13 @@ fn ranking(data: &Data, t: &Friedman) -> String {
         t.nemenyi_cd.map_or(String::new(), |c| format!(" Nemenyi's critical difference at 5 % (for reference): {c:.2}."))
     );
     for (i, &a) in order.iter().enumerate() {
-        let _ = writeln!(md, "| {} | {} | {:.2} |", i + 1, data.algorithms[a], t.avg_ranks[a]);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.2} |",
+            i + 1,
+            data.algorithms[a],
+            t.avg_ranks[a]
+        );
     }
     md
 }
@@ -639,7 +696,11 @@ fn ranking(data: &Data, t: &Friedman) -> String {
 /// Success rate (95 % CI) and ERT per scope (rows) and algorithm (columns).
 fn scope_matrix(data: &Data) -> String {
     use std::fmt::Write as _;
-    let mut md = format!("| Puzzle set | {} |\n|---|{}\n", data.algorithms.join(" | "), "---|".repeat(data.algorithms.len()));
+    let mut md = format!(
+        "| Puzzle set | {} |\n|---|{}\n",
+        data.algorithms.join(" | "),
+        "---|".repeat(data.algorithms.len())
+    );
     for (s, name) in data.scope_names().iter().enumerate() {
         let _ = write!(md, "| {name} |");
         for a in 0..data.algorithms.len() {

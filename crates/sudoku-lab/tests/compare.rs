@@ -1,0 +1,197 @@
+//! `report = "compare"` end to end: the quick benchmark-9x9 (every 9x9 solver, anytime data),
+//! its tables (CSV, Markdown, LaTeX), charts and report; a two-algorithm user spec; and the
+//! exports of its results.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sudoku-lab-compare-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ok(cmd: &mut Command) -> Output {
+    let o = cmd.output().expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+fn csv_rows(p: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(p).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let mut rows = vec![header];
+    for rec in r.records() {
+        rows.push(rec.unwrap().iter().map(String::from).collect());
+    }
+    rows
+}
+
+const TABLES: [&str; 7] = [
+    "compare-success",
+    "compare-pairs",
+    "compare-friedman",
+    "compare-ranks",
+    "compare-posthoc",
+    "compare-targets",
+    "compare-budget",
+];
+
+const CHARTS: [&str; 6] = [
+    "compare-success",
+    "compare-ert",
+    "compare-ecdf",
+    "compare-targets",
+    "compare-budget",
+    "compare-cd",
+];
+
+#[test]
+fn quick_benchmark_end_to_end() {
+    let d = tmpdir("bench");
+    ok(bin()
+        .current_dir(&d)
+        .args(["reproduce", "benchmark-9x9", "--quick"]));
+    let out = d.join("results/quick/benchmark-9x9");
+    for t in TABLES {
+        for ext in ["csv", "md", "tex"] {
+            assert!(
+                out.join(format!("{t}.{ext}")).is_file(),
+                "{t}.{ext} missing"
+            );
+        }
+    }
+    for c in CHARTS {
+        for ext in ["svg", "png"] {
+            assert!(
+                out.join(format!("{c}.{ext}")).is_file(),
+                "{c}.{ext} missing"
+            );
+        }
+    }
+    // 7 algorithms x (9 Table 1 puzzles + 5 Kennett levels cut to 1 puzzle) x 2 runs.
+    let runs = csv_rows(&out.join("runs.csv"));
+    assert_eq!(runs.len() - 1, 7 * 14 * 2);
+    // Success: 7 scopes (Table 1, five Kennett levels, all) x 7 algorithms; the pooled rows
+    // add up the scopes.
+    let success = csv_rows(&out.join("compare-success.csv"));
+    assert_eq!(success.len() - 1, 7 * 7);
+    for alg in 1..=7 {
+        let rows: Vec<&Vec<String>> = success[1..]
+            .iter()
+            .filter(|r| r[1] == success[alg][1])
+            .collect();
+        let sum = |col: usize, rows: &[&Vec<String>]| -> u64 {
+            rows.iter().map(|r| r[col].parse::<u64>().unwrap()).sum()
+        };
+        let (sets, pooled) = rows.split_at(6);
+        assert_eq!(pooled[0][0], "all");
+        assert_eq!(sum(2, sets), sum(2, pooled));
+        assert_eq!(sum(3, sets), sum(3, pooled));
+    }
+    // Pairs: 21 pairs in each of the 7 scopes; Holm never lowers a p-value.
+    let pairs = csv_rows(&out.join("compare-pairs.csv"));
+    assert_eq!(pairs.len() - 1, 21 * 7);
+    for r in &pairs[1..] {
+        let p = |s: &str| s.trim_start_matches('<').parse::<f64>().ok();
+        if let (Some(raw), Some(adj)) = (p(&r[5]), p(&r[6])) {
+            assert!(adj + 1e-12 >= raw, "{r:?}");
+        }
+        let a12: f64 = r[9].parse().unwrap();
+        assert!((0.0..=1.0).contains(&a12));
+    }
+    // Average ranks of the pooled Friedman test sum to k(k+1)/2.
+    let ranks = csv_rows(&out.join("compare-ranks.csv"));
+    let pooled: f64 = ranks[1..]
+        .iter()
+        .filter(|r| r[0] == "all")
+        .map(|r| r[2].parse::<f64>().unwrap())
+        .sum();
+    assert!((pooled - 28.0).abs() < 0.01, "{pooled}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("QUICK RUN"), "a quick report says so");
+    for s in [
+        "What one evaluation is",
+        "Ranking over all 14 puzzles",
+        "lewis-sa",
+    ] {
+        assert!(report.contains(s), "{s}");
+    }
+    let tex = std::fs::read_to_string(out.join("compare-pairs.tex")).unwrap();
+    assert!(tex.contains("\\toprule") && tex.contains("ret-ga-best+uniform"));
+    // The anytime data export to IOHprofiler's format.
+    ok(bin().args(["export", "--format", "ioh"]).arg(&out));
+    assert!(out.join("ioh/lewis-sa").is_dir());
+}
+
+#[test]
+fn a_user_spec_with_two_algorithms() {
+    let d = tmpdir("user");
+    let spec = d.join("spec.toml");
+    std::fs::write(
+        &spec,
+        r#"
+id = "two"
+title = "two algorithms"
+master_seed = 3
+runs = 4
+quick_runs = 1
+quick_max_generations = 10
+report = "compare"
+puzzles = [{ id = "mk_easy" }, { id = "mk_1star" }, { id = "das_fig1" }]
+
+[[algorithms]]
+label = "sa"
+algorithm = "lewis-sa"
+max_generations = 100000
+max_evaluations = 200000
+
+[[algorithms]]
+label = "mk"
+algorithm = "mk-ga"
+max_generations = 100000
+max_evaluations = 200000
+"#,
+    )
+    .unwrap();
+    let out = d.join("out");
+    ok(bin().arg("run").arg(&spec).arg("--out").arg(&out));
+    // Without anytime data: no fixed-target or fixed-budget views, everything else.
+    for t in &TABLES[..5] {
+        assert!(out.join(format!("{t}.csv")).is_file(), "{t}");
+    }
+    assert!(!out.join("compare-targets.csv").exists());
+    assert!(out.join("compare-cd.png").is_file());
+    let pairs = csv_rows(&out.join("compare-pairs.csv"));
+    // One pair in each of 4 scopes (three single puzzles and all).
+    assert_eq!(pairs.len() - 1, 4);
+    // A chart the report cannot draw is refused when the spec loads.
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(
+        &spec,
+        text.replace(
+            "report = \"compare\"",
+            "report = \"compare\"\nchart = \"alpha\"",
+        ),
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(d.join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("chart \"alpha\"") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!d.join("x").exists());
+}
