@@ -224,7 +224,44 @@ pub fn run(quick: bool) -> Result<ExitCode> {
     }
     cso_cycles(scale)?;
     lewis_moves(scale)?;
+    anytime_cost(scale)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cost of anytime recording (`anytime = true`): the same runs with the runner's
+/// trajectory recorder and with no observer, alternated, best of 3 each, per algorithm on
+/// mk_superdifficult (not solved within these budgets, so every run spends its whole budget).
+/// With recording off the algorithms pay one `wants_grids()` call per generation.
+fn anytime_cost(scale: u64) -> Result<()> {
+    use crate::trajectory::Recorder;
+    println!();
+    println!("| anytime recording (single thread, mk_superdifficult) | evaluations | off: s | on: s | on / off | points recorded |");
+    println!("|---|---|---|---|---|---|");
+    let p = bank_puzzle("mk_superdifficult")?;
+    let budget = Budget {
+        max_generations: None,
+        max_evaluations: Some(100_000 * scale),
+    };
+    for name in ["ret-ga", "mk-ga", "reseda", "cso", "lewis-sa"] {
+        let solver = crate::algos::solver(name, &toml::Table::new())?;
+        let (mut off, mut on, mut points) = (f64::INFINITY, f64::INFINITY, 0);
+        for _ in 0..3 {
+            let t = Instant::now();
+            solver.solve(p, &budget, &mut rng_from_seed(1), &mut NoObserver);
+            off = off.min(t.elapsed().as_secs_f64());
+            let mut r = Recorder::new(Units::new(p.geometry()));
+            let t = Instant::now();
+            let out = solver.solve(p, &budget, &mut rng_from_seed(1), &mut r);
+            on = on.min(t.elapsed().as_secs_f64());
+            points = r.finish(out.evaluations, out.grid.cells()).len();
+        }
+        println!(
+            "| {name} | {} | {off:.3} | {on:.3} | {:.3} | {points} |",
+            budget.max_evaluations.unwrap_or(0),
+            on / off
+        );
+    }
+    Ok(())
 }
 
 /// Lewis's SA: moves (evaluations) per second with the defaults, one run per puzzle on the
