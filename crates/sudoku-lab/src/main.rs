@@ -182,12 +182,12 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // Usage errors in one line (clap's first line), exit 2; --help and --version as usual.
+    // Usage errors in one line (all of clap's error: what is missing, the "did you mean" tip;
+    // without the usage and help footers), exit 2; --help and --version as usual.
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if e.use_stderr() => {
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            eprintln!("{}", one_line_usage_error(&e.to_string()));
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -242,4 +242,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// clap's error text in one line: its lines joined, without the `Usage:` line and the
+/// "For more information" footer.
+fn one_line_usage_error(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let mut out = String::new();
+    for p in parts {
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        out.push_str(p);
+    }
+    if out.is_empty() {
+        out.push_str("error: bad arguments");
+    }
+    out
 }

@@ -1229,3 +1229,20 @@ max_generations = 10
     assert!(stderr(&o).contains("published_levels needs report = \"levels\""));
     assert!(!out.exists());
 }
+
+#[test]
+fn usage_errors_give_all_of_clap_in_one_line() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["reproduce", "--quick"], &["not provided", "<EXPERIMENT>"]),
+        (&["reproduce", "x", "--qiuck"], &["--qiuck", "similar argument", "--quick"]),
+    ];
+    for (args, wanted) in cases {
+        let o = run(bin().args(*args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for w in *wanted {
+            assert!(err.contains(w), "{args:?}: {err}");
+        }
+    }
+}
