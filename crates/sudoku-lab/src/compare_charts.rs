@@ -28,7 +28,7 @@ pub fn draw(data: &Data, tests: &[Friedman], dir: &Path) -> Result<()> {
         targets(data, dir)?;
         budget(data, dir)?;
     }
-    if let Some(t) = tests.iter().find(|t| t.scope == data.scopes.len()) {
+    for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
         cd_diagram(data, t, dir)?;
     }
     Ok(())
@@ -193,7 +193,11 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
     }
     let cliques = lab_stats::cd_cliques_from_matrix(&t.avg_ranks, &same)?;
     let d = CdDiagram {
-        title: format!("Average ranks by ERT over {} puzzles", t.puzzles),
+        title: format!(
+            "Average ranks by ERT in {} over {} puzzles",
+            t.unit.as_str(),
+            t.puzzles
+        ),
         names: data.algorithms.clone(),
         avg_ranks: t.avg_ranks.clone(),
         cd: t.nemenyi_cd,
@@ -205,7 +209,11 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
     };
     let width = 1000;
     let height = d.fitting_height(width)?;
-    let (svg, png) = paths(dir, "compare-cd");
+    let name = match t.unit {
+        crate::compare_report::Unit::Evaluations => "compare-cd",
+        crate::compare_report::Unit::Seconds => "compare-cd-seconds",
+    };
+    let (svg, png) = paths(dir, name);
     render_cd(&d, width, height, &svg, &png)?;
     Ok(())
 }

@@ -52,6 +52,8 @@ pub struct Pair {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Friedman {
     pub scope: usize,
+    /// What ERT counts: evaluations (deterministic) or seconds (wall time, machine-dependent).
+    pub unit: Unit,
     pub puzzles: usize,
     pub avg_ranks: Vec<f64>,
     pub chi2: f64,
@@ -144,8 +146,24 @@ fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
     })
 }
 
-/// ERT of every (puzzle of scope `s`, algorithm): rows are puzzles (blocks).
-pub fn ert_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
+/// The unit of the ERTs a Friedman test ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Evaluations,
+    Seconds,
+}
+
+impl Unit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Evaluations => "evaluations",
+            Unit::Seconds => "seconds",
+        }
+    }
+}
+
+/// ERT in `unit` of every (puzzle of scope `s`, algorithm): rows are puzzles (blocks).
+pub fn ert_blocks(data: &Data, s: usize, unit: Unit) -> Vec<Vec<f64>> {
     let pooled = s == data.scopes.len();
     let k = data.algorithms.len();
     let mut puzzles: Vec<usize> = data
@@ -165,7 +183,11 @@ pub fn ert_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
                         .runs
                         .iter()
                         .filter(|r| r.algorithm == a && r.puzzle == p);
-                    cd::success(runs).ert_evaluations
+                    let x = cd::success(runs);
+                    match unit {
+                        Unit::Evaluations => x.ert_evaluations,
+                        Unit::Seconds => x.ert_seconds,
+                    }
                 })
                 .collect()
         })
@@ -194,8 +216,8 @@ pub fn capped(blocks: &[Vec<f64>]) -> Vec<Vec<f64>> {
 
 /// Friedman's test and the Wilcoxon-Holm post hoc over the puzzles of scope `s`; `None` with
 /// fewer than two puzzles.
-pub fn friedman(data: &Data, s: usize) -> Result<Option<Friedman>> {
-    let blocks = ert_blocks(data, s);
+pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
+    let blocks = ert_blocks(data, s, unit);
     if blocks.len() < 2 {
         return Ok(None);
     }
@@ -232,6 +254,7 @@ pub fn friedman(data: &Data, s: usize) -> Result<Option<Friedman>> {
     }
     Ok(Some(Friedman {
         scope: s,
+        unit,
         puzzles: blocks.len(),
         avg_ranks: f.avg_ranks,
         chi2: f.chi_square,
@@ -386,6 +409,7 @@ fn verdict(data: &Data, p: &Pair) -> String {
 pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table) {
     let names = data.scope_names();
     let mut f = table(&[
+        "ert_unit",
         "scope",
         "puzzles",
         "algorithms",
@@ -396,8 +420,9 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
         "iman_davenport_p",
         "nemenyi_cd_0.05",
     ]);
-    let mut ranks = table(&["scope", "algorithm", "average_rank"]);
+    let mut ranks = table(&["ert_unit", "scope", "algorithm", "average_rank"]);
     let mut post = table(&[
+        "ert_unit",
         "scope",
         "algorithm_a",
         "algorithm_b",
@@ -410,7 +435,9 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
     ]);
     for t in tests {
         let scope = &names[t.scope];
+        let unit = t.unit.as_str().to_string();
         f.rows.push(vec![
+            unit.clone(),
             scope.clone(),
             t.puzzles.to_string(),
             data.algorithms.len().to_string(),
@@ -422,9 +449,12 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
             t.nemenyi_cd.map_or(String::new(), |c| num(c, 3)),
         ]);
         for (a, r) in t.avg_ranks.iter().enumerate() {
-            ranks
-                .rows
-                .push(vec![scope.clone(), data.algorithms[a].clone(), num(*r, 3)]);
+            ranks.rows.push(vec![
+                unit.clone(),
+                scope.clone(),
+                data.algorithms[a].clone(),
+                num(*r, 3),
+            ]);
         }
         for p in &t.posthoc {
             let better = if t.avg_ranks[p.a] <= t.avg_ranks[p.b] {
@@ -438,6 +468,7 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
                 "no significant difference".into()
             };
             post.rows.push(vec![
+                unit.clone(),
                 scope.clone(),
                 data.algorithms[p.a].clone(),
                 data.algorithms[p.b].clone(),
@@ -570,9 +601,11 @@ pub fn report(
 ) -> Result<String> {
     let pairs = pairs(data)?;
     let mut tests = Vec::new();
-    for s in 0..=data.scopes.len() {
-        if let Some(f) = friedman(data, s)? {
-            tests.push(f);
+    for unit in [Unit::Evaluations, Unit::Seconds] {
+        for s in 0..=data.scopes.len() {
+            if let Some(f) = friedman(data, s, unit)? {
+                tests.push(f);
+            }
         }
     }
     let success = success_table(data);
@@ -649,7 +682,7 @@ fn markdown(
             evaluation_unit(&a.algorithm)
         );
     }
-    if let Some(t) = tests.iter().find(|t| t.scope == data.scopes.len()) {
+    for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
         md.push_str(&ranking(data, t));
     }
     md.push_str(
@@ -671,8 +704,12 @@ fn ranking(data: &Data, t: &Friedman) -> String {
     use std::fmt::Write as _;
     let mut order: Vec<usize> = (0..data.algorithms.len()).collect();
     order.sort_by(|&a, &b| t.avg_ranks[a].total_cmp(&t.avg_ranks[b]));
+    let (unit, why, chart) = match t.unit {
+        Unit::Evaluations => ("evaluations", "deterministic: the same on any machine", "compare-cd"),
+        Unit::Seconds => ("seconds", "wall time of this machine and load: an evaluation costs each algorithm a different time, so this ranking can differ from the one by evaluations, and it can change from run to run of the protocol", "compare-cd-seconds"),
+    };
     let mut md = format!(
-        "\n## Ranking over all {} puzzles\n\nEach puzzle ranks the algorithms by ERT (infinite when no run solved it; such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference](compare-cd.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        "\n## Ranking over all {} puzzles, ERT in {unit}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
         t.puzzles,
         t.chi2,
         t.df,

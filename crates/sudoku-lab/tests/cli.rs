@@ -1234,7 +1234,10 @@ max_generations = 10
 fn usage_errors_give_all_of_clap_in_one_line() {
     let cases: &[(&[&str], &[&str])] = &[
         (&["reproduce", "--quick"], &["not provided", "<EXPERIMENT>"]),
-        (&["reproduce", "x", "--qiuck"], &["--qiuck", "similar argument", "--quick"]),
+        (
+            &["reproduce", "x", "--qiuck"],
+            &["--qiuck", "similar argument", "--quick"],
+        ),
     ];
     for (args, wanted) in cases {
         let o = run(bin().args(*args));

@@ -42,7 +42,8 @@ const TABLES: [&str; 7] = [
     "compare-budget",
 ];
 
-const CHARTS: [&str; 6] = [
+const CHARTS: [&str; 7] = [
+    "compare-cd-seconds",
     "compare-success",
     "compare-ert",
     "compare-ecdf",
@@ -109,8 +110,8 @@ fn quick_benchmark_end_to_end() {
     let ranks = csv_rows(&out.join("compare-ranks.csv"));
     let pooled: f64 = ranks[1..]
         .iter()
-        .filter(|r| r[0] == "all")
-        .map(|r| r[2].parse::<f64>().unwrap())
+        .filter(|r| r[0] == "evaluations" && r[1] == "all")
+        .map(|r| r[3].parse::<f64>().unwrap())
         .sum();
     assert!((pooled - 28.0).abs() < 0.01, "{pooled}");
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
