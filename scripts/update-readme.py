@@ -14,6 +14,14 @@ for m in re.finditer(r"<!-- report:([\w-]+) -->", text):
     if not report.exists():
         sys.exit(f"{report} missing: run `sudoku-lab reproduce {ident}` first")
     body = report.read_text().strip()
+    # Images and links relative to the results folder, made relative to the README.
+    body = re.sub(
+        r"(!?\[[^\]]*\]\()(?!https?:|/|#|results/)([^)\s]+)\)",
+        lambda m: f"{m.group(1)}results/{ident}/{m.group(2)})",
+        body,
+    )
+    # The report's headings one level below the README section that quotes it.
+    body = re.sub(r"^(#+) ", lambda m: "#" + m.group(1) + " " if len(m.group(1)) < 6 else m.group(0), body, flags=re.M)
     text = re.sub(
         rf"<!-- report:{ident} -->.*?<!-- /report:{ident} -->",
         lambda _: f"<!-- report:{ident} -->\n{body}\n<!-- /report:{ident} -->",

@@ -63,7 +63,7 @@
 //! | cooling | [`LewisConfig::alpha`] | 0.99, geometric, after each chain | W ("alpha = 0.99"); S4's notebook runs `cooling_rate=0.99`; S2 uses 0.5 per move, which we do not follow. Not confirmed in Lewis's text |
 //! | Markov chain length | [`LewisConfig::chain_length`] | `None`: (number of free cells)^2 | W only ("(number of free cells)^2"); not found in any source we could read |
 //! | reheat period | [`LewisConfig::reheat_after`] | 20 chains | W ("e.g. 20?"), not confirmed; S2 reheats after more than 20 moves without a cost decrease (`if (no_improvement_it > 20)`, then `t = t0;`), S3 after 2000 moves at a constant cost, S4 after `reheat_threshold=500` steps |
-//! | what "no improvement" is | [`LewisConfig::reheat_trigger`] | [`ReheatTrigger::CurrentCost`] | not settled by any source: W says "without improvement of the best cost"; S4: "If a better solution isn't found within a set number of steps, a reheating mechanism is applied" ([`ReheatTrigger::BestCost`]); S2 resets its counter on every cost decrease of the current solution, which [`ReheatTrigger::CurrentCost`] follows per chain. Our choice, on L's claim that the SA completes newspaper puzzles: with `BestCost` and 20 chains the temperature goes back to t0 (about 1.5 on 9x9) before it has cooled to where the puzzles get solved (about 0.6), and a run solves 14 of the first 50 Kennett easy and 1 of the first 30 hard puzzles within 5 million evaluations; with `CurrentCost` it solves all of them (see "What the runs show") |
+//! | what "no improvement" is | [`LewisConfig::reheat_trigger`] | [`ReheatTrigger::CurrentCost`] | not settled by any source: W says "without improvement of the best cost"; S4: "If a better solution isn't found within a set number of steps, a reheating mechanism is applied" ([`ReheatTrigger::BestCost`]); S2 resets its counter on every cost decrease of the current solution, which [`ReheatTrigger::CurrentCost`] follows per chain. Our choice, on L's claim that the SA completes newspaper puzzles: with `BestCost` and 20 chains the temperature goes back to t0 (about 1.5 on 9x9) before it has cooled to where the puzzles get solved (about 0.6); the experiment `lewis-sa-reheat` (`results/lewis-sa-reheat/report.md`) compares the readings on 90 Kennett puzzles (see "What the runs show") |
 //! | what a reheat does | [`LewisConfig::reheat`] | [`Reheat::Temperature`]: t <- t0 | S2 and S3 set the temperature back to t0 and keep the grid; [`Reheat::Randomise`] also refills the grid at random (a restart); [`Reheat::Never`] for ablation |
 //! | stopping | `Budget` (runner) | cost 0, or the budget | L and T: a run stops when solved or at a time limit; we count chains and evaluations instead of seconds |
 //!
@@ -92,16 +92,11 @@
 //! With the defaults every puzzle of the committed Kennett very-easy and easy sets (1000 each)
 //! is solved, one run each (test `solves_every_kennett_very_easy_and_easy_puzzle`: about
 //! 170 000 evaluations a puzzle on average), as are 6x6 to 16x16 grids with half the cells
-//! given. On the first 30 puzzles of each set, single runs of at most 5 million evaluations
-//! (seeds 0..29), by reading of the reheat rule:
-//!
-//! | reading | medium | hard | fiendish |
-//! |---|---|---|---|
-//! | `CurrentCost`, 20 chains (default) | 30 | 30 | 30 |
-//! | `BestCost`, 20 chains | 1 | 1 | 3 |
-//! | `BestCost`, 100 chains | 30 | 27 | 22 |
-//! | no reheat | 30 | 27 | 19 |
-//! | `CurrentCost`, 20 chains, t0 from a walk | 30 | 30 | 30 |
+//! given. The readings of the reheat rule (current cost or best cost, 20 or 100 chains, no
+//! reheat, t0 from a walk) are compared by the experiment `lewis-sa-reheat` (`sudoku-lab
+//! reproduce lewis-sa-reheat`: the first 30 puzzles of Kennett's medium, hard and fiendish
+//! levels, 5 runs each, 5 million evaluations per run; results and ranking in
+//! `results/lewis-sa-reheat/report.md`): best cost with 20 chains solves the fewest there.
 //!
 //! t0 is about 1.5 on 9x9 Kennett puzzles (neighbour sampling; about 3.5 from a walk), and a
 //! solved run ends at about t = 0.6 after some 100 to 300 chains. `BestCost` with 20 chains

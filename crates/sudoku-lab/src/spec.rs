@@ -597,6 +597,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../experiments/benchmark-9x9.toml"),
     ),
     (
+        "lewis-sa-reheat",
+        include_str!("../../../experiments/lewis-sa-reheat.toml"),
+    ),
+    (
         "cso-ablation",
         include_str!("../../../experiments/cso-ablation.toml"),
     ),
