@@ -35,6 +35,54 @@ pub struct Cell {
     pub test: &'static str,
     pub p: Option<f64>,
     pub p_holm: Option<f64>,
+    /// Approximate power of the test, at the 5 % level, to detect a two-fold difference from
+    /// the paper's value (see [`power_two_fold_rate`] and [`power_two_fold_mean`]); None where
+    /// there is no test or it cannot be computed.
+    pub power_2x: Option<f64>,
+}
+
+/// Below this power a "no significant difference" is flagged "low power": the comparison
+/// could easily have missed a two-fold difference.
+pub const LOW_POWER: f64 = 0.8;
+
+/// Power of a two-sided two-proportion z test (normal approximation, unpooled variance) at
+/// the 5 % level to detect a success rate twice the paper's `p` (half of it when `2p > 1`),
+/// with `n_paper` and `n_ours` runs. None for `p = 0` (no two-fold of zero).
+pub fn power_two_fold_rate(p: f64, n_paper: u64, n_ours: u64) -> Option<f64> {
+    if !(p > 0.0 && p <= 1.0) || n_paper == 0 || n_ours == 0 {
+        return None;
+    }
+    let q = if 2.0 * p <= 1.0 { 2.0 * p } else { p / 2.0 };
+    let se = (p * (1.0 - p) / n_paper as f64 + q * (1.0 - q) / n_ours as f64).sqrt();
+    normal_power((q - p).abs(), se)
+}
+
+/// Power of a two-sided z test (normal approximation of Welch's) at the 5 % level to detect a
+/// mean twice the paper's `mean`, with the paper's `sd` over `n_paper` values and our `sd_ours`
+/// (the paper's when we have none) over `n_ours`.
+pub fn power_two_fold_mean(
+    mean: f64,
+    sd: f64,
+    n_paper: u64,
+    sd_ours: Option<f64>,
+    n_ours: u64,
+) -> Option<f64> {
+    if !(mean.is_finite() && mean > 0.0 && sd.is_finite()) || n_paper < 2 || n_ours < 2 {
+        return None;
+    }
+    let so = sd_ours.filter(|x| x.is_finite()).unwrap_or(sd);
+    let se = (sd * sd / n_paper as f64 + so * so / n_ours as f64).sqrt();
+    normal_power(mean, se)
+}
+
+fn normal_power(difference: f64, se: f64) -> Option<f64> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    if se == 0.0 {
+        return Some(1.0);
+    }
+    let n = Normal::new(0.0, 1.0).ok()?;
+    let shift = difference / se;
+    Some(n.cdf(shift - Z95) + n.cdf(-shift - Z95))
 }
 
 impl Cell {
@@ -73,6 +121,9 @@ impl Cell {
                         "ours lower"
                     }
                 )
+            }
+            (Some(_), _) if self.power_2x.is_some_and(|w| w < LOW_POWER) => {
+                "no significant difference (low power)".into()
             }
             (Some(_), _) => "no significant difference".into(),
             (None, _) if self.test == "none" => "descriptive".into(),
@@ -156,6 +207,7 @@ pub fn comparison(
                     test,
                     p: p_value,
                     p_holm: None,
+                    power_2x: None,
                 };
                 if let Some(gv) = row.givens {
                     cells.push(Cell {
@@ -180,6 +232,7 @@ pub fn comparison(
                     let (lo, hi) = wilson_interval(x.successes, x.runs, Z95);
                     cells.push(Cell {
                         ours_ci: Some((lo, hi)).filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+                        power_2x: power_two_fold_rate(count as f64 / runs as f64, runs, x.runs),
                         ..base(
                             "count",
                             count as f64,
@@ -206,8 +259,19 @@ pub fn comparison(
                             }
                         }
                     };
+                    let power_2x = match (row.sd, p_value) {
+                        (Some(sd), Some(_)) => power_two_fold_mean(
+                            avg,
+                            sd,
+                            published_count,
+                            s.map(|s| s.sd),
+                            s.map_or(0, |s| s.n as u64),
+                        ),
+                        _ => None,
+                    };
                     cells.push(Cell {
                         ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
+                        power_2x,
                         ..base("average", avg, s.map(|s| s.mean), test, p_value)
                     });
                 }
@@ -271,12 +335,12 @@ fn pval(v: Option<f64>) -> String {
 
 pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> {
     write_atomic_with(path, |w| {
-        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,verdict")?;
+        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict")?;
         for c in cells {
             let runs = |r: Option<u64>| r.map_or(String::new(), |r| r.to_string());
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 c.family,
                 c.level,
@@ -296,6 +360,7 @@ pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> 
                 c.test,
                 pval(c.p),
                 pval(c.p_holm),
+                c.power_2x.map_or(String::new(), |w| format!("{w:.3}")),
                 c.verdict()
             )?;
         }
@@ -462,7 +527,7 @@ max_generations = 100
         let mut lines = text.lines();
         assert_eq!(
             lines.next().unwrap(),
-            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,verdict"
+            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict"
         );
         (cells[0].clone(), lines.next().unwrap().to_string())
     }
@@ -486,8 +551,14 @@ max_generations = 100
                 48.0 / 52.0,
                 "no significant difference",
             ),
-            // a fourfold rate from 5 runs is no evidence of a difference
-            ((1, 5), (5, 100), 4.0, "no significant difference"),
+            // a fourfold rate from 5 runs is no evidence of a difference, and the test could
+            // not have seen a two-fold one
+            (
+                (1, 5),
+                (5, 100),
+                4.0,
+                "no significant difference (low power)",
+            ),
         ];
         for (ours, paper, ratio, verdict) in table {
             let (cell, line) = count_cell(ours, paper);
@@ -505,8 +576,32 @@ max_generations = 100
             let (lo, hi): (f64, f64) = (f[11].parse().unwrap(), f[12].parse().unwrap());
             let rate = ours.0 as f64 / ours.1 as f64;
             assert!(lo < rate && rate < hi, "{what}");
-            assert_eq!(f[16], verdict, "{what}");
+            assert_eq!(f[17], verdict, "{what}");
         }
+    }
+
+    /// Power to detect a two-fold difference, normal approximation (values by hand:
+    /// Phi(x) from the standard normal table).
+    #[test]
+    fn power_of_a_two_fold_difference() {
+        // p = 0.2 -> 0.4, 100 runs each: se = sqrt(0.2*0.8/100 + 0.4*0.6/100) = 0.063246,
+        // power = Phi(0.2/0.063246 - 1.959964) + Phi(-3.162278 - 1.959964) = Phi(1.202314)
+        // = 0.885383.
+        let w = power_two_fold_rate(0.2, 100, 100).unwrap();
+        assert!((w - 0.885383).abs() < 1e-5, "{w}");
+        // p = 0.8 -> 0.4 (doubling is impossible): the same se, twice the difference:
+        // Phi(6.324555 - 1.959964) = 0.9999936.
+        let w = power_two_fold_rate(0.8, 100, 100).unwrap();
+        assert!((w - 0.9999936).abs() < 1e-6, "{w}");
+        // 5 of our runs against 100 of the paper's: hopeless.
+        assert!(power_two_fold_rate(0.05, 100, 5).unwrap() < 0.1);
+        assert_eq!(power_two_fold_rate(0.0, 100, 100), None);
+        // Means: 1000 (SD 500) over 30 values against 20 of ours with SD 800:
+        // se = sqrt(500^2/30 + 800^2/20) = 200.8316; power = Phi(1000/200.8316 - 1.959964)
+        // = Phi(3.019332) = 0.998733 (+ a negligible lower tail).
+        let w = power_two_fold_mean(1000.0, 500.0, 30, Some(800.0), 20).unwrap();
+        assert!((w - 0.998733).abs() < 1e-5, "{w}");
+        assert_eq!(power_two_fold_mean(1000.0, 500.0, 1, None, 20), None);
     }
 
     #[test]

@@ -126,7 +126,11 @@ fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
     );
     let any_success = sa.successes + sb.successes > 0;
     let mwu_p = if any_success {
-        Some(mann_whitney_u(&ca, &cb)?.p_value)
+        // Every run of both tied (e.g. two identical configurations): nothing separates them.
+        match mann_whitney_u(&ca, &cb) {
+            Err(lab_stats::StatsError::ZeroVariance(_)) => Some(1.0),
+            r => Some(r?.p_value),
+        }
     } else {
         None
     };
@@ -222,7 +226,11 @@ pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
         return Ok(None);
     }
     // Ranks: lower ERT is better; infinite ERTs tie behind every finite one.
-    let f = lab_stats::friedman_test(&blocks)?;
+    // Every puzzle ties every algorithm (e.g. nothing solved anything): no ranking to test.
+    let f = match lab_stats::friedman_test(&blocks) {
+        Err(lab_stats::StatsError::ZeroVariance(_)) => return Ok(None),
+        r => r?,
+    };
     let k = data.algorithms.len();
     let nemenyi_cd = lab_stats::nemenyi_critical_difference(k, blocks.len(), 0.05).ok();
     let cap = capped(&blocks);
