@@ -25,6 +25,9 @@ struct Prepared {
     runs: u64,
     threads: usize,
     quick: bool,
+    /// The default folder of a `--quick` run (`results/quick/<id>`): scratch, replaced by the
+    /// next quick run unless `--resume` is given.
+    scratch: bool,
 }
 
 fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Prepared> {
@@ -83,6 +86,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         runs,
         threads,
         quick: flags.quick,
+        scratch: flags.quick && flags.out.is_none() && !flags.resume,
     })
 }
 
@@ -154,7 +158,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             ),
             None => bail!("{}: no readable meta.json beside runs.csv; cannot check it belongs to this spec", p.out.display()),
         }
-    } else if runs_path.exists() && !flags.fresh {
+    } else if runs_path.exists() && !(flags.fresh || p.scratch) {
         bail!(
             "{} exists: pass --resume to continue it, or --fresh to start over",
             runs_path.display()
@@ -162,7 +166,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     }
     std::fs::create_dir_all(&p.out)
         .with_context(|| format!("cannot create {}", p.out.display()))?;
-    if flags.fresh {
+    if flags.fresh || p.scratch {
         for stale in [&runs_path, &p.out.join(crate::trajectory::FILE)] {
             if stale.exists() {
                 std::fs::remove_file(stale)

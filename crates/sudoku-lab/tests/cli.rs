@@ -1249,3 +1249,24 @@ fn usage_errors_give_all_of_clap_in_one_line() {
         }
     }
 }
+
+/// Quick folders are scratch: a second `--quick` run replaces the first instead of refusing,
+/// while a full run's folder is never overwritten without `--fresh`.
+#[test]
+fn quick_folders_are_scratch() {
+    let d = tmpdir("scratch");
+    for _ in 0..2 {
+        let o = run(bin()
+            .current_dir(&d)
+            .args(["reproduce", "reseda-table2", "--quick"]));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let out = d.join("full");
+    let args = ["reproduce", "reseda-table2", "--quick", "--out"];
+    let o = run(bin().current_dir(&d).args(args).arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // An explicit --out is not scratch.
+    let o = run(bin().current_dir(&d).args(args).arg(&out));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+}
