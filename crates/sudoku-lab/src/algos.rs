@@ -213,6 +213,86 @@ pub(crate) fn at_most(key: &str, value: Option<usize>, max: usize) -> Result<()>
     }
 }
 
+/// The option that sizes an algorithm's population (individuals, samples, cats and their
+/// seeking copies) and the number of grids it holds at once on order `n` (a guess of the
+/// memory of a run, not an exact count); None for single-solution algorithms.
+pub fn individuals(algorithm: &str, params: &toml::Table, n: usize) -> Option<(&'static str, u64)> {
+    let int = |key: &str, default: usize| {
+        params
+            .get(key)
+            .and_then(toml::Value::as_integer)
+            .map_or(default as u64, |v| v.max(0) as u64)
+    };
+    Some(match algorithm {
+        "ret-ga" => (
+            "population_factor",
+            int(
+                "population_factor",
+                ret_ga::RetGaConfig::default().population_factor,
+            )
+            .saturating_mul(n as u64),
+        ),
+        "mk-ga" => (
+            "population",
+            int("population", mk_ga::MkGaConfig::default().population),
+        ),
+        "gen-ga" => (
+            "population",
+            int("population", gen_ga::GenGaConfig::default().population),
+        ),
+        "reseda" => (
+            "samples",
+            int("samples", reseda::ResedaConfig::default().samples),
+        ),
+        "cso" => {
+            let d = cso::CsoConfig::default();
+            (
+                "cats",
+                int("cats", d.cats).saturating_mul(int("smp", d.smp) + 1),
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// Bytes per cell and individual assumed by the memory check (cells, fitness bookkeeping,
+/// the next generation).
+pub const BYTES_PER_CELL: u64 = 4;
+
+/// Memory available to this process, from `/proc/meminfo` (None where it cannot be read).
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Refuse an algorithm whose populations on grids of order `n`, on `threads` threads at once,
+/// would need more memory than the machine has available.
+pub fn check_memory(
+    algorithm: &str,
+    params: &toml::Table,
+    n: usize,
+    threads: usize,
+    available: u64,
+) -> Result<()> {
+    let Some((key, count)) = individuals(algorithm, params, n) else {
+        return Ok(());
+    };
+    let bytes = count
+        .saturating_mul((n * n) as u64)
+        .saturating_mul(BYTES_PER_CELL)
+        .saturating_mul(threads as u64);
+    if bytes > available {
+        bail!(
+            "{key}: {count} grids of {n}x{n} per run on {threads} threads need about {} MB, more than the {} MB of memory available",
+            bytes >> 20,
+            available >> 20
+        );
+    }
+    Ok(())
+}
+
 /// The grid orders an algorithm handles (None: any). gen-ga's board encoding is 9x9 only.
 pub fn orders(name: &str) -> Option<&'static [usize]> {
     match name {

@@ -13,6 +13,9 @@ use sudoku_core::exact::search;
 use sudoku_core::parse::{parse_lenient, parse_puzzles};
 use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
 
+/// The most threads a protocol may start.
+const MAX_THREADS: usize = 1024;
+
 /// Everything validated for one protocol.
 struct Prepared {
     spec: Spec,
@@ -59,9 +62,22 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     }
     let threads = match flags.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    if let Some(available) = algos::available_memory() {
+        let n = loaded
+            .puzzles
+            .iter()
+            .map(|p| p.geometry().n())
+            .max()
+            .unwrap_or(9);
+        for a in &spec.algorithms {
+            algos::check_memory(&a.algorithm, &a.params, n, threads, available)
+                .with_context(|| format!("algorithm '{}'", a.label))?;
+        }
+    }
     let out = flags.out.clone().unwrap_or_else(|| {
         if flags.quick {
             PathBuf::from("results/quick").join(&spec.id)
@@ -496,6 +512,9 @@ pub fn solve(
     }
     let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
     algos::check_order(algo, puzzle.geometry().n())?;
+    if let Some(available) = algos::available_memory() {
+        algos::check_memory(algo, &table, puzzle.geometry().n(), 1, available)?;
+    }
     if max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }

@@ -198,6 +198,34 @@ fn oversized_settings_are_refused_naming_the_key() {
     }
 }
 
+/// Populations whose grids would not fit in the machine's memory on the threads asked for.
+#[test]
+fn populations_larger_than_the_memory_are_refused() {
+    let d = tmpdir("memory");
+    std::fs::write(d.join("big.txt"), format!("{}\n", ".".repeat(625))).unwrap();
+    let spec = format!(
+        "{}params = {{ population = 1000000 }}\n",
+        SPEC.replace(
+            "{ id = \"das_fig1\" }",
+            "{ id = \"big\", file = \"big.txt\" }"
+        )
+    );
+    // 10^6 grids of 625 cells on each of 1024 threads: terabytes.
+    spec_refused(
+        &d,
+        "s.toml",
+        &spec,
+        &["--threads", "1024"],
+        "algorithm 'mk-ga': population: 1000000 grids of 25x25 per run on 1024 threads need about",
+    );
+    std::fs::write(d.join("ok.toml"), SPEC).unwrap();
+    refused(
+        &d,
+        &["run", "ok.toml", "--out", "out", "--threads", "100000"],
+        "--threads 100000 is over the limit of 1024",
+    );
+}
+
 /// A size written as a float (`1e9`) is a type error, in one line naming the key.
 #[test]
 fn a_float_size_is_refused_in_one_line() {
