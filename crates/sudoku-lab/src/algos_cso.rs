@@ -28,7 +28,16 @@ struct CsoParams {
 
 pub fn cso(params: &toml::Table) -> Result<Cso> {
     let p: CsoParams = toml::Value::Table(params.clone()).try_into()?;
+    use crate::algos::{at_most, MAX_INDIVIDUALS};
+    at_most("cats", p.cats, MAX_INDIVIDUALS)?;
+    at_most("smp", p.smp, MAX_INDIVIDUALS)?;
+    // Each cat's seeking mode holds smp copies of it.
     let d = CsoConfig::default();
+    let copies = p
+        .cats
+        .unwrap_or(d.cats)
+        .saturating_mul(p.smp.unwrap_or(d.smp));
+    at_most("cats x smp", Some(copies), MAX_INDIVIDUALS)?;
     use crate::algos::choose_or;
     let rounding = choose_or(
         "rounding",

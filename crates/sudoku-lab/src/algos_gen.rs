@@ -23,6 +23,11 @@ struct GenGaParams {
 
 pub fn gen_ga(params: &toml::Table) -> Result<GenGa> {
     let p: GenGaParams = toml::Value::Table(params.clone()).try_into()?;
+    use crate::algos::{at_most, MAX_INDIVIDUALS};
+    at_most("population", p.population, MAX_INDIVIDUALS)?;
+    at_most("elitism", p.elitism, MAX_INDIVIDUALS)?;
+    at_most("tournament", p.tournament, MAX_INDIVIDUALS)?;
+    at_most("buckets", p.buckets, MAX_INDIVIDUALS)?;
     let mut c = GenGaConfig::default();
     c.population = p.population.unwrap_or(c.population);
     c.mutation_rate = p.mutation_rate.unwrap_or(c.mutation_rate);

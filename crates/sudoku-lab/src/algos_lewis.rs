@@ -25,6 +25,7 @@ struct LewisParams {
 
 pub fn lewis_sa(params: &toml::Table) -> Result<LewisSa> {
     let p: LewisParams = toml::Value::Table(params.clone()).try_into()?;
+    crate::algos::at_most("t0_samples", p.t0_samples, crate::algos::MAX_INDIVIDUALS)?;
     let d = LewisConfig::default();
     use crate::algos::choose_or;
     let t0_sampling = choose_or(

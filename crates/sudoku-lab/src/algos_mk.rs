@@ -25,6 +25,9 @@ struct MkGaParams {
 
 pub fn mk_ga(params: &toml::Table) -> Result<MkGa> {
     let p: MkGaParams = toml::Value::Table(params.clone()).try_into()?;
+    use crate::algos::{at_most, MAX_INDIVIDUALS};
+    at_most("population", p.population, MAX_INDIVIDUALS)?;
+    at_most("elitism", p.elitism, MAX_INDIVIDUALS)?;
     let mut c = MkGaConfig::default();
     c.population = p.population.unwrap_or(c.population);
     c.elitism = p.elitism.unwrap_or(c.elitism);

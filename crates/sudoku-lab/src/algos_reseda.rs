@@ -31,6 +31,9 @@ struct ResedaParams {
 
 pub fn reseda(params: &toml::Table) -> Result<Reseda> {
     let p: ResedaParams = toml::Value::Table(params.clone()).try_into()?;
+    use crate::algos::{at_most, MAX_INDIVIDUALS};
+    at_most("samples", p.samples, MAX_INDIVIDUALS)?;
+    at_most("elite", p.elite, MAX_INDIVIDUALS)?;
     let mut c = ResedaConfig::default();
     c.samples = p.samples.unwrap_or(c.samples);
     c.elite = p.elite.unwrap_or(c.elite);

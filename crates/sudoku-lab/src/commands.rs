@@ -13,6 +13,9 @@ use sudoku_core::exact::search;
 use sudoku_core::parse::{parse_lenient, parse_puzzles};
 use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
 
+/// The most threads a protocol may start.
+const MAX_THREADS: usize = 1024;
+
 /// Everything validated for one protocol.
 struct Prepared {
     spec: Spec,
@@ -62,9 +65,22 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     }
     let threads = match flags.threads {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    if let Some(available) = algos::available_memory() {
+        let n = loaded
+            .puzzles
+            .iter()
+            .map(|p| p.geometry().n())
+            .max()
+            .unwrap_or(9);
+        for a in &spec.algorithms {
+            algos::check_memory(&a.algorithm, &a.params, n, threads, available)
+                .with_context(|| format!("algorithm '{}'", a.label))?;
+        }
+    }
     let out = flags.out.clone().unwrap_or_else(|| {
         if flags.quick {
             PathBuf::from("results/quick").join(&spec.id)
@@ -145,6 +161,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     };
     let runs_path = p.out.join("runs.csv");
     let meta_path = p.out.join("meta.json");
+    // One process per folder, from before the first look at its files to the last write.
+    std::fs::create_dir_all(&p.out)
+        .with_context(|| format!("cannot create {}", p.out.display()))?;
+    let _lock = crate::lock::Lock::take(&p.out)?;
     if flags.resume && runs_path.exists() {
         match Meta::read_settings(&meta_path)? {
             Some(_) if spec.anytime && !p.out.join(crate::trajectory::FILE).exists() => bail!(
@@ -164,8 +184,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             runs_path.display()
         );
     }
-    std::fs::create_dir_all(&p.out)
-        .with_context(|| format!("cannot create {}", p.out.display()))?;
+    crate::lock::remove_stale_temps(&p.out);
     if flags.fresh || p.scratch {
         for stale in [&runs_path, &p.out.join(crate::trajectory::FILE)] {
             if stale.exists() {
@@ -175,13 +194,31 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         }
     }
     let prior_wall = if flags.resume {
-        Meta::read_wall(&meta_path)
+        match Meta::read_wall(&meta_path) {
+            // No session recorded its time (the ones that ran were killed): estimate theirs
+            // from the runs they left, run time over threads, rather than count nothing.
+            w if w == 0.0 && runs_path.exists() => {
+                let mut ms = 0.0;
+                let _ = crate::io::for_each_row(&runs_path, |r| {
+                    ms += r.wall_ms;
+                    Ok(())
+                });
+                let threads = Meta::read_sessions(&meta_path)
+                    .last()
+                    .map_or(p.threads, |s| s.threads)
+                    .max(1);
+                ms / 1e3 / threads as f64
+            }
+            w => w,
+        }
     } else {
         0.0
     };
     let mut meta = Meta::new(settings, spec, p.threads);
     if flags.resume {
         meta.sessions = Meta::read_sessions(&meta_path);
+        // Carried over at once, so that a session killed before its end keeps the earlier ones.
+        meta.wall_seconds = (prior_wall > 0.0).then_some(prior_wall);
     }
     meta.sessions.push(crate::meta::Session {
         git_revision: meta.git_revision.clone(),
@@ -191,116 +228,137 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         runs_executed: None,
     });
     meta.write(&meta_path)?;
-    let protocol = Protocol {
-        spec,
-        puzzles: &p.loaded.puzzles,
-        solvers,
-        budgets,
-        runs: p.loaded.runs.clone(),
-        anytime: spec.anytime,
-    };
-    let start = Instant::now();
-    eprintln!(
-        "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
-        spec.id,
-        spec.algorithms.len(),
-        p.loaded.puzzles.len(),
-        p.runs,
-        p.threads,
-        p.out.display()
-    );
-    let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
-    // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
-    // add nothing.
-    let wall = prior_wall
-        + if executed > 0 {
-            start.elapsed().as_secs_f64()
-        } else {
-            0.0
-        };
-    let groups = report::groups(spec, &p.loaded, &runs_path)?;
-    report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
-    if let Some(paper) = &p.grades {
-        let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-    }
-    if let (Some(name), Some(published)) = (&spec.counter, p.published.as_deref()) {
-        let md =
-            crate::counter::report(spec, &p.loaded, &runs_path, published, name, &p.out, wall)?;
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-        if let Some(prefix) = &spec.trajectory {
-            crate::counter::trajectory(spec, &runs_path, prefix, &p.out)?;
-        }
-    }
-    if matches!(spec.report.as_str(), "effort" | "versus") {
-        let md = crate::effort::report(spec, &p.loaded, &runs_path, &p.out, wall, p.threads)?;
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-    }
-    if spec.report == "compare" {
-        let data = crate::compare_data::Data::load(spec, &p.loaded, &p.out)?;
-        let note = compare_note(spec, p, cap, wall);
-        let md = crate::compare_report::report(spec, &data, &p.out, &note)?;
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-    }
-    if let Some(levels) = &p.levels {
-        let note = crate::levels::RunNote {
-            runs: p.runs,
-            quick_cap: cap,
-            wall,
-            threads: p.threads,
-        };
-        let md = crate::levels::report(spec, &p.loaded, &groups, levels, &p.out, &note)?;
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-    }
-    if spec.report == "ablation" {
-        let published = p
-            .published
-            .as_deref()
-            .context("report ablation needs published values")?;
-        let cells = compare::comparison(spec, &p.loaded.entries, &groups, published);
-        compare::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
-        match spec.chart.as_deref() {
-            Some("alpha") => crate::alpha_chart::draw(spec, &groups, published, &p.out)?,
-            Some(c @ ("success-by-variant" | "success-by-puzzle")) => {
-                crate::alpha_chart::draw_success(
-                    spec,
-                    &groups,
-                    published,
-                    c == "success-by-variant",
-                    &p.out,
-                )?
-            }
-            _ => {}
-        }
-        let md = compare::ablation_markdown(
+    // Whatever fails from here on, meta.json says so (and why) instead of "running".
+    let outcome = (|| -> Result<_> {
+        let protocol = Protocol {
             spec,
-            &p.loaded.entries,
-            &groups,
-            &cells,
-            published,
-            wall,
+            puzzles: &p.loaded.puzzles,
+            solvers,
+            budgets,
+            runs: p.loaded.runs.clone(),
+            anytime: spec.anytime,
+        };
+        let start = Instant::now();
+        eprintln!(
+            "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
+            spec.id,
+            spec.algorithms.len(),
+            p.loaded.puzzles.len(),
+            p.runs,
             p.threads,
+            p.out.display()
         );
-        crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
-    }
-    if spec.report == "table1" {
-        let published = p
-            .published
-            .as_deref()
-            .context("report table1 needs published values")?;
-        table1::report(
-            spec,
-            &p.loaded.entries,
-            &groups,
-            published,
-            &p.out,
-            wall,
-            p.threads,
-        )?;
-    }
-    let invalid = std::fs::read_to_string(&runs_path)?
-        .matches(",invalid_claim,")
-        .count();
+        let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
+        // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
+        // add nothing.
+        let wall = prior_wall
+            + if executed > 0 {
+                start.elapsed().as_secs_f64()
+            } else {
+                0.0
+            };
+        // Recorded at once: a kill while the reports are written keeps this session's time.
+        meta.wall_seconds = Some(wall);
+        meta.write(&meta_path)?;
+        let groups = report::groups(spec, &p.loaded, &runs_path)?;
+        report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
+        if let Some(paper) = &p.grades {
+            let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        }
+        if let (Some(name), Some(published)) = (&spec.counter, p.published.as_deref()) {
+            let md =
+                crate::counter::report(spec, &p.loaded, &runs_path, published, name, &p.out, wall)?;
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+            if let Some(prefix) = &spec.trajectory {
+                crate::counter::trajectory(spec, &runs_path, prefix, &p.out)?;
+            }
+        }
+        if matches!(spec.report.as_str(), "effort" | "versus") {
+            let md = crate::effort::report(spec, &p.loaded, &runs_path, &p.out, wall, p.threads)?;
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        }
+        if spec.report == "compare" {
+            let data = crate::compare_data::Data::load(spec, &p.loaded, &p.out)?;
+            let note = compare_note(spec, p, cap, wall);
+            let md = crate::compare_report::report(spec, &data, &p.out, &note)?;
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        }
+        if let Some(levels) = &p.levels {
+            let note = crate::levels::RunNote {
+                runs: p.runs,
+                quick_cap: cap,
+                wall,
+                threads: p.threads,
+            };
+            let md = crate::levels::report(spec, &p.loaded, &groups, levels, &p.out, &note)?;
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        }
+        if spec.report == "ablation" {
+            let published = p
+                .published
+                .as_deref()
+                .context("report ablation needs published values")?;
+            let cells = compare::comparison(spec, &p.loaded.entries, &groups, published);
+            compare::write_comparison(&p.out.join("comparison.csv"), spec, &cells)?;
+            match spec.chart.as_deref() {
+                Some("alpha") => crate::alpha_chart::draw(spec, &groups, published, &p.out)?,
+                Some(c @ ("success-by-variant" | "success-by-puzzle")) => {
+                    crate::alpha_chart::draw_success(
+                        spec,
+                        &groups,
+                        published,
+                        c == "success-by-variant",
+                        &p.out,
+                    )?
+                }
+                _ => {}
+            }
+            let md = compare::ablation_markdown(
+                spec,
+                &p.loaded.entries,
+                &groups,
+                &cells,
+                published,
+                wall,
+                p.threads,
+            );
+            crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
+        }
+        if spec.report == "table1" {
+            let published = p
+                .published
+                .as_deref()
+                .context("report table1 needs published values")?;
+            table1::report(
+                spec,
+                &p.loaded.entries,
+                &groups,
+                published,
+                &p.out,
+                wall,
+                p.threads,
+            )?;
+        }
+        let invalid = std::fs::read_to_string(&runs_path)?
+            .matches(",invalid_claim,")
+            .count();
+        Ok((executed, resumed, wall, groups, invalid))
+    })();
+    let (executed, resumed, wall, groups, invalid) = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            meta.status = "failed".into();
+            meta.error = Some(
+                e.chain()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(": "),
+            );
+            let _ = meta.write(&meta_path);
+            return Err(e);
+        }
+    };
     meta.finished_utc = Some(crate::meta::utc_now());
     meta.wall_seconds = Some(wall);
     meta.runs_executed_this_session = Some(executed);
@@ -457,6 +515,10 @@ pub fn solve(
         table.extend(parsed);
     }
     let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
+    algos::check_order(algo, puzzle.geometry().n())?;
+    if let Some(available) = algos::available_memory() {
+        algos::check_memory(algo, &table, puzzle.geometry().n(), 1, available)?;
+    }
     if max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }

@@ -24,6 +24,11 @@ mod export;
 mod grades;
 mod io;
 mod levels;
+#[cfg(unix)]
+mod lock;
+#[cfg(not(unix))]
+#[path = "lock_other.rs"]
+mod lock;
 mod meta;
 mod protocol;
 mod report;

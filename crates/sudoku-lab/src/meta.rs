@@ -47,6 +47,9 @@ pub struct Meta {
     pub runs_executed_this_session: Option<usize>,
     pub runs_resumed: Option<usize>,
     pub status: String,
+    /// With status "failed": the error that ended the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// Every session that ran part of this protocol, oldest first (carried over by --resume),
     /// so the revision that made each run stays on record when a later one regenerates reports.
     #[serde(default)]
@@ -69,6 +72,7 @@ impl Meta {
             runs_executed_this_session: None,
             runs_resumed: None,
             status: "running".into(),
+            error: None,
             sessions: Vec::new(),
         }
     }

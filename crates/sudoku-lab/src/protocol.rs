@@ -11,7 +11,6 @@ use crate::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
 use crate::spec::Spec;
 use crate::trajectory::Recorder;
 use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -195,11 +194,19 @@ impl Protocol<'_> {
             }
             Ok(())
         });
-        pool.install(|| {
-            pending.par_iter().for_each_with(tx, |tx, job| {
-                let _ = tx.send(self.execute(job));
-            })
+        // One run per task, the longest expected first: the threads take the next run from a
+        // shared list as they finish, so no thread is left with a long contiguous chunk of
+        // expensive runs (the order of execution never shows in the files: see `canonicalise`).
+        let order = self.schedule(&pending);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        pool.broadcast(|_| {
+            let tx = tx.clone();
+            while let Some(&j) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                let _ = tx.send(self.execute(&pending[j]));
+            }
         });
+        drop(tx);
         writer
             .join()
             .map_err(|_| anyhow::anyhow!("the runs.csv writer panicked"))??;
@@ -208,6 +215,19 @@ impl Protocol<'_> {
             self.rewrite_blocks(&traj_path, crate::trajectory::HEADER, &jobs, |_| true)?;
         }
         Ok((pending.len(), found))
+    }
+
+    /// Indices of `pending` in the order to start them: by expected cost (see
+    /// [`crate::algos::expected_cost`]), longest first; ties keep plan order.
+    fn schedule(&self, pending: &[Job]) -> Vec<usize> {
+        let cost: Vec<u64> = self
+            .budgets
+            .iter()
+            .map(crate::algos::expected_cost)
+            .collect();
+        let mut order: Vec<usize> = (0..pending.len()).collect();
+        order.sort_by_key(|&j| std::cmp::Reverse(cost[pending[j].algorithm]));
+        order
     }
 
     /// The trajectories file, ready to append: created with its header, or (on resume) rewritten

@@ -76,6 +76,16 @@ fn opt(v: Option<f64>, digits: usize) -> String {
     }
 }
 
+/// A CSV field, quoted when it holds a comma, quote or line break (a paper_label such as
+/// "both, alpha 0.7").
+pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\"")).into()
+    } else {
+        s.into()
+    }
+}
+
 /// summary.csv: per algorithm x puzzle, success and min/max/mean/median/SD of generations over
 /// successful runs (as the papers report), mean evaluations of successful runs, ERT
 /// (total effort over all runs / successes) in evaluations and generations, mean wall time,
@@ -94,7 +104,7 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Entry], g: &[Vec<Group
                     "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     spec.id,
                     alg.label,
-                    alg.paper_label.as_deref().unwrap_or(""),
+                    csv_field(alg.paper_label.as_deref().unwrap_or("")),
                     puzzle.id,
                     pref.label(),
                     pref.primary,

@@ -186,6 +186,29 @@ impl Spec {
         if self.runs == 0 || self.quick_runs == 0 {
             bail!("runs and quick_runs must be at least 1");
         }
+        for (key, v) in [("runs", self.runs), ("quick_runs", self.quick_runs)]
+            .into_iter()
+            .chain(self.puzzles.iter().filter_map(|p| Some(("runs", p.runs?))))
+        {
+            if v > MAX_RUNS {
+                bail!("{key} = {v} is over the limit of {MAX_RUNS} runs");
+            }
+        }
+        if self.quick_set_size == Some(0) {
+            bail!("quick_set_size must be at least 1");
+        }
+        for p in &self.puzzles {
+            check_name("puzzle id", &p.id, false)?;
+            if let Some(l) = &p.label {
+                check_name("puzzle label", l, false)?;
+            }
+        }
+        for a in &self.algorithms {
+            check_name("algorithm label", &a.label, false)?;
+            if let Some(l) = &a.paper_label {
+                check_name("paper_label", l, true)?;
+            }
+        }
         if self.puzzles.is_empty() || self.algorithms.is_empty() {
             bail!("a spec needs at least one puzzle and one algorithm");
         }
@@ -258,6 +281,40 @@ impl Spec {
         }
         if (self.report == "counter") != self.counter.is_some() {
             bail!("report = \"counter\" and the key `counter` go together");
+        }
+        if matches!(self.report.as_str(), "table1" | "ablation" | "counter")
+            && self.published.is_none()
+        {
+            bail!(
+                "report \"{}\" needs published (a CSV of the paper's values)",
+                self.report
+            );
+        }
+        if let Some(name) = &self.counter {
+            for a in &self.algorithms {
+                let emitted = crate::algos::counters(a);
+                if !emitted.contains(&name.as_str()) {
+                    bail!(
+                        "counter '{name}': algorithm '{}' ({}) does not emit it (it emits: {})",
+                        a.label,
+                        a.algorithm,
+                        emitted.join(", ")
+                    );
+                }
+            }
+        }
+        match (&self.trajectory, &self.counter) {
+            (Some(_), None) => bail!("trajectory needs report = \"counter\""),
+            (Some(prefix), Some(_))
+                if !self.algorithms.iter().any(|a| {
+                    crate::algos::counters(a)
+                        .iter()
+                        .any(|c| c.starts_with(prefix.as_str()))
+                }) =>
+            {
+                bail!("trajectory: no algorithm emits counters named {prefix}<generation>")
+            }
+            _ => {}
         }
         const CHARTS: [&str; 4] = [
             "alpha",
@@ -347,6 +404,22 @@ impl Spec {
                 }
             };
             let ps = expand_boxes(r, ps)?;
+            if ps.is_empty() {
+                bail!(
+                    "puzzle '{}': the entry expands to no puzzle{}",
+                    r.id,
+                    match r.box_fillings {
+                        Some(b) => format!(" (box {b} has no admissible filling)"),
+                        None => String::new(),
+                    }
+                );
+            }
+            for p in &ps {
+                for a in &self.algorithms {
+                    crate::algos::check_order(&a.algorithm, p.geometry().n())
+                        .with_context(|| format!("algorithm '{}', puzzle '{}'", a.label, p.id))?;
+                }
+            }
             let givens: Vec<usize> = ps.iter().map(Puzzle::givens).collect();
             loaded.entries.push(Entry {
                 id: r.id.clone(),
@@ -365,8 +438,36 @@ impl Spec {
                 loaded.puzzles.push(p);
             }
         }
+        let total =
+            (self.algorithms.len() as u128) * loaded.runs.iter().map(|&r| r as u128).sum::<u128>();
+        if total > MAX_RUNS as u128 {
+            bail!(
+                "runs: the plan has {total} runs (algorithms x puzzles x runs), over the limit of {MAX_RUNS}"
+            );
+        }
         Ok(loaded)
     }
+}
+
+/// The most runs a protocol may plan (all algorithms, puzzles and runs together): the plan, the
+/// resume index and runs.csv grow with it (about 100 bytes of memory per run).
+pub const MAX_RUNS: u64 = 10_000_000;
+
+/// Names written into runs.csv and the reports (algorithm labels, puzzle ids and labels) stay in
+/// a character set no CSV or Markdown table needs to quote: letters, digits, space and
+/// `-_.+()/:*'`. A paper_label may also hold commas (the published tables' columns do, e.g.
+/// "both, alpha 0.7"): summary.csv quotes it.
+fn check_name(key: &str, value: &str, comma: bool) -> Result<()> {
+    if value.is_empty() {
+        bail!("{key} is empty");
+    }
+    if let Some(c) = value
+        .chars()
+        .find(|&c| !(c.is_alphanumeric() || " -_.+()/:*'".contains(c) || (comma && c == ',')))
+    {
+        bail!("{key} '{}': character {c:?} is not allowed (letters, digits, space and -_.+()/:*'{} only)", value.escape_default(), if comma { "," } else { "" });
+    }
+    Ok(())
 }
 
 /// The puzzles of a spec: every puzzle to run (sets expanded), and per spec entry what the
