@@ -28,6 +28,8 @@ struct Prepared {
     runs: u64,
     threads: usize,
     quick: bool,
+    /// `--shard k/n`: k from 1.
+    shard: Option<(usize, usize)>,
     /// The default folder of a `--quick` run (`results/quick/<id>`): scratch, replaced by the
     /// next quick run unless `--resume` is given.
     scratch: bool,
@@ -81,8 +83,15 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
                 .with_context(|| format!("algorithm '{}'", a.label))?;
         }
     }
+    let shard_name = flags
+        .shard
+        .as_deref()
+        .map(|s| format!("-shard-{}", s.replace('/', "-of-")))
+        .unwrap_or_default();
     let out = flags.out.clone().unwrap_or_else(|| {
-        if flags.quick {
+        if !shard_name.is_empty() {
+            PathBuf::from("results").join(format!("{}{shard_name}", spec.id))
+        } else if flags.quick {
             PathBuf::from("results/quick").join(&spec.id)
         } else {
             PathBuf::from("results").join(&spec.id)
@@ -102,8 +111,16 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         runs,
         threads,
         quick: flags.quick,
-        scratch: flags.quick && flags.out.is_none() && !flags.resume,
+        scratch: flags.quick && flags.out.is_none() && !flags.resume && flags.shard.is_none(),
+        shard: flags.shard.as_deref().map(parse_shard).transpose()?,
     })
+}
+
+/// Runs the protocol of `spec` (from a shard's `meta.json`) on a folder `merge` prepared, as
+/// `--resume`: nothing to run, runs.csv in plan order, every report and chart.
+pub fn finish_merged(spec: Spec, flags: &ProtocolFlags) -> Result<()> {
+    let p = prepare(spec, None, flags)?;
+    execute(&p, flags)
 }
 
 pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
@@ -158,6 +175,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         forced_runs: p.forced_runs,
         quick: p.quick,
         spec_toml: toml::to_string(spec)?,
+        shard: p.shard.map(|(k, n)| format!("{k}/{n}")),
     };
     let runs_path = p.out.join("runs.csv");
     let meta_path = p.out.join("meta.json");
@@ -237,6 +255,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
             budgets,
             runs: p.loaded.runs.clone(),
             anytime: spec.anytime,
+            shard: p.shard,
         };
         let start = Instant::now();
         eprintln!(
@@ -262,6 +281,13 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         meta.write(&meta_path)?;
         let groups = report::groups(spec, &p.loaded, &runs_path)?;
         report::write_summary(&p.out.join("summary.csv"), spec, &p.loaded.entries, &groups)?;
+        if p.shard.is_some() {
+            // A shard holds part of the plan: the reports are written by `merge`.
+            let invalid = std::fs::read_to_string(&runs_path)?
+                .matches(",invalid_claim,")
+                .count();
+            return Ok((executed, resumed, wall, groups, invalid));
+        }
         if let Some(paper) = &p.grades {
             let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
             crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;
@@ -415,6 +441,20 @@ fn compare_note(spec: &Spec, p: &Prepared, cap: Option<u64>, wall: f64) -> Strin
     )
 }
 
+/// `k/n` with 1 <= k <= n <= 100 000.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed = s.split_once('/').and_then(|(k, n)| {
+        Some((
+            k.trim().parse::<usize>().ok()?,
+            n.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n && n <= 100_000 => Ok((k, n)),
+        _ => bail!("--shard {s}: expected k/n with 1 <= k <= n (e.g. 2/4)"),
+    }
+}
+
 /// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
 /// reads it (options added since with their defaults), not as text, and without the keys that
 /// only shape the reports (title, paper, published values, report, chart), and, for a full
@@ -445,6 +485,7 @@ fn same_settings(old: &Settings, new: &Settings) -> bool {
         && old.runs == new.runs
         && old.quick == new.quick
         && old.forced_runs == new.forced_runs
+        && old.shard == new.shard
 }
 
 fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<report::Group>]) {
@@ -658,6 +699,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
             .collect(),
         runs: loaded.runs.clone(),
         anytime: spec.anytime,
+        shard: None,
     };
     let blocks = if spec.anytime {
         recorded_blocks(&dir.join(crate::trajectory::FILE))?

@@ -29,6 +29,7 @@ mod lock;
 #[cfg(not(unix))]
 #[path = "lock_other.rs"]
 mod lock;
+mod merge;
 mod meta;
 mod protocol;
 mod report;
@@ -74,6 +75,10 @@ pub struct ProtocolFlags {
     /// Master seed, overriding the spec.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Run only the k-th of n disjoint slices of the plan (balanced by expected cost), e.g.
+    /// `--shard 2/4`, into its own folder; `merge` joins the n folders.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -111,6 +116,17 @@ enum Command {
     },
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
     /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
+    /// would have written: checks that they share spec, seeds and revision and cover the plan
+    /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
+    Merge {
+        out: PathBuf,
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Threads for the reports (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     Replay {
         /// A results folder (with runs.csv and meta.json).
         dir: PathBuf,
@@ -213,6 +229,11 @@ fn main() -> ExitCode {
         Command::Puzzles {
             command: PuzzlesCommand::Check { file },
         } => commands::check(&file),
+        Command::Merge {
+            out,
+            shards,
+            threads,
+        } => merge::merge(&out, &shards, threads),
         Command::Replay {
             dir,
             every,

@@ -19,6 +19,9 @@ pub struct Settings {
     pub quick: bool,
     /// The spec as TOML, so a changed option cannot silently mix with old rows.
     pub spec_toml: String,
+    /// `--shard k/n`: the folder holds only that slice of the plan (see `merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// One invocation that worked on the protocol (a fresh start or a resume).

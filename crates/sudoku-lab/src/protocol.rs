@@ -37,6 +37,25 @@ pub struct Protocol<'a> {
     pub runs: Vec<u64>,
     /// Record anytime data in `trajectories.csv` (spec key `anytime`).
     pub anytime: bool,
+    /// `--shard k/n` (k from 1): only the k-th of n disjoint slices of the plan.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// The shard (0-based) of every job of `jobs` when the plan is cut into `n` slices balanced by
+/// expected cost: the jobs, longest expected first (ties in plan order), each go to the slice
+/// with the least expected cost so far (ties to the lowest slice): Graham's LPT rule. It
+/// depends only on the plan and the budgets, so every shard computes the same assignment.
+pub fn shard_assignment(jobs: &[Job], costs: &[u64], n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| std::cmp::Reverse(costs[jobs[j].algorithm]));
+    let mut load = vec![0u128; n.max(1)];
+    let mut out = vec![0; jobs.len()];
+    for j in order {
+        let s = (0..load.len()).min_by_key(|&s| (load[s], s)).unwrap_or(0);
+        load[s] += u128::from(costs[jobs[j].algorithm].max(1));
+        out[j] = s;
+    }
+    out
 }
 
 /// What one job produced: its `runs.csv` row and, with `anytime`, its trajectory block.
@@ -115,7 +134,7 @@ impl Protocol<'_> {
     /// Run every job not yet in `runs_path`, appending rows as they finish, then put the file in
     /// canonical order. Returns (runs executed now, runs found done).
     pub fn run(&self, runs_path: &Path, resume: bool, threads: usize) -> Result<(usize, usize)> {
-        let jobs = plan(self.spec, self.puzzles, &self.runs);
+        let jobs = self.jobs();
         let mut done: HashSet<(String, String, u64)> = HashSet::new();
         if runs_path.exists() {
             if !resume {
@@ -215,6 +234,27 @@ impl Protocol<'_> {
             self.rewrite_blocks(&traj_path, crate::trajectory::HEADER, &jobs, |_| true)?;
         }
         Ok((pending.len(), found))
+    }
+
+    /// The jobs of this protocol: the plan, or this shard's slice of it (in plan order).
+    pub fn jobs(&self) -> Vec<Job> {
+        let jobs = plan(self.spec, self.puzzles, &self.runs);
+        match self.shard {
+            None => jobs,
+            Some((k, n)) => {
+                let costs: Vec<u64> = self
+                    .budgets
+                    .iter()
+                    .map(crate::algos::expected_cost)
+                    .collect();
+                let slice = shard_assignment(&jobs, &costs, n);
+                jobs.into_iter()
+                    .zip(slice)
+                    .filter(|&(_, s)| s + 1 == k)
+                    .map(|(j, _)| j)
+                    .collect()
+            }
+        }
     }
 
     /// Indices of `pending` in the order to start them: by expected cost (see
