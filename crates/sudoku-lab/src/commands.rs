@@ -715,9 +715,18 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         k += 1;
         Ok(())
     })?;
-    let mismatches: Vec<String> = {
+    let effort: u64 = rows
+        .iter()
+        .filter_map(|r| spec.algorithms.iter().position(|x| x.label == r.algorithm))
+        .map(|a| algos::expected_cost(&protocol.budgets[a]))
+        .fold(0u64, u64::saturating_add);
+    let progress = crate::progress::Progress::new("replay", effort, rows.len() as u64);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mismatches: Vec<String> = std::thread::scope(|scope| {
         use rayon::prelude::*;
-        rows.par_iter()
+        scope.spawn(|| progress.report(&stop));
+        let found = rows
+            .par_iter()
             .filter_map(|r| {
                 let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
                 let a = spec.algorithms.iter().position(|x| x.label == r.algorithm);
@@ -733,7 +742,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
                     run: r.run,
                     seed: r.seed,
                 };
-                let done = protocol.execute(&job);
+                let done = protocol.execute_observed(&job, Some(&progress));
                 let mut again = done.row;
                 again.wall_ms = r.wall_ms;
                 if r.counters.is_empty() {
@@ -758,8 +767,10 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
                     _ => None,
                 }
             })
-            .collect()
-    };
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        found
+    });
     for m in &mismatches {
         println!("{m}");
     }

@@ -31,6 +31,7 @@ mod lock;
 mod lock;
 mod merge;
 mod meta;
+mod progress;
 mod protocol;
 mod report;
 mod spec;

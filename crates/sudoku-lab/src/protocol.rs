@@ -8,15 +8,16 @@
 //! from thread or order.
 
 use crate::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
+use crate::progress::Progress;
 use crate::spec::Spec;
 use crate::trajectory::Recorder;
 use anyhow::{bail, Context, Result};
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
-use sudoku_core::{rng_from_seed, run_seed, Budget, NoObserver, Puzzle, Solver, Units};
+use sudoku_core::{rng_from_seed, run_seed, Budget, NoObserver, Observer, Puzzle, Solver, Units};
 
 /// One planned run.
 #[derive(Debug, Clone, Copy)]
@@ -84,8 +85,9 @@ pub fn plan(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
 }
 
 impl Protocol<'_> {
-    /// Execute one job: the row it produces. The exact checker verifies every claimed solution.
-    pub fn execute(&self, job: &Job) -> Done {
+    /// Execute one job: the row it produces, crediting the run's effort to `progress` as it
+    /// goes. The exact checker verifies every claimed solution.
+    pub fn execute_observed(&self, job: &Job, progress: Option<&Progress>) -> Done {
         let puzzle = &self.puzzles[job.puzzle];
         let solver = &self.solvers[job.algorithm];
         let budget = &self.budgets[job.algorithm];
@@ -94,9 +96,14 @@ impl Protocol<'_> {
             .anytime
             .then(|| Recorder::new(Units::new(puzzle.grid.geometry())));
         let start = Instant::now();
-        let out = match recorder.as_mut() {
-            Some(r) => solver.solve(puzzle, budget, &mut rng, r),
-            None => solver.solve(puzzle, budget, &mut rng, &mut NoObserver),
+        let mut none = NoObserver;
+        let inner: &mut dyn Observer = match recorder.as_mut() {
+            Some(r) => r,
+            None => &mut none,
+        };
+        let out = match progress {
+            Some(p) => solver.solve(puzzle, budget, &mut rng, &mut p.observer(budget, inner)),
+            None => solver.solve(puzzle, budget, &mut rng, inner),
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         let label = &self.spec.algorithms[job.algorithm].label;
@@ -191,7 +198,15 @@ impl Protocol<'_> {
             .num_threads(threads)
             .build()
             .context("cannot start the thread pool")?;
-        let bar = progress_bar(pending.len() as u64, found as u64);
+        if found > 0 {
+            eprintln!("resuming: {found} runs already done");
+        }
+        let effort: u64 = pending
+            .iter()
+            .map(|j| crate::algos::expected_cost(&self.budgets[j.algorithm]))
+            .fold(0u64, u64::saturating_add);
+        let progress = Progress::new(&self.spec.id, effort, pending.len() as u64);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Done>();
         let writer = std::thread::spawn(move || -> Result<()> {
             let mut w = std::io::BufWriter::new(file);
@@ -204,12 +219,6 @@ impl Protocol<'_> {
                 }
                 writeln!(w, "{}", row.to_line())?;
                 w.flush()?;
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
-            }
-            if let Some(b) = &bar {
-                b.finish_and_clear();
             }
             Ok(())
         });
@@ -218,12 +227,17 @@ impl Protocol<'_> {
         // expensive runs (the order of execution never shows in the files: see `canonicalise`).
         let order = self.schedule(&pending);
         let next = std::sync::atomic::AtomicUsize::new(0);
-        pool.broadcast(|_| {
-            let tx = tx.clone();
-            while let Some(&j) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-            {
-                let _ = tx.send(self.execute(&pending[j]));
-            }
+        std::thread::scope(|scope| {
+            scope.spawn(|| progress.report(&stop));
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while let Some(&j) =
+                    order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    let _ = tx.send(self.execute_observed(&pending[j], Some(&progress)));
+                }
+            });
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
         });
         drop(tx);
         writer
@@ -396,21 +410,4 @@ impl Protocol<'_> {
             Ok(())
         })
     }
-}
-
-fn progress_bar(len: u64, done: u64) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} runs  {elapsed} elapsed, ETA {eta}",
-        )
-        .ok()?,
-    );
-    if done > 0 {
-        bar.println(format!("resuming: {done} runs already done"));
-    }
-    Some(bar)
 }

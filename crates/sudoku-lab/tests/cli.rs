@@ -1270,3 +1270,26 @@ fn quick_folders_are_scratch() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
 }
+
+/// Without a terminal, a protocol and a replay print a steady progress line by effort.
+#[test]
+fn progress_lines_in_a_log() {
+    let d = tmpdir("progress");
+    let out = d.join("out");
+    let o = run(bin()
+        .env("SUDOKU_LAB_PROGRESS_SECONDS", "0.2")
+        .args(["reproduce", "reseda-table2", "--out"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("% of the planned effort") && err.contains("ETA"),
+        "{err}"
+    );
+    let o = run(bin()
+        .env("SUDOKU_LAB_PROGRESS_SECONDS", "0.2")
+        .args(["replay", "--every", "2"])
+        .arg(&out));
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("replay: "), "{}", stderr(&o));
+}
