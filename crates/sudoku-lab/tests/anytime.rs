@@ -1,25 +1,11 @@
 //! Anytime data (`anytime = true` -> trajectories.csv): identical for any thread count, one
 //! block per run that matches runs.csv, resumable after a crash, replayable.
 
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sudoku-lab-anytime-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("binary runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
 
 const SPEC: &str = r#"
 id = "anytime"

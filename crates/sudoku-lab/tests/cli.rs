@@ -1,33 +1,11 @@
 //! End-to-end tests of the `sudoku-lab` binary: determinism across thread counts, resume,
 //! the quick reproduction, and every bad-input path (one line, exit 2, nothing written).
 
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "sudoku-lab-test-{}-{name}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 const SMALL_SPEC: &str = r#"
 id = "small"

@@ -2,25 +2,11 @@
 //! its tables (CSV, Markdown, LaTeX), charts and report; a two-algorithm user spec; and the
 //! exports of its results.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sudoku-lab-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("binary runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
+use std::path::Path;
 
 fn csv_rows(p: &Path) -> Vec<Vec<String>> {
     let mut r = csv::Reader::from_path(p).unwrap();

@@ -2,20 +2,13 @@
 //! runs.csv and trajectories.csv are rewritten, while reports and charts are written) and then
 //! resumed ends with the files of an uninterrupted run (wall times aside).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
+
+use std::path::Path;
+
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sudoku-lab-faults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 const SPEC: &str = r#"
 id = "faults"

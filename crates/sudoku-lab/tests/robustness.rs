@@ -2,33 +2,12 @@
 //! leftovers of killed processes, the folder lock and the run scheduling. Every refusal is one
 //! line on stderr, exit code 2, and writes nothing.
 
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "sudoku-lab-robust-{}-{name}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 const SPEC: &str = r#"
 id = "robust"

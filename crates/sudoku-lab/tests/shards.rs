@@ -1,25 +1,12 @@
 //! `--shard k/n` and `merge`: 4 shards merged give the files of one machine (wall times
 //! aside); missing, overlapping, mismatched or tampered shards are refused in one line.
 
+mod common;
+#[allow(unused_imports)]
+use common::{bin, ok, run, stderr, tmpdir};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lab"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sudoku-lab-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn ok(cmd: &mut Command) -> Output {
-    let o = cmd.output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
+use std::process::Command;
 
 fn refused(cmd: &mut Command, wanted: &str) {
     let o = cmd.output().unwrap();
