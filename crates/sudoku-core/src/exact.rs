@@ -12,7 +12,16 @@ pub enum SolutionCount {
     Unique,
     /// At least this many (the limit was reached).
     Many(usize),
+    /// The search stopped at its node limit ([`NODE_LIMIT`]) with fewer solutions than asked
+    /// for: not known (e.g. an empty 25x25 grid, whose search space this backtracking cannot
+    /// cover in reasonable time). Never confused with `None` or `Unique`.
+    Undetermined(usize),
 }
+
+/// Search nodes (cells tried) after which a search gives up and reports itself incomplete:
+/// about a second on a 25x25 grid, far beyond what any committed 9x9 puzzle needs (the
+/// hardest, AI Escargot, is proved unique in a few thousand).
+pub const NODE_LIMIT: u64 = 2_000_000;
 
 /// Result of a search: solutions found (up to the limit), the first one, and the guesses made.
 #[derive(Debug, Clone)]
@@ -21,6 +30,8 @@ pub struct Search {
     pub first: Option<Grid>,
     /// Branching decisions with two or more candidates: a deterministic difficulty measure.
     pub guesses: u64,
+    /// False when the search stopped at [`NODE_LIMIT`] before finishing.
+    pub complete: bool,
 }
 
 struct State {
@@ -35,6 +46,8 @@ struct State {
     first: Option<Vec<u8>>,
     guesses: u64,
     full: u32,
+    nodes: u64,
+    aborted: bool,
 }
 
 impl State {
@@ -63,6 +76,11 @@ impl State {
 
     /// Depth-first search over `self.empty[depth..]`.
     fn search(&mut self, depth: usize) {
+        self.nodes += 1;
+        if self.nodes > NODE_LIMIT {
+            self.aborted = true;
+            return;
+        }
         if depth == self.empty.len() {
             self.count += 1;
             if self.first.is_none() {
@@ -101,7 +119,7 @@ impl State {
             self.place(cell, v);
             self.search(depth + 1);
             self.unplace(cell, v);
-            if self.count >= self.limit {
+            if self.count >= self.limit || self.aborted {
                 break;
             }
         }
@@ -173,6 +191,8 @@ fn state_of(grid: &Grid, limit: usize) -> Option<State> {
         first: None,
         guesses: 0,
         full: g.full_mask(),
+        nodes: 0,
+        aborted: false,
     };
     for (cell, &v) in grid.cells().iter().enumerate() {
         if v == 0 {
@@ -209,6 +229,7 @@ pub fn search(grid: &Grid, limit: usize) -> Search {
             count: 0,
             first: None,
             guesses: 0,
+            complete: true,
         };
     };
     st.search(0);
@@ -216,13 +237,18 @@ pub fn search(grid: &Grid, limit: usize) -> Search {
         count: st.count,
         first: st.first.and_then(|cells| Grid::from_cells(g, cells)),
         guesses: st.guesses,
+        complete: !st.aborted || st.count >= st.limit,
     }
 }
 
 /// Count solutions up to `limit` (2 is enough to tell unique from many).
 /// A `limit` below 2 is raised to 2.
 pub fn count_solutions(grid: &Grid, limit: usize) -> SolutionCount {
-    match search(grid, limit.max(2)).count {
+    let s = search(grid, limit.max(2));
+    if !s.complete {
+        return SolutionCount::Undetermined(s.count);
+    }
+    match s.count {
         0 => SolutionCount::None,
         1 => SolutionCount::Unique,
         k => SolutionCount::Many(k),
@@ -232,7 +258,7 @@ pub fn count_solutions(grid: &Grid, limit: usize) -> SolutionCount {
 /// The unique solution, if the puzzle has exactly one.
 pub fn unique_solution(grid: &Grid) -> Option<Grid> {
     let s = search(grid, 2);
-    (s.count == 1).then_some(s.first).flatten()
+    (s.complete && s.count == 1).then_some(s.first).flatten()
 }
 
 /// Any solution.

@@ -239,3 +239,27 @@ fn random_solutions_are_solved_seeded_and_round_trip_through_lines() {
         "10 in a 9x9 grid"
     );
 }
+
+/// An empty 25x25 grid cannot be settled by this backtracking: the search stops at its node
+/// limit and says so, instead of hanging (it ran for minutes before) or guessing an answer.
+#[test]
+fn the_exact_solver_stops_at_its_node_limit() {
+    let t = std::time::Instant::now();
+    let g25 = sudoku_core::Grid::empty(sudoku_core::Geometry::for_order(25).unwrap());
+    assert!(matches!(
+        count_solutions(&g25, 2),
+        SolutionCount::Undetermined(_)
+    ));
+    assert_eq!(sudoku_core::exact::unique_solution(&g25), None);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        t.elapsed()
+    );
+    // Smaller empty grids still resolve, and the hardest bank puzzle is still unique.
+    let g16 = sudoku_core::Grid::empty(sudoku_core::Geometry::for_order(16).unwrap());
+    assert_eq!(count_solutions(&g16, 2), SolutionCount::Many(2));
+    let esc = sudoku_core::bank_puzzle("ai_escargot").unwrap();
+    let s = search(&esc.grid, 2);
+    assert!(s.complete && s.count == 1);
+}

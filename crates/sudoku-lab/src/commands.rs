@@ -603,22 +603,25 @@ pub fn check(file: &Path) -> Result<ExitCode> {
     let parsed = parse_lenient(&text, &file.display().to_string())?;
     let mut all_unique = true;
     println!(
-        "{:<32} {:>6} {:>6} {:>9} {:>9}",
+        "{:<32} {:>6} {:>6} {:>9} {:>12}",
         "puzzle", "line", "givens", "conflicts", "solutions"
     );
     for p in &parsed {
         let solutions = if p.conflicts.is_empty() {
-            match search(&p.puzzle.grid, 2).count {
-                0 => "0",
-                1 => "1",
-                _ => "many",
+            let s = search(&p.puzzle.grid, 2);
+            match (s.complete, s.count) {
+                (true, 0) => "0",
+                (true, 1) => "1",
+                (_, c) if c >= 2 => "many",
+                // Stopped at the exact solver's node limit: not known.
+                _ => "undetermined",
             }
         } else {
             "0"
         };
         all_unique &= solutions == "1";
         println!(
-            "{:<32} {:>6} {:>6} {:>9} {:>9}",
+            "{:<32} {:>6} {:>6} {:>9} {:>12}",
             p.puzzle.id,
             p.line,
             p.puzzle.givens(),
