@@ -56,6 +56,15 @@ pub fn parse_puzzles(text: &str, source_name: &str) -> Result<Vec<Puzzle>, Parse
 /// listed), for `puzzles check`.
 pub fn parse_lenient(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
     let ctx = Ctx { name: source_name };
+    // Harmless encodings: a UTF-8 byte-order mark, and old Mac (CR-only) line endings.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let unified;
+    let text = if text.contains('\r') && !text.contains('\n') {
+        unified = text.replace('\r', "\n");
+        unified.as_str()
+    } else {
+        text
+    };
     let lines: Vec<&str> = text.lines().collect();
     let first = lines
         .iter()

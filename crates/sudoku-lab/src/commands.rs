@@ -513,10 +513,24 @@ fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<report::G
 
 /// A puzzle named on the command line: bank id, file, or the puzzle itself.
 fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
-    if let Ok(p) = bank_puzzle(arg) {
+    // A trailing or leading space around a bank id is harmless.
+    if let Ok(p) = bank_puzzle(arg.trim()) {
         return Ok(p.clone());
     }
     let path = Path::new(arg);
+    // Something that names a path but is no readable puzzle file: say why, instead of parsing
+    // the path as a grid.
+    let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".txt");
+    if !path.is_file() && (looks_like_path || path.symlink_metadata().is_ok()) {
+        match path.symlink_metadata() {
+            Err(_) => bail!("{arg}: no such file (nor a bank id or a grid)"),
+            Ok(m) if m.file_type().is_symlink() && !path.exists() => {
+                bail!("{arg}: a link to a file that does not exist")
+            }
+            Ok(m) if m.is_dir() => bail!("{arg} is a folder, not a puzzle file"),
+            Ok(_) => bail!("{arg} is not a regular file (a FIFO, socket or device?)"),
+        }
+    }
     if path.is_file() {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
         let ps = parse_puzzles(&text, arg)?;

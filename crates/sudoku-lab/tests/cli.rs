@@ -6,6 +6,7 @@ mod common;
 use common::{bin, ok, run, stderr, tmpdir};
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const SMALL_SPEC: &str = r#"
 id = "small"
@@ -1270,4 +1271,52 @@ fn progress_lines_in_a_log() {
         .arg(&out));
     assert!(o.status.success());
     assert!(stderr(&o).contains("replay: "), "{}", stderr(&o));
+}
+
+/// `solve` names the real problem with a path, and accepts harmless encodings.
+#[test]
+fn file_arguments_name_the_real_cause() {
+    let d = tmpdir("paths");
+    let fifo = d.join("fifo");
+    let _ = Command::new("mkfifo").arg(&fifo).status();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.join("nope"), d.join("dangling")).unwrap();
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (d.join("missing.txt"), "no such file"),
+        (d.clone(), "is a folder"),
+        (d.join("dangling"), "does not exist"),
+        (fifo, "not a regular file"),
+    ];
+    for (p, wanted) in cases {
+        let o = run(bin().args(["solve", "--algo", "mk-ga"]).arg(&p));
+        assert_eq!(o.status.code(), Some(2), "{p:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(wanted) && err.lines().count() == 1,
+            "{p:?}: {err}"
+        );
+    }
+    // A BOM, CR-only line endings, a space after a bank id: accepted.
+    let grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let f = d.join("bom-cr.txt");
+    std::fs::write(&f, format!("\u{feff}# a comment\r{grid}\r")).unwrap();
+    let o = run(bin().args(["puzzles", "check"]).arg(&f));
+    assert!(
+        stderr(&o).is_empty() && o.status.code() == Some(0),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(bin().args([
+        "solve",
+        "--algo",
+        "mk-ga",
+        "--max-generations",
+        "5",
+        "mk_easy ",
+    ]));
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1),
+        "{}",
+        stderr(&o)
+    );
 }
