@@ -30,6 +30,8 @@ struct Prepared {
     quick: bool,
     /// `--shard k/n`: k from 1.
     shard: Option<(usize, usize)>,
+    /// The folder of a user spec (None for an embedded one).
+    base: Option<PathBuf>,
     /// The default folder of a `--quick` run (`results/quick/<id>`): scratch, replaced by the
     /// next quick run unless `--resume` is given.
     scratch: bool,
@@ -113,6 +115,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         quick: flags.quick,
         scratch: flags.quick && flags.out.is_none() && !flags.resume && flags.shard.is_none(),
         shard: flags.shard.as_deref().map(parse_shard).transpose()?,
+        base: base.map(Path::to_path_buf),
     })
 }
 
@@ -233,6 +236,11 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         0.0
     };
     let mut meta = Meta::new(settings, spec, p.threads);
+    meta.spec_dir = p
+        .base
+        .as_ref()
+        .map(|b| std::fs::canonicalize(b).unwrap_or_else(|_| b.clone()))
+        .map(|b| b.display().to_string());
     if flags.resume {
         meta.sessions = Meta::read_sessions(&meta_path);
         // Carried over at once, so that a session killed before its end keeps the earlier ones.
@@ -532,7 +540,7 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
         }
     }
     if path.is_file() {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {arg}"))?;
+        let text = crate::spec::read_capped(path)?;
         let ps = parse_puzzles(&text, arg)?;
         return Ok(ps
             .into_iter()
@@ -612,8 +620,7 @@ pub fn solve(
 }
 
 pub fn check(file: &Path) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = crate::spec::read_capped(file)?;
     let parsed = parse_lenient(&text, &file.display().to_string())?;
     let mut all_unique = true;
     println!(
@@ -698,7 +705,8 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
         .quick
         .then_some(settings.runs)
         .or(settings.forced_runs);
-    let loaded = spec.load_puzzles(None, settings.quick, forced)?;
+    let spec_dir = v["spec_dir"].as_str().map(PathBuf::from);
+    let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
     let puzzles = &loaded.puzzles;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol {

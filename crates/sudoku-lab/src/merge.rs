@@ -124,7 +124,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<Exi
         .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
-    let loaded = spec.load_puzzles(None, s.quick, forced)?;
+    let spec_dir = first.meta["spec_dir"].as_str().map(PathBuf::from);
+    let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
     let cap = s.quick.then_some(spec.quick_max_generations);
     let budgets: Vec<_> = spec
         .algorithms

@@ -57,6 +57,10 @@ pub struct Meta {
     /// so the revision that made each run stays on record when a later one regenerates reports.
     #[serde(default)]
     pub sessions: Vec<Session>,
+    /// The folder of a user spec (absolute), against which its puzzle `file`s are resolved by
+    /// `replay` and `merge`; absent for embedded specs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_dir: Option<String>,
 }
 
 impl Meta {
@@ -77,6 +81,7 @@ impl Meta {
             status: "running".into(),
             error: None,
             sessions: Vec::new(),
+            spec_dir: None,
         }
     }
 

@@ -611,15 +611,51 @@ pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
 
 /// A puzzle file's text: next to the spec (or relative to the working directory), else one of
 /// the embedded files.
+/// Largest puzzle file read (a million 25x25 puzzles would be ~1.3 GB; the committed sets are
+/// about 1 MB each): parsing holds several times the text, so a larger file is refused
+/// before it is read rather than after it has filled the memory.
+pub const MAX_PUZZLE_FILE: u64 = 64 << 20;
+
+/// The text of a puzzle file, at most [`MAX_PUZZLE_FILE`] bytes, of a regular file only.
+pub fn read_capped(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("cannot read puzzle file {}", path.display()))?;
+    if !meta.is_file() {
+        bail!("{} is not a regular file", path.display());
+    }
+    if meta.len() > MAX_PUZZLE_FILE {
+        bail!(
+            "{}: {} bytes, larger than the {} MB a puzzle file may have",
+            path.display(),
+            meta.len(),
+            MAX_PUZZLE_FILE >> 20
+        );
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_PUZZLE_FILE).read_to_string(&mut text))
+        .with_context(|| {
+            format!(
+                "cannot read puzzle file {} (not UTF-8 text?)",
+                path.display()
+            )
+        })?;
+    Ok(text)
+}
+
+/// A user spec (`base` = its folder) reads its own files only; an embedded spec (or a replay
+/// without a recorded folder) reads the embedded file of that name, else the path as given.
 fn read_puzzle_file(f: &str, base: Option<&Path>) -> Result<(String, String)> {
-    let path: PathBuf = base.map(|b| b.join(f)).unwrap_or_else(|| f.into());
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        return Ok((text, path.display().to_string()));
+    if let Some(b) = base {
+        let path = b.join(f);
+        return Ok((read_capped(&path)?, path.display().to_string()));
     }
     if let Some((_, text)) = EMBEDDED_PUZZLE_FILES.iter().find(|(k, _)| *k == f) {
         return Ok((text.to_string(), format!("experiments/{f}")));
     }
-    bail!("cannot read puzzle file {}", path.display())
+    let path = PathBuf::from(f);
+    Ok((read_capped(&path)?, path.display().to_string()))
 }
 
 /// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.

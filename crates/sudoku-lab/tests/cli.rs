@@ -934,9 +934,10 @@ fn retga_journal_sets_are_unique_with_the_level_givens() {
         assert_eq!(givens, [want; 25], "{level}");
     }
     let d = tmpdir("retga-journal");
-    let spec = write_spec(
-        &d,
-        r#"
+    // A user spec reads its own files only: the committed sets, by absolute path.
+    let sets =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/retga-journal");
+    let text = r#"
 id = "rj"
 title = "embedded Ret-GA journal sets"
 master_seed = 1
@@ -953,8 +954,9 @@ puzzles = [
 label = "ret-ga"
 algorithm = "ret-ga"
 max_generations = 1
-"#,
-    );
+"#
+    .replace("puzzles/retga-journal", &sets.display().to_string());
+    let spec = write_spec(&d, &text);
     let out = d.join("out");
     let o = run(bin().arg("run").arg(&spec).arg("--out").arg(&out));
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1319,4 +1321,51 @@ fn file_arguments_name_the_real_cause() {
         "{}",
         stderr(&o)
     );
+}
+
+/// A user spec reads its own puzzle files only (no silent fallback to an embedded file of the
+/// same name), and `replay` finds them from any directory; big or special files are refused.
+#[test]
+fn user_spec_files_resolve_against_the_spec_folder() {
+    let d = tmpdir("userfiles");
+    let spec = |file: &str| {
+        format!(
+            "id = \"u\"\ntitle = \"t\"\nmaster_seed = 1\nruns = 2\nquick_runs = 1\nquick_max_generations = 5\npuzzles = [{{ id = \"s\", file = \"{file}\", all = true, take = 2 }}]\n[[algorithms]]\nlabel = \"mk\"\nalgorithm = \"mk-ga\"\nmax_generations = 50\n"
+        )
+    };
+    // The name of an embedded file, absent beside the spec: refused.
+    std::fs::write(d.join("a.toml"), spec("puzzles/kennett/easy.txt")).unwrap();
+    let o = run(bin()
+        .arg("run")
+        .arg(d.join("a.toml"))
+        .arg("--out")
+        .arg(d.join("a")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read puzzle file"),
+        "{}",
+        stderr(&o)
+    );
+    // Its own file: replayed from another directory.
+    let easy =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/cso/9x9-easy.txt");
+    std::fs::copy(easy, d.join("mine.txt")).unwrap();
+    std::fs::write(d.join("b.toml"), spec("mine.txt")).unwrap();
+    ok(bin()
+        .arg("run")
+        .arg(d.join("b.toml"))
+        .arg("--out")
+        .arg(d.join("b")));
+    let o = ok(bin().current_dir("/").arg("replay").arg(d.join("b")));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("4 identical, 0 different"), "{out}");
+    // /dev/zero is no puzzle file.
+    std::fs::write(d.join("c.toml"), spec("/dev/zero")).unwrap();
+    let o = run(bin()
+        .arg("run")
+        .arg(d.join("c.toml"))
+        .arg("--out")
+        .arg(d.join("c")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
