@@ -374,6 +374,9 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
                 p.threads,
             )?;
         }
+        if let Some(g) = cap {
+            mark_quick(&p.out.join("report.md"), p.runs, g)?;
+        }
         let invalid = std::fs::read_to_string(&runs_path)?
             .matches(",invalid_claim,")
             .count();
@@ -447,6 +450,21 @@ fn compare_note(spec: &Spec, p: &Prepared, cap: Option<u64>, wall: f64) -> Strin
         p.runs,
         if budgets.is_empty() { "no".to_string() } else { budgets.join(" / ") }
     )
+}
+
+/// A `--quick` report says so on its first line, so that a copied quick report cannot pass
+/// for a result (the compare report writes its own banner).
+fn mark_quick(report: &Path, runs: u64, cap: u64) -> Result<()> {
+    let Ok(text) = std::fs::read_to_string(report) else {
+        return Ok(());
+    };
+    if text.contains("QUICK RUN") {
+        return Ok(());
+    }
+    let banner = format!(
+        "**QUICK RUN (`--quick`: {runs} runs per puzzle, at most {cap} generations): it checks the code path, it is not a result; its verdicts mean nothing.**\n\n"
+    );
+    crate::io::write_atomic(report, format!("{banner}{text}").as_bytes())
 }
 
 /// `k/n` with 1 <= k <= n <= 100 000.

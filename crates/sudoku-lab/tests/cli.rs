@@ -1022,6 +1022,11 @@ fn quick_reproduction_of_every_experiment() {
         }
         let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
         assert!(meta.contains("\"status\": \"complete\""), "{id}");
+        // A quick report says so at its top.
+        if let Ok(md) = std::fs::read_to_string(out.join("report.md")) {
+            let top: String = md.lines().take(3).collect::<Vec<_>>().join("\n");
+            assert!(top.contains("QUICK RUN"), "{id}: {top}");
+        }
     }
     let lines = |id: &str, f: &str| {
         std::fs::read_to_string(d.join("results/quick").join(id).join(f))
