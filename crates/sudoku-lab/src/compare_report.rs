@@ -560,9 +560,9 @@ pub fn budget_table(data: &Data) -> Table {
     ]);
     for (a, label) in data.algorithms.iter().enumerate() {
         for b in cd::budgets(data.budget) {
-            let mut v = penalties_at(data, a, b);
-            v.sort_by(f64::total_cmp);
-            let q = |p: f64| quantile7(&v, p);
+            let v = penalties_at(data, a, b);
+            // R's type 7, as the box plots draw them.
+            let q = |p: f64| lab_charts::quantile_type7(&v, p).unwrap_or(f64::NAN);
             let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
             let solved = v.iter().filter(|&&x| x == 0.0).count() as f64 / v.len().max(1) as f64;
             t.rows.push(vec![
@@ -590,15 +590,6 @@ pub fn budget_table(data: &Data) -> Table {
     t
 }
 
-/// Type-7 quantile (R's default) of sorted values; NaN when empty.
-pub fn quantile7(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let h = (sorted.len() - 1) as f64 * p;
-    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
-    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-}
 
 /// Writes the report: tables (CSV, Markdown, LaTeX), charts and report.md.
 pub fn report(
