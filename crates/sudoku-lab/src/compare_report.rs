@@ -590,7 +590,6 @@ pub fn budget_table(data: &Data) -> Table {
     t
 }
 
-
 /// Writes the report: tables (CSV, Markdown, LaTeX), charts and report.md.
 pub fn report(
     spec: &crate::spec::Spec,
