@@ -312,6 +312,7 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
         }
         Err(_) => b.push_str("<p class=\"missing\">no report.md in this folder</p>\n"),
     }
+    b.push_str(&verdict_tables(e, &files_url));
     b.push_str(&charts_section(e, &inlined, &files_url));
     b.push_str(&files_section(e, &files_url));
     b.push_str(&facts_section(e));
@@ -374,6 +375,69 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
         escape(&cmd),
         escape(&cmd)
     );
+    s
+}
+
+/// Rows shown of one statistics file (the file itself is linked).
+const MAX_ROWS: usize = 400;
+
+/// Every statistics file with a `verdict` column as a table, verdicts coloured.
+fn verdict_tables(e: &Experiment, files_url: &str) -> String {
+    let mut s = String::new();
+    for f in e.files.iter().filter(|f| f.ends_with(".csv")) {
+        let Ok(mut r) = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(e.dir.join(f))
+        else {
+            continue;
+        };
+        let Ok(head) = r.headers().cloned() else {
+            continue;
+        };
+        let Some(vcol) = head.iter().position(|h| h.eq_ignore_ascii_case("verdict")) else {
+            continue;
+        };
+        if s.is_empty() {
+            s.push_str("<h2 id=\"verdicts\">Verdicts of the statistics files</h2>\n");
+        }
+        let _ = write!(
+            s,
+            "<details open><summary><a href=\"{files_url}/{}\">{}</a></summary><div class=\"table-wrap\"><table><thead><tr>",
+            url_path(f),
+            escape(f)
+        );
+        for h in head.iter() {
+            let _ = write!(s, "<th>{}</th>", escape(h));
+        }
+        s.push_str("</tr></thead><tbody>\n");
+        let mut n = 0;
+        for row in r.records().map_while(|x| x.ok()) {
+            n += 1;
+            if n > MAX_ROWS {
+                continue;
+            }
+            s.push_str("<tr>");
+            for (i, c) in row.iter().enumerate() {
+                match markdown::cell_class(c).filter(|_| i == vcol) {
+                    Some(class) => {
+                        let _ = write!(s, "<td class=\"verdict {class}\">{}</td>", escape(c));
+                    }
+                    None => {
+                        let _ = write!(s, "<td>{}</td>", escape(c));
+                    }
+                }
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</tbody></table></div>");
+        if n > MAX_ROWS {
+            let _ = write!(
+                s,
+                "<p class=\"muted\">First {MAX_ROWS} of {n} rows; all in the file.</p>"
+            );
+        }
+        s.push_str("</details>\n");
+    }
     s
 }
 
@@ -482,10 +546,7 @@ fn facts_section(e: &Experiment) -> String {
             e.runs.map(|r| r.to_string()).unwrap_or("-".into()),
         ),
         ("Threads", g("/threads")),
-        (
-            "Wall time (last session)",
-            e.wall().map(fmt_seconds).unwrap_or("-".into()),
-        ),
+        ("Wall time", e.wall().map(fmt_seconds).unwrap_or("-".into())),
         ("Started (UTC)", g("/started_utc")),
         ("Finished (UTC)", g("/finished_utc")),
         (

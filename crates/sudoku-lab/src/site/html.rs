@@ -89,11 +89,13 @@ tbody tr:nth-child(even) td:not(.verdict) { background: #fafbfc; }
   border-radius: 4px; margin: 12px 0; }
 .verdict { font-weight: 600; }
 td.verdict, span.verdict { border-radius: 3px; }
+td.verdict { white-space: nowrap; }
 span.verdict { padding: 0 4px; }
 .v-same { background: #dcf2e0; color: #145c25; }
 .v-lowpower { background: #f4f0d0; color: #5e5300; }
 .v-higher { background: #fde0c2; color: #8a3b00; }
 .v-lower { background: #f9d2dc; color: #8a1030; }
+.v-differs { background: #fbd9c4; color: #7a2e00; }
 .v-descriptive { background: #e8eaee; color: #3d4650; }
 .v-better { background: #d6e6fb; color: #0d3f80; }
 .v-neither { background: #eeeeee; color: #666666; }

@@ -12,6 +12,7 @@ pub const VERDICTS: &[(&str, &str)] = &[
     ("v-lowpower", "no significant difference (low power)"),
     ("v-higher", "differs (ours higher)"),
     ("v-lower", "differs (ours lower)"),
+    ("v-differs", "differs"),
     ("v-descriptive", "descriptive (no test)"),
     ("v-better", "A faster than B / A ranks better"),
     ("v-neither", "neither solves"),
@@ -30,6 +31,8 @@ pub fn cell_class(text: &str) -> Option<&'static str> {
         } else {
             "v-same"
         })
+    } else if t == "differs" || t.starts_with("differs ") {
+        Some("v-differs")
     } else if t == "consistent" {
         Some("v-same")
     } else if t.starts_with("descriptive") {
