@@ -34,6 +34,7 @@ mod meta;
 mod progress;
 mod protocol;
 mod report;
+mod site;
 mod spec;
 mod table1;
 mod trajectory;
@@ -186,6 +187,17 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// A static HTML site of every results folder: index.html and one page per experiment
+    /// (report with coloured verdicts, inline SVG charts, files, meta.json facts, options).
+    /// Opens from the file system; exit 1 when an image of a report is missing.
+    Report {
+        /// The folder of results folders.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+        /// Output folder (default: `docs/` beside the results folder).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -260,6 +272,7 @@ fn main() -> ExitCode {
         Command::List => commands::list(),
         Command::Bench { quick } => bench::run(quick),
         Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        Command::Report { results, out } => site::run(Some(&results), out.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,762 @@
+//! `sudoku-lab report`: a static HTML site of every results folder. `index.html` lists the
+//! experiments (id, title, paper, status, runs, wall time, quick or full); `<id>.html` shows one:
+//! its report.md rendered (verdicts coloured), every chart as inline SVG, the statistics files
+//! linked, the facts of meta.json, the algorithm options used with the algorithm crates' own
+//! doc comments for each option, and the command that regenerates it. Pages are plain HTML and
+//! CSS (no script, no network) with relative links: they open from the file system. The
+//! results' files are linked where they are (not copied), so the site stays valid while it
+//! sits at the same place relative to the results folder (by default `docs/` beside it).
+
+mod docs;
+mod html;
+mod markdown;
+
+use anyhow::{bail, Context, Result};
+use html::{escape, page, relative_url, url_path};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// One results folder.
+struct Experiment {
+    /// Folder name (the page is `<folder>.html`).
+    folder: String,
+    dir: PathBuf,
+    meta: Value,
+    /// Why meta.json could not be read, if it could not.
+    meta_error: Option<String>,
+    /// Data rows of runs.csv.
+    runs: Option<u64>,
+    /// File names of the folder, sorted.
+    files: Vec<String>,
+}
+
+impl Experiment {
+    fn s(&self, ptr: &str) -> Option<&str> {
+        self.meta.pointer(ptr).and_then(Value::as_str)
+    }
+    fn title(&self) -> String {
+        self.s("/spec/title").unwrap_or(&self.folder).to_string()
+    }
+    fn quick(&self) -> Option<bool> {
+        self.meta
+            .pointer("/settings/quick")
+            .and_then(Value::as_bool)
+    }
+    fn status(&self) -> String {
+        match (&self.meta_error, self.s("/status")) {
+            (Some(_), _) => "meta.json unreadable".into(),
+            (None, Some(s)) => s.to_string(),
+            (None, None) => "unknown".into(),
+        }
+    }
+    fn wall(&self) -> Option<f64> {
+        self.meta.pointer("/wall_seconds").and_then(Value::as_f64)
+    }
+}
+
+/// The default output folder: `docs/` beside the results folder.
+pub fn default_out(results: &Path) -> Result<PathBuf> {
+    let abs = std::fs::canonicalize(results)
+        .with_context(|| format!("cannot read {}", results.display()))?;
+    Ok(abs.parent().unwrap_or(&abs).join("docs"))
+}
+
+/// `sudoku-lab report [--results DIR] [--out DIR]`.
+pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
+    let results = results.unwrap_or(Path::new("results"));
+    if !results.is_dir() {
+        bail!("{}: not a folder of results", results.display());
+    }
+    let out = match out {
+        Some(o) => o.to_path_buf(),
+        None => default_out(results)?,
+    };
+    let experiments = load_all(results)?;
+    if experiments.is_empty() {
+        bail!(
+            "{}: no results folder (a folder with meta.json) in it",
+            results.display()
+        );
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let out_abs = std::fs::canonicalize(&out)?;
+    let results_abs = std::fs::canonicalize(results)?;
+    if out_abs == results_abs {
+        bail!("--out must not be the results folder itself");
+    }
+    let base = relative_url(&out_abs, &results_abs);
+    let mut written = vec!["index.html".to_string()];
+    let mut missing = 0;
+    for e in &experiments {
+        let (body, miss) = experiment_page(e, &base, results);
+        for m in &miss {
+            eprintln!("warning: {}: image {m} not found", e.dir.display());
+        }
+        missing += miss.len();
+        let name = format!("{}.html", e.folder);
+        write_atomic(&out.join(&name), body.as_bytes())?;
+        written.push(name);
+    }
+    write_atomic(&out.join("index.html"), index_page(&experiments).as_bytes())?;
+    let removed = remove_stale(&out, &written)?;
+    println!(
+        "{}: index.html and {} experiment pages{}{}",
+        out.display(),
+        experiments.len(),
+        if removed > 0 {
+            format!(", {removed} stale page(s) removed")
+        } else {
+            String::new()
+        },
+        if missing > 0 {
+            format!(", {missing} missing image(s)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(if missing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Write `bytes` to a temporary file beside `path`, then rename it over `path`.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("page");
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let r = std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .with_context(|| format!("cannot write {}", path.display()));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// Removes the pages of an earlier run (marked by the generator tag) not written now.
+fn remove_stale(out: &Path, written: &[String]) -> Result<usize> {
+    let mut n = 0;
+    for entry in std::fs::read_dir(out)? {
+        let p = entry?.path();
+        let name = p.file_name().and_then(|s| s.to_str()).unwrap_or_default();
+        if !name.ends_with(".html") || written.iter().any(|w| w == name) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        if text.contains(&format!(
+            "<meta name=\"generator\" content=\"{}\">",
+            html::GENERATOR
+        )) {
+            std::fs::remove_file(&p)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Every sub-folder of `results` with a meta.json, by name.
+fn load_all(results: &Path) -> Result<Vec<Experiment>> {
+    let mut v = Vec::new();
+    for entry in
+        std::fs::read_dir(results).with_context(|| format!("cannot read {}", results.display()))?
+    {
+        let dir = entry?.path();
+        if !dir.join("meta.json").is_file() {
+            continue;
+        }
+        let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let (meta, meta_error) = match std::fs::read_to_string(dir.join("meta.json"))
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+        {
+            Ok(m) => (m, None),
+            Err(e) => (Value::Null, Some(e)),
+        };
+        let runs = std::fs::read(dir.join("runs.csv")).ok().map(|b| {
+            let lines = b.split(|c| *c == b'\n').filter(|l| !l.is_empty()).count();
+            lines.saturating_sub(1) as u64
+        });
+        let mut files: Vec<String> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        files.sort();
+        v.push(Experiment {
+            folder,
+            dir,
+            meta,
+            meta_error,
+            runs,
+            files,
+        });
+    }
+    v.sort_by(|a, b| a.folder.cmp(&b.folder));
+    Ok(v)
+}
+
+pub fn fmt_seconds(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
+    } else {
+        format!(
+            "{} h {:02} min",
+            (s / 3600.0) as u64,
+            ((s % 3600.0) / 60.0) as u64
+        )
+    }
+}
+
+fn mode_badge(quick: Option<bool>) -> &'static str {
+    match quick {
+        Some(true) => "<span class=\"badge quick\">quick</span>",
+        Some(false) => "<span class=\"badge full\">full</span>",
+        None => "<span class=\"badge other\">?</span>",
+    }
+}
+
+fn status_badge(status: &str) -> String {
+    let class = if status == "complete" {
+        "complete"
+    } else {
+        "other"
+    };
+    format!("<span class=\"badge {class}\">{}</span>", escape(status))
+}
+
+fn index_page(exps: &[Experiment]) -> String {
+    let mut b = String::new();
+    b.push_str(
+        "<p>Every results folder, with its reproduced tables, charts, statistics and the \
+        settings that produced it. Regenerate this site with \
+        <code>cargo run --release -p sudoku-lab -- report</code>.</p>\n",
+    );
+    b.push_str(
+        "<div class=\"table-wrap\"><table class=\"index\">\n<thead><tr><th>Experiment</th>\
+        <th>Title</th><th>Paper</th><th>Status</th><th>Runs</th><th>Wall time</th>\
+        <th>Quick or full</th></tr></thead>\n<tbody>\n",
+    );
+    let mut total_runs = 0;
+    let mut total_wall = 0.0;
+    for e in exps {
+        total_runs += e.runs.unwrap_or(0);
+        total_wall += e.wall().unwrap_or(0.0);
+        let _ = writeln!(
+            b,
+            "<tr><td><a href=\"{href}\">{id}</a></td><td>{title}</td><td>{paper}</td>\
+             <td>{status}</td><td class=\"num\">{runs}</td><td class=\"num\">{wall}</td>\
+             <td>{mode}</td></tr>",
+            href = url_path(&format!("{}.html", e.folder)),
+            id = escape(&e.folder),
+            title = escape(&e.title()),
+            paper = escape(e.s("/spec/paper").unwrap_or("")),
+            status = status_badge(&e.status()),
+            runs = e.runs.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
+            wall = e.wall().map(fmt_seconds).unwrap_or_else(|| "-".into()),
+            mode = mode_badge(e.quick()),
+        );
+    }
+    let _ = writeln!(
+        b,
+        "</tbody>\n<tfoot><tr><th colspan=\"4\">{} experiments</th><th class=\"num\">{total_runs}</th>\
+         <th class=\"num\">{}</th><th></th></tr></tfoot>\n</table></div>",
+        exps.len(),
+        fmt_seconds(total_wall)
+    );
+    page(
+        "sudoku-lab results",
+        "<div class=\"sub\">Reproductions of stochastic Sudoku solver papers</div>",
+        &b,
+    )
+}
+
+fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<String>) {
+    let files_url = format!("{base}/{}", url_path(&e.folder));
+    let mut b = String::new();
+    if e.quick() == Some(true) {
+        b.push_str(
+            "<div class=\"quick-banner\"><strong>Quick run</strong>: fewer runs and a \
+            generation cap, to check the code path; not a result.</div>\n",
+        );
+    }
+    if let Some(err) = &e.meta_error {
+        let _ = writeln!(b, "<p class=\"missing\">meta.json: {}</p>", escape(err));
+    }
+    let _ = writeln!(
+        b,
+        "<p>Paper: {} · status {} · {} · folder <a href=\"{files_url}/\"><code>{}</code></a></p>",
+        escape(e.s("/spec/paper").unwrap_or("-")),
+        status_badge(&e.status()),
+        mode_badge(e.quick()),
+        escape(&results.join(&e.folder).to_string_lossy()),
+    );
+    b.push_str(&contents_list());
+    b.push_str(&regenerate_section(e, results));
+    b.push_str("<h2 id=\"report\">Report</h2>\n");
+    b.push_str(&legend());
+    let mut missing = Vec::new();
+    let mut inlined = Vec::new();
+    match std::fs::read_to_string(e.dir.join("report.md")) {
+        Ok(md) => {
+            let r = markdown::render(&md, &e.dir, &files_url);
+            let _ = writeln!(b, "<div class=\"report table-wrap\">{}</div>", r.html);
+            missing = r.missing;
+            inlined = r.inlined;
+        }
+        Err(_) => b.push_str("<p class=\"missing\">no report.md in this folder</p>\n"),
+    }
+    b.push_str(&verdict_tables(e, &files_url));
+    b.push_str(&charts_section(e, &inlined, &files_url));
+    b.push_str(&files_section(e, &files_url));
+    b.push_str(&facts_section(e));
+    b.push_str(&algorithms_section(e));
+    let sub = format!(
+        "<a href=\"index.html\">&larr; all experiments</a> · <code>{}</code>",
+        escape(&e.folder)
+    );
+    (page(&e.title(), &sub, &b), missing)
+}
+
+fn contents_list() -> String {
+    "<p class=\"muted\">On this page: <a href=\"#regenerate\">command</a> · \
+     <a href=\"#report\">report</a> · <a href=\"#charts\">charts</a> · \
+     <a href=\"#files\">files</a> · <a href=\"#facts\">run facts</a> · \
+     <a href=\"#algorithms\">algorithms and options</a></p>\n"
+        .into()
+}
+
+fn legend() -> String {
+    let mut s = String::from("<p class=\"legend muted\">Verdicts: ");
+    for (class, label) in markdown::VERDICTS {
+        let _ = write!(
+            s,
+            "<span class=\"verdict {class}\">{}</span>",
+            escape(label)
+        );
+    }
+    s.push_str("</p>\n");
+    s
+}
+
+fn regenerate_section(e: &Experiment, results: &Path) -> String {
+    let id = e.s("/spec/id").unwrap_or(&e.folder).to_string();
+    let embedded = crate::spec::EMBEDDED.iter().any(|(i, _)| *i == id);
+    let dir = results.join(&e.folder).to_string_lossy().into_owned();
+    let quick = e.quick() == Some(true);
+    let mut flags = String::new();
+    if quick {
+        flags.push_str(" --quick");
+    }
+    let default_dir = !quick && e.folder == id;
+    if !default_dir || !embedded {
+        let _ = write!(flags, " --out {dir}");
+    }
+    let cmd = if embedded {
+        format!("cargo run --release -p sudoku-lab -- reproduce {id}{flags}")
+    } else {
+        format!("cargo run --release -p sudoku-lab -- run SPEC.toml{flags}")
+    };
+    let mut s = String::from("<h2 id=\"regenerate\">Regenerate</h2>\n");
+    if !embedded {
+        s.push_str("<p>A spec of your own: its text is in meta.json (<code>settings.spec_toml</code>); save it as SPEC.toml.</p>\n");
+    }
+    let _ = writeln!(
+        s,
+        "<p>Every run from scratch (same seeds, same rows; add <code>--fresh</code> to replace \
+         an existing runs.csv):</p><code class=\"cmd\">{}</code>\n<p>Reports and charts only, \
+         from the runs already in runs.csv:</p><code class=\"cmd\">{} --resume</code>",
+        escape(&cmd),
+        escape(&cmd)
+    );
+    s
+}
+
+/// Rows shown of one statistics file (the file itself is linked).
+const MAX_ROWS: usize = 400;
+
+/// Every statistics file with a `verdict` column as a table, verdicts coloured.
+fn verdict_tables(e: &Experiment, files_url: &str) -> String {
+    let mut s = String::new();
+    for f in e.files.iter().filter(|f| f.ends_with(".csv")) {
+        let Ok(mut r) = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(e.dir.join(f))
+        else {
+            continue;
+        };
+        let Ok(head) = r.headers().cloned() else {
+            continue;
+        };
+        let Some(vcol) = head.iter().position(|h| h.eq_ignore_ascii_case("verdict")) else {
+            continue;
+        };
+        if s.is_empty() {
+            s.push_str("<h2 id=\"verdicts\">Verdicts of the statistics files</h2>\n");
+        }
+        let _ = write!(
+            s,
+            "<details open><summary><a href=\"{files_url}/{}\">{}</a></summary><div class=\"table-wrap\"><table><thead><tr>",
+            url_path(f),
+            escape(f)
+        );
+        for h in head.iter() {
+            let _ = write!(s, "<th>{}</th>", escape(h));
+        }
+        s.push_str("</tr></thead><tbody>\n");
+        let mut n = 0;
+        for row in r.records().map_while(|x| x.ok()) {
+            n += 1;
+            if n > MAX_ROWS {
+                continue;
+            }
+            s.push_str("<tr>");
+            for (i, c) in row.iter().enumerate() {
+                match markdown::cell_class(c).filter(|_| i == vcol) {
+                    Some(class) => {
+                        let _ = write!(s, "<td class=\"verdict {class}\">{}</td>", escape(c));
+                    }
+                    None => {
+                        let _ = write!(s, "<td>{}</td>", escape(c));
+                    }
+                }
+            }
+            s.push_str("</tr>\n");
+        }
+        s.push_str("</tbody></table></div>");
+        if n > MAX_ROWS {
+            let _ = write!(
+                s,
+                "<p class=\"muted\">First {MAX_ROWS} of {n} rows; all in the file.</p>"
+            );
+        }
+        s.push_str("</details>\n");
+    }
+    s
+}
+
+fn charts_section(e: &Experiment, inlined: &[String], files_url: &str) -> String {
+    let mut s = String::from("<h2 id=\"charts\">Charts</h2>\n");
+    let rest: Vec<&String> = e
+        .files
+        .iter()
+        .filter(|f| f.ends_with(".svg") && !inlined.contains(f))
+        .collect();
+    if rest.is_empty() {
+        s.push_str(if inlined.is_empty() {
+            "<p class=\"muted\">No chart in this folder.</p>\n"
+        } else {
+            "<p class=\"muted\">Every chart of this folder is shown in the report above.</p>\n"
+        });
+    }
+    for f in rest {
+        if let Some(fig) = markdown::chart_figure(&e.dir, f, f, files_url) {
+            s.push_str(&fig);
+        }
+    }
+    let orphans: Vec<&String> = e
+        .files
+        .iter()
+        .filter(|f| f.ends_with(".png") && !e.files.contains(&f.replace(".png", ".svg")))
+        .collect();
+    for f in orphans {
+        let _ = writeln!(
+            s,
+            "<figure class=\"chart\"><img src=\"{files_url}/{}\" alt=\"{n}\" style=\"max-width:100%\"><figcaption>{n}</figcaption></figure>",
+            url_path(f),
+            n = escape(f)
+        );
+    }
+    s
+}
+
+fn files_section(e: &Experiment, files_url: &str) -> String {
+    let mut s = String::from("<h2 id=\"files\">Files</h2>\n<table><thead><tr><th>File</th><th>Size</th><th>What</th></tr></thead><tbody>\n");
+    let mut sorted: Vec<&String> = e.files.iter().collect();
+    // Statistics (CSV) first.
+    sorted.sort_by_key(|f| (!f.ends_with(".csv"), f.to_string()));
+    for f in sorted {
+        let size = std::fs::metadata(e.dir.join(f))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        let what = match f.rsplit_once('.').map(|(_, x)| x).unwrap_or("") {
+            "csv" if f == "runs.csv" => "one row per run (the source of every table)",
+            "csv" if f == "trajectories.csv" => "anytime data of the runs",
+            "csv" => "statistics",
+            "md" => "Markdown table or report",
+            "tex" => "LaTeX table",
+            "svg" | "png" => "chart",
+            "json" => "settings, spec and provenance",
+            _ => "",
+        };
+        let _ = writeln!(
+            s,
+            "<tr><td><a href=\"{files_url}/{}\">{}</a></td><td class=\"num\">{}</td><td>{what}</td></tr>",
+            url_path(f),
+            escape(f),
+            human_size(size)
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    s
+}
+
+fn human_size(n: u64) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KiB", n as f64 / 1024.0)
+    } else {
+        format!("{:.1} MiB", n as f64 / 1048576.0)
+    }
+}
+
+fn json_text(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => "-".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    }
+}
+
+fn facts_section(e: &Experiment) -> String {
+    let m = &e.meta;
+    let g = |p: &str| json_text(m.pointer(p));
+    let mut s = String::from("<h2 id=\"facts\">Run facts (meta.json)</h2>\n<dl class=\"facts\">\n");
+    let mode = match e.quick() {
+        Some(true) => "quick (--quick: fewer runs, generation cap)",
+        Some(false) => "full",
+        None => "-",
+    };
+    let facts: Vec<(&str, String)> = vec![
+        ("Status", e.status()),
+        ("Quick or full", mode.into()),
+        ("Git revision", g("/git_revision")),
+        ("Master seed", g("/settings/master_seed")),
+        ("Runs per (algorithm, puzzle)", g("/settings/runs")),
+        ("Forced runs (--runs / --quick)", g("/settings/forced_runs")),
+        (
+            "Rows in runs.csv",
+            e.runs.map(|r| r.to_string()).unwrap_or("-".into()),
+        ),
+        ("Threads", g("/threads")),
+        ("Wall time", e.wall().map(fmt_seconds).unwrap_or("-".into())),
+        ("Started (UTC)", g("/started_utc")),
+        ("Finished (UTC)", g("/finished_utc")),
+        (
+            "Runs executed / resumed",
+            format!(
+                "{} / {}",
+                g("/runs_executed_this_session"),
+                g("/runs_resumed")
+            ),
+        ),
+        ("Machine", g("/machine")),
+        ("sudoku-lab version", g("/sudoku_lab_version")),
+        ("Dependencies", g("/dependencies")),
+        ("Published values", g("/spec/published")),
+    ];
+    for (k, v) in facts {
+        let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", escape(&v));
+    }
+    s.push_str("</dl>\n");
+    if let Some(sessions) = m.pointer("/sessions").and_then(Value::as_array) {
+        let _ = writeln!(s, "<h3>Sessions ({})</h3>\n<table><thead><tr><th>#</th><th>Git revision</th><th>Started (UTC)</th><th>Finished (UTC)</th><th>Threads</th><th>Runs executed</th></tr></thead><tbody>", sessions.len());
+        for (i, x) in sessions.iter().enumerate() {
+            let f = |k: &str| escape(&json_text(x.get(k)));
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                i + 1,
+                f("git_revision"),
+                f("started_utc"),
+                f("finished_utc"),
+                f("threads"),
+                f("runs_executed")
+            );
+        }
+        s.push_str("</tbody></table>\n");
+    }
+    s.push_str(&puzzles_table(m));
+    s
+}
+
+fn puzzles_table(m: &Value) -> String {
+    let Some(puzzles) = m.pointer("/spec/puzzles").and_then(Value::as_array) else {
+        return String::new();
+    };
+    let mut s = String::from("<h3>Puzzles</h3>\n<table><thead><tr><th>Id</th><th>Label</th><th>Source</th><th>Which</th></tr></thead><tbody>\n");
+    for p in puzzles {
+        let f = |k: &str| json_text(p.get(k));
+        let source = match (
+            p.get("bank").and_then(Value::as_str),
+            p.get("file").and_then(Value::as_str),
+        ) {
+            (Some(b), _) => format!("bank {b}"),
+            (None, Some(f)) => f.to_string(),
+            _ => format!("bank puzzle {}", f("id")),
+        };
+        let which = if p.get("all").and_then(Value::as_bool) == Some(true) {
+            "every puzzle of the file".to_string()
+        } else {
+            format!("index {}", f("index"))
+        };
+        let _ = writeln!(
+            s,
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&f("id")),
+            escape(&f("label")),
+            escape(&source),
+            escape(&which)
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    s
+}
+
+/// Crate doc text (Markdown) as HTML: intra-doc links [`X`] shown as code.
+fn doc_html(doc: &str) -> String {
+    let md = doc.replace("[`", "`").replace("`]", "`");
+    let mut out = String::new();
+    let opts = pulldown_cmark::Options::ENABLE_TABLES;
+    pulldown_cmark::html::push_html(&mut out, pulldown_cmark::Parser::new_ext(&md, opts));
+    out
+}
+
+fn algorithms_section(e: &Experiment) -> String {
+    let Some(algos) = e.meta.pointer("/spec/algorithms").and_then(Value::as_array) else {
+        return "<h2 id=\"algorithms\">Algorithms and options</h2>\n<p>-</p>\n".into();
+    };
+    let mut s = String::from("<h2 id=\"algorithms\">Algorithms and options</h2>\n<p>As run (the spec in meta.json); options not listed take the algorithm's defaults. Under each option, the paper's words and our reading as the algorithm crate documents them (its doc comments, read from the crate's source when sudoku-lab was built).</p>\n");
+    s.push_str("<table><thead><tr><th>Label</th><th>Paper label</th><th>Algorithm</th><th>Budget</th><th>Options</th></tr></thead><tbody>\n");
+    for a in algos {
+        let f = |k: &str| json_text(a.get(k));
+        let algorithm = f("algorithm");
+        let mut budget = Vec::new();
+        if let Some(g) = a.get("max_generations").filter(|v| !v.is_null()) {
+            budget.push(format!("{g} generations"));
+        }
+        if let Some(g) = a.get("max_evaluations").filter(|v| !v.is_null()) {
+            budget.push(format!("{g} evaluations"));
+        }
+        let params = params_of(a)
+            .iter()
+            .map(|(k, v)| format!("<code>{} = {}</code>", escape(k), escape(v)))
+            .collect::<Vec<_>>()
+            .join("<br>");
+        let _ = writeln!(
+            s,
+            "<tr><td><code>{}</code></td><td>{}</td><td><a href=\"#algo-{a}\">{a}</a></td><td>{}</td><td>{}</td></tr>",
+            escape(&f("label")),
+            escape(&f("paper_label")),
+            escape(&budget.join(", ")),
+            if params.is_empty() { "defaults".into() } else { params },
+            a = escape(&algorithm),
+        );
+    }
+    s.push_str("</tbody></table>\n");
+    let mut names: Vec<String> = algos
+        .iter()
+        .map(|a| json_text(a.get("algorithm")))
+        .collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        s.push_str(&algorithm_docs(&name, algos));
+    }
+    s
+}
+
+/// The params of one algorithm entry as (key, value text), strings unquoted.
+fn params_of(a: &Value) -> Vec<(String, String)> {
+    a.get("params")
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), json_text(Some(v))))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One option: its values, the config field's and the choice's comments, each value's
+/// variant comment, and the crate doc's table rows for it.
+fn option_docs(d: &docs::CrateDocs, key: &str, values: &[String]) -> String {
+    let mut s = format!(
+        "<details open><summary><code>{} = {}</code></summary><div class=\"doc\">",
+        escape(key),
+        escape(&values.join(" | "))
+    );
+    let first = d.option(key, &values[0]);
+    let rows = d.table_rows(key);
+    if first.is_empty() && rows.is_none() {
+        s.push_str("<p class=\"muted\">No doc comment for this option in the crate source.</p>");
+    }
+    if let Some(r) = &rows {
+        s.push_str(&doc_html(r));
+    }
+    if let Some(f) = &first.field {
+        let _ = write!(s, "<p><strong>Option</strong></p>{}", doc_html(f));
+    }
+    if let Some((en, doc)) = &first.choice {
+        let _ = write!(
+            s,
+            "<p><strong>Choice <code>{}</code></strong></p>{}",
+            escape(en),
+            doc_html(doc)
+        );
+    }
+    for v in values {
+        if let Some((vn, doc)) = d.option(key, v).value {
+            let _ = write!(
+                s,
+                "<p><strong>{} = {v}: <code>{}</code></strong></p>{}",
+                escape(key),
+                escape(&vn),
+                doc_html(&doc),
+                v = escape(v)
+            );
+        }
+    }
+    s.push_str("</div></details>\n");
+    s
+}
+
+fn algorithm_docs(name: &str, algos: &[Value]) -> String {
+    let mut s = format!("<h3 id=\"algo-{n}\">{n}</h3>\n", n = escape(name));
+    let Some(d) = docs::for_algorithm(name) else {
+        s.push_str("<p class=\"muted\">Not an algorithm of the registry: no crate docs.</p>\n");
+        return s;
+    };
+    let _ = writeln!(
+        s,
+        "<details><summary>Crate <code>{}</code>: its documentation (the crate's <code>//!</code> comment)</summary><div class=\"doc\">{}</div></details>",
+        escape(&d.name),
+        doc_html(&d.top)
+    );
+    // Each option once, with every value the spec gives it.
+    let mut keys: Vec<(String, Vec<String>)> = Vec::new();
+    for a in algos
+        .iter()
+        .filter(|a| json_text(a.get("algorithm")) == name)
+    {
+        for (k, v) in params_of(a) {
+            match keys.iter_mut().find(|(key, _)| *key == k) {
+                Some((_, vs)) if !vs.contains(&v) => vs.push(v),
+                Some(_) => {}
+                None => keys.push((k, vec![v])),
+            }
+        }
+    }
+    keys.sort();
+    for (k, values) in keys {
+        s.push_str(&option_docs(&d, &k, &values));
+    }
+    s
+}
