@@ -213,3 +213,50 @@ fn a_missing_image_or_broken_page_fails() {
         assert!(out.contains(what), "{what} not reported:\n{out}");
     }
 }
+
+/// The committed site (`docs/`) is what `report` writes for the committed `results/`: a result
+/// regenerated without `sudoku-lab report` afterwards fails here. The pages are compared after
+/// the relative path to the results folder (which depends on where the site is written) is
+/// replaced by a placeholder.
+#[test]
+fn committed_site_is_current() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let docs = repo.join("docs");
+    let out = tmpdir("site-current").join("docs");
+    ok(bin()
+        .current_dir(&repo)
+        .args(["report", "--results", "results", "--out"])
+        .arg(&out));
+    // The prefix each site uses for results/: taken from the folder link of one page.
+    let prefix = |page: &str| -> String {
+        let marker = "results/reseda-table1/\"><code>";
+        let at = page.find(marker).expect("folder link");
+        let start = page[..at].rfind("href=\"").unwrap() + 6;
+        page[start..at].to_string() + "results/"
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut fresh: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    fresh.sort();
+    assert_eq!(names, fresh, "docs/ has other pages than `report` writes");
+    let committed_prefix =
+        prefix(&std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap());
+    let fresh_prefix = prefix(&std::fs::read_to_string(out.join("reseda-table1.html")).unwrap());
+    for name in &names {
+        let a = std::fs::read_to_string(docs.join(name)).unwrap();
+        let b = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(
+            a.replace(&committed_prefix, "RESULTS/") == b.replace(&fresh_prefix, "RESULTS/"),
+            "docs/{name} is stale: run `sudoku-lab report` and commit docs/"
+        );
+    }
+}
