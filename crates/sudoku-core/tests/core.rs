@@ -240,16 +240,15 @@ fn random_solutions_are_solved_seeded_and_round_trip_through_lines() {
     );
 }
 
-/// An empty 25x25 grid cannot be settled by this backtracking: the search stops at its node
-/// limit and says so, instead of hanging (it ran for minutes before) or guessing an answer.
+/// An empty 25x25 grid: `puzzles check` ran for minutes on it with naked singles only (issue
+/// 11). With hidden singles and the most constrained cell it is settled (two solutions found)
+/// in well under a second; the node limit that stops searches that would still run long is
+/// tested in `exact::tests::node_limit_reports_an_incomplete_search`.
 #[test]
-fn the_exact_solver_stops_at_its_node_limit() {
+fn the_exact_solver_settles_an_empty_25x25_grid() {
     let t = std::time::Instant::now();
     let g25 = sudoku_core::Grid::empty(sudoku_core::Geometry::for_order(25).unwrap());
-    assert!(matches!(
-        count_solutions(&g25, 2),
-        SolutionCount::Undetermined(_)
-    ));
+    assert_eq!(count_solutions(&g25, 2), SolutionCount::Many(2));
     assert_eq!(sudoku_core::exact::unique_solution(&g25), None);
     assert!(
         t.elapsed() < std::time::Duration::from_secs(20),
