@@ -26,6 +26,8 @@ pub struct Parsed {
 
 struct Ctx<'a> {
     name: &'a str,
+    /// Stop after the first puzzle.
+    first_only: bool,
 }
 
 impl Ctx<'_> {
@@ -52,10 +54,30 @@ pub fn parse_puzzles(text: &str, source_name: &str) -> Result<Vec<Puzzle>, Parse
     Ok(out)
 }
 
+/// The first puzzle of `text`, reading no further than its end: later lines are not parsed, so
+/// an error after the first puzzle does not stop a command that needs one (`solve FILE`).
+/// Conflicting givens are an error.
+pub fn parse_first(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
+    let mut parsed = parse_impl(text, source_name, true)?;
+    let p = parsed.swap_remove(0);
+    match p.conflicts.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(p.puzzle),
+    }
+}
+
 /// Parse every puzzle in `text`, keeping puzzles whose givens conflict (with the conflicts
 /// listed), for `puzzles check`.
 pub fn parse_lenient(text: &str, source_name: &str) -> Result<Vec<Parsed>, ParseError> {
-    let ctx = Ctx { name: source_name };
+    parse_impl(text, source_name, false)
+}
+
+/// Every puzzle, or with `first_only` the first one (parsing stops after it).
+fn parse_impl(text: &str, source_name: &str, first_only: bool) -> Result<Vec<Parsed>, ParseError> {
+    let ctx = Ctx {
+        name: source_name,
+        first_only,
+    };
     // Harmless encodings: a UTF-8 byte-order mark, and old Mac (CR-only) line endings.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let unified;
@@ -286,6 +308,9 @@ fn parse_bank(ctx: &Ctx, lines: &[&str], header: usize) -> Result<Vec<Parsed>, P
             .iter_mut()
             .for_each(|e| e.column += col_of(2) - 1);
         out.push(p);
+        if ctx.first_only {
+            break;
+        }
     }
     Ok(out)
 }
@@ -307,6 +332,9 @@ fn parse_kennett(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
         let ln = i + 1;
         if let Some(t) = raw.strip_prefix('%') {
             flush(&mut cells, &title, start, &mut out)?;
+            if ctx.first_only && !out.is_empty() {
+                return Ok(out);
+            }
             title = t.to_string();
             start = ln + 1;
             continue;
@@ -339,6 +367,9 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
             let cells = line_cells(ctx, t, ln)?;
             let id = format!("line{ln}");
             out.push(build(ctx, id, cells, ln)?);
+            if ctx.first_only {
+                break;
+            }
             i += 1;
             continue;
         }
@@ -387,6 +418,9 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
         }
         let id = format!("grid{start}");
         out.push(build(ctx, id, rows.into_iter().flatten().collect(), start)?);
+        if ctx.first_only {
+            break;
+        }
     }
     Ok(out)
 }
@@ -397,6 +431,38 @@ mod tests {
 
     const L81: &str =
         ".4....179..2..8.54..6..5..8.8..7.91..5..9..3..19.6..4.3..4..7..57.1..2..928....6.";
+
+    /// `parse_first` in every format: the first puzzle, whatever garbage follows it (the
+    /// whole-file parser rejects each of these texts at the garbage line).
+    #[test]
+    fn parse_first_stops_after_the_first_puzzle() {
+        let grid: String = L81
+            .as_bytes()
+            .chunks(9)
+            .map(|r| String::from_utf8_lossy(r).into_owned() + "\n")
+            .collect();
+        let g = Grid::from_line(Geometry::NINE, L81).unwrap();
+        let sol = crate::exact::unique_solution(&g).unwrap().to_line();
+        let bank = format!("id\tgivens\tpuzzle\tsolution\nx\t33\t{L81}\t{sol}\n");
+        let cases: [(&str, String); 4] = [
+            ("line", format!("# comment\n{L81}\nnot a puzzle\n")),
+            ("grid", format!("{grid}\n@@@\n")),
+            ("kennett", format!("% one\n{grid}% two\n@@@\n")),
+            ("bank", format!("{bank}broken row\n")),
+        ];
+        for (name, text) in cases {
+            assert!(
+                parse_puzzles(&text, name).is_err(),
+                "{name}: garbage not seen"
+            );
+            let p = parse_first(&text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(p.grid.to_line(), L81, "{name}");
+        }
+        // Errors inside the first puzzle are still errors, with their place.
+        let e = parse_first("12x\n", "bad").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 3));
+        assert!(parse_first("# only a comment\n", "empty").is_err());
+    }
 
     #[test]
     fn line_format() {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use sudoku_core::exact::search;
-use sudoku_core::parse::{parse_lenient, parse_puzzles};
+use sudoku_core::parse::{parse_first, parse_lenient, parse_puzzles};
 use sudoku_core::{bank, bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
 
 /// The most threads a protocol may start.
@@ -560,12 +560,9 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
         }
     }
     if path.is_file() {
+        // Only the first puzzle is needed: what follows it is not parsed.
         let text = crate::spec::read_capped(path)?;
-        let ps = parse_puzzles(&text, arg)?;
-        return Ok(ps
-            .into_iter()
-            .next()
-            .expect("parse returns at least one puzzle"));
+        return Ok(parse_first(&text, arg)?);
     }
     if arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x')
