@@ -1,35 +1,73 @@
 #!/usr/bin/env bash
 # The 1- vs 2-thread speed-up of embedded experiments (issue 11: target >= 1.8 on 2 cores for
-# any experiment over 10 s). Each experiment runs in full twice, into temporary folders (the
-# committed results are not touched), and the runs.csv of both are checked identical but
-# wall_ms. Run it on an idle machine.
-#   scripts/threads-speedup.sh                       # every embedded experiment (hours)
-#   scripts/threads-speedup.sh reseda-table1 reseda-table2
+# any experiment over 10 s). Each experiment runs its full protocol twice (1 thread, then 2),
+# into temporary folders (the committed results are not touched); the two runs.csv are checked
+# identical in every column but wall_ms. Wall and CPU (user+sys) seconds are measured by
+# /usr/bin/time. Run it on an idle machine.
+#   scripts/threads-speedup.sh [--max-seconds S] [--out FILE] [ID...]
+#     ID...            experiments (default: every embedded one)
+#     --max-seconds S  skip experiments whose committed results/<id> took more than S seconds of
+#                      wall time (2 threads); they are listed as not measured
+#     --out FILE       also write the Markdown table to FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
+max="" out="" ids=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --max-seconds) max=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -*) echo "threads-speedup: unknown option $1" >&2; exit 2 ;;
+    *) ids+=("$1"); shift ;;
+  esac
+done
 cargo build --release --quiet -p sudoku-lab
 bin=target/release/sudoku-lab
-ids=("$@")
 if [ ${#ids[@]} -eq 0 ]; then
   mapfile -t ids < <(ls experiments/*.toml | xargs -n1 basename | sed 's/\.toml$//')
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "| experiment | 1 thread: s | 2 threads: s | speed-up | runs identical |"
-echo "|---|---|---|---|---|"
+table="$tmp/table.md"
+{
+  echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms |"
+  echo "|---|---|---|---|---|---|"
+} >"$table"
+cat "$table"
+committed() {
+  python3 -c "import json,sys; print('%.1f' % json.load(open(sys.argv[1]))['wall_seconds'])" \
+    "results/$1/meta.json" 2>/dev/null || echo "-"
+}
 for id in "${ids[@]}"; do
-  declare -A secs=()
-  for t in 1 2; do
-    start=$(date +%s.%N)
-    "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" >/dev/null 2>&1
-    end=$(date +%s.%N)
-    secs[$t]=$(echo "$end - $start" | bc -l)
-  done
-  same=no
-  if cmp -s <(cut -d, -f1-12,14- "$tmp/$id-1/runs.csv") <(cut -d, -f1-12,14- "$tmp/$id-2/runs.csv"); then
-    same=yes
+  was=$(committed "$id")
+  if [ -n "$max" ] && [ "$was" != "-" ] && [ "$(echo "$was > $max" | bc -l)" = 1 ]; then
+    echo "| $id | $was | not measured (over --max-seconds $max) | | | |" | tee -a "$table"
+    continue
   fi
-  printf '| %s | %.1f | %.1f | %.2fx | %s |\n' "$id" "${secs[1]}" "${secs[2]}" \
-    "$(echo "${secs[1]} / ${secs[2]}" | bc -l)" "$same"
+  declare -A wall=() cpu=()
+  for t in 1 2; do
+    /usr/bin/time -f '%e %U %S' -o "$tmp/time" \
+      "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" >/dev/null 2>&1
+    read -r e u s <"$tmp/time"
+    wall[$t]=$e
+    cpu[$t]=$(echo "$u + $s" | bc -l)
+  done
+  same=$(python3 - "$tmp/$id-1/runs.csv" "$tmp/$id-2/runs.csv" <<'PY'
+import csv, sys
+a, b = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:])
+w = a[0].index("wall_ms")
+strip = lambda rows: [r[:w] + r[w + 1:] for r in rows]
+print("yes" if a[0] == b[0] and strip(a) == strip(b) else "NO")
+PY
+)
+  printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %s |\n' "$id" "$was" \
+    "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
+    "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$same" | tee -a "$table"
   rm -rf "$tmp/$id-1" "$tmp/$id-2"
 done
+if [ -n "$out" ]; then
+  {
+    echo "Measured by \`scripts/threads-speedup.sh\` at $(git rev-parse --short HEAD) on $(nproc) cores ($(date -u +%Y-%m-%d))."
+    echo
+    cat "$table"
+  } >"$out"
+fi
