@@ -34,6 +34,9 @@ pub enum ParseErrorKind {
     WrongLength { found: usize, expected: String },
     #[error("unknown character '{0}'")]
     UnknownCharacter(char),
+    /// A negative number such as `-1`, which some tools write for a blank.
+    #[error("'{0}' is not a cell value: write a blank as '.', '0', '_', '-' or '*'")]
+    NegativeValue(String),
     #[error("value {value} out of range 1..={n}")]
     ValueOutOfRange { value: usize, n: usize },
     #[error("givens conflict: {value} at r{r1}c{c1} and r{r2}c{c2} share a {unit}")]

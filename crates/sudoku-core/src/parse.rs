@@ -131,6 +131,9 @@ fn cell_value(ctx: &Ctx, tok: &str, line: usize, col: usize) -> Result<u8, Parse
                 Ok(v as u8)
             }
         }
+        t if t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| c.is_ascii_digit()) => {
+            Err(ctx.err(line, col, ParseErrorKind::NegativeValue(t.to_string())))
+        }
         t => {
             let c = t.chars().find(|c| !c.is_ascii_digit()).unwrap_or('?');
             Err(ctx.err(line, col, ParseErrorKind::UnknownCharacter(c)))
@@ -498,6 +501,13 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "f.txt:1:2: givens conflict: 4 at r1c1 and r1c2 share a row"
+        );
+        // `-1` for a blank (token format): the real cause, not "unknown character '-'".
+        let neg = vec![vec!["-1"; 9].join(" "); 9].join("\n");
+        let e = parse_puzzles(&neg, "f.txt").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.txt:1:1: '-1' is not a cell value: write a blank as '.', '0', '_', '-' or '*'"
         );
     }
 }
