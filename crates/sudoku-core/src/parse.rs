@@ -503,7 +503,7 @@ mod tests {
             "f.txt:1:2: givens conflict: 4 at r1c1 and r1c2 share a row"
         );
         // `-1` for a blank (token format): the real cause, not "unknown character '-'".
-        let neg = vec![vec!["-1"; 9].join(" "); 9].join("\n");
+        let neg = vec![["-1"; 9].join(" "); 9].join("\n");
         let e = parse_puzzles(&neg, "f.txt").unwrap_err();
         assert_eq!(
             e.to_string(),
