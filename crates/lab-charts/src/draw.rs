@@ -225,34 +225,129 @@ pub(crate) fn draw_figure<DB: DrawingBackend>(
     let (w, h) = root.dim_in_pixel();
     let (w, h) = (f64::from(w), f64::from(h));
     let rows = panels.len().div_ceil(columns);
-    let (cw, ch) = (w / columns as f64, h / rows as f64);
-    let m = Metrics::new(cw, ch, flavor.unit);
+    let m = Metrics::new(w / columns as f64, h / rows as f64, flavor.unit);
+    let figure = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: w,
+        y1: h,
+    };
+    let (area, shared) = shared_legend(panels, figure, &m);
+    let (cw, ch) = (
+        (area.x1 - area.x0) / columns as f64,
+        (area.y1 - area.y0) / rows as f64,
+    );
     let cell = |i: usize| {
         let (r, c) = (i / columns, i % columns);
         Rect {
-            x0: (c as f64 * cw).round(),
-            y0: (r as f64 * ch).round(),
-            x1: ((c + 1) as f64 * cw).round(),
-            y1: ((r + 1) as f64 * ch).round(),
+            x0: (area.x0 + c as f64 * cw).round(),
+            y0: (area.y0 + r as f64 * ch).round(),
+            x1: (area.x0 + (c + 1) as f64 * cw).round(),
+            y1: (area.y0 + (r + 1) as f64 * ch).round(),
         }
     };
-    // First pass: each panel on its own. Then the plots of a row get the
-    // largest top and bottom margins of that row, so their frames line up.
+    // First pass: each panel on its own. A row whose legends do not all fit
+    // right of their plots puts them all below. Then the plots of a row get
+    // the largest top and bottom margins of that row, so their frames line up.
+    let mut placement = vec![
+        if shared.is_some() {
+            Placement::Hidden
+        } else {
+            Placement::Auto
+        };
+        rows
+    ];
+    for (i, panel) in panels.iter().enumerate() {
+        let plan = plan_panel(
+            panel,
+            cell(i),
+            &m,
+            Reserve::default(),
+            placement[i / columns],
+        )?;
+        if plan.below {
+            placement[i / columns] = Placement::Below;
+        }
+    }
     let mut reserve = vec![Reserve::default(); rows];
     for (i, panel) in panels.iter().enumerate() {
         let c = cell(i);
-        let plan = plan_panel(panel, c, &m, Reserve::default())?;
+        let plan = plan_panel(panel, c, &m, Reserve::default(), placement[i / columns])?;
         let row = &mut reserve[i / columns];
         row.top = row.top.max(plan.layout.plot.y0 - c.y0);
         row.bottom = row.bottom.max(c.y1 - plan.layout.plot.y1);
     }
     let mut rotated = Vec::new();
+    let mut first_plot = None;
     for (i, panel) in panels.iter().enumerate() {
         let c = cell(i);
-        let plan = plan_panel(panel, c, &m, reserve[i / columns])?;
+        let plan = plan_panel(panel, c, &m, reserve[i / columns], placement[i / columns])?;
+        first_plot.get_or_insert(plan.layout.plot);
         draw_panel(root, panel, &plan, &m, flavor, &mut rotated)?;
     }
+    if let Some((legend, at)) = shared {
+        // right of the figure: level with the top of the first row's plots
+        let y = match (at.1, first_plot) {
+            (y, Some(plot)) if y < 0.0 => plot.y0,
+            (y, _) => y,
+        };
+        legend.draw(root, (at.0, y), &m, flavor)?;
+    }
     Ok(rotated)
+}
+
+/// A legend and its top left corner.
+type PlacedLegend = (LegendBox, (f64, f64));
+
+/// Where the legend of a panel goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Placement {
+    /// right of the plot if it fits there, else below
+    Auto,
+    Below,
+    /// not drawn (the figure draws one legend for all panels)
+    Hidden,
+}
+
+/// With several panels whose legends are the same, one legend for the
+/// figure: right of the panels (in columns if tall) if it takes at most
+/// [`RIGHT_SHARE`] / 2 of the width, else below them. Returns the area left
+/// for the panels and the legend with its corner (y < 0: level with the top
+/// of the first plot).
+fn shared_legend(
+    panels: &[Prepared<'_>],
+    figure: Rect,
+    m: &Metrics,
+) -> (Rect, Option<PlacedLegend>) {
+    if panels.len() < 2 {
+        return (figure, None);
+    }
+    let mut legends = panels.iter().map(|p| LegendBox::measure(p, m));
+    let Some(mut legend) = legends.next() else {
+        return (figure, None);
+    };
+    if legend.entries.is_empty() || !legends.all(|l| l.same_entries(&legend)) {
+        return (figure, None);
+    }
+    let (w, h) = (figure.x1 - figure.x0, figure.y1 - figure.y0);
+    let n = legend.entries.len();
+    let rows_fit = (((h - 6.0 * m.pad) / (LINE * m.legend)).floor() as usize).max(1);
+    legend.arrange(n.div_ceil(rows_fit), m);
+    if legend.w + 2.0 * m.pad <= 0.5 * RIGHT_SHARE * w {
+        let x1 = figure.x1 - legend.w - 2.0 * m.pad;
+        let area = Rect { x1, ..figure };
+        return (area, Some((legend, (x1 + m.pad, -1.0))));
+    }
+    let mut cols = n;
+    legend.arrange(cols, m);
+    while cols > 1 && legend.w > w - 2.0 * m.pad {
+        cols -= 1;
+        legend.arrange(cols, m);
+    }
+    let y1 = figure.y1 - legend.h - m.pad;
+    let area = Rect { y1, ..figure };
+    let x = (figure.x0 + 0.5 * (w - legend.w)).max(figure.x0 + m.pad);
+    (area, Some((legend, (x, y1))))
 }
 
 /// Least distances from the cell's top and bottom to the plot's frame.
@@ -271,6 +366,8 @@ struct Plan {
     layout: Layout,
     legend: LegendBox,
     legend_at: (f64, f64),
+    /// the legend is below the plot
+    below: bool,
 }
 
 /// Lays a panel out and places its legend outside the plot, so that it never
@@ -282,8 +379,12 @@ fn plan_panel(
     cell: Rect,
     m: &Metrics,
     reserve: Reserve,
+    placement: Placement,
 ) -> Result<Plan, ChartError> {
     let mut legend = LegendBox::measure(p, m);
+    if placement == Placement::Hidden {
+        legend.entries.clear();
+    }
     if legend.entries.is_empty() {
         let layout = lay_out(p, cell, m, reserve)?;
         return Ok(Plan {
@@ -292,6 +393,7 @@ fn plan_panel(
             layout,
             legend,
             legend_at: (0.0, 0.0),
+            below: false,
         });
     }
     let cell_w = cell.x1 - cell.x0;
@@ -302,7 +404,7 @@ fn plan_panel(
     let n = legend.entries.len();
     let rows_fit = (((plot_h - 0.7 * m.legend) / (LINE * m.legend)).floor() as usize).max(1);
     legend.arrange(n.div_ceil(rows_fit), m);
-    if legend.w + 2.0 * m.pad <= RIGHT_SHARE * cell_w {
+    if placement == Placement::Auto && legend.w + 2.0 * m.pad <= RIGHT_SHARE * cell_w {
         let inner = Rect {
             x1: cell.x1 - legend.w - m.pad,
             ..cell
@@ -315,6 +417,7 @@ fn plan_panel(
             layout,
             legend,
             legend_at,
+            below: false,
         });
     }
     // Below: as many columns as fit across the cell.
@@ -342,6 +445,7 @@ fn plan_panel(
         layout,
         legend,
         legend_at,
+        below: true,
     })
 }
 
@@ -471,7 +575,11 @@ fn draw_panel<DB: DrawingBackend>(
     let mid_x = 0.5 * (plot.x0 + plot.x1);
     if !p.x_label.is_empty() {
         let baseline = cell.y1 - m.pad - DESCENT * m.label;
-        text(root, p.x_label, m.label, fl, mid_x, baseline, HPos::Center)?;
+        let half = 0.5 * font::text_width(p.x_label, m.label);
+        let x = mid_x
+            .min(plan.outer.x1 - m.pad - half)
+            .max(plan.outer.x0 + m.pad + half);
+        text(root, p.x_label, m.label, fl, x, baseline, HPos::Center)?;
     }
     if !p.y_label.is_empty() {
         let left = cell.x0 + m.pad;
@@ -1200,6 +1308,16 @@ impl LegendBox {
         legend
     }
 
+    /// Whether `other` lists the same entries (names, colours, samples).
+    fn same_entries(&self, other: &LegendBox) -> bool {
+        self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| a.name == b.name && a.color == b.color && a.sample == b.sample)
+    }
+
     /// Lays the entries out in `cols` columns (at least 1, at most one per
     /// entry) and sets the size.
     fn arrange(&mut self, cols: usize, m: &Metrics) {
@@ -1501,7 +1619,7 @@ mod tests {
                 x1: w,
                 y1: h,
             };
-            let plan = plan_panel(&p, cell, &m, Reserve::default()).unwrap();
+            let plan = plan_panel(&p, cell, &m, Reserve::default(), Placement::Auto).unwrap();
             let l = &plan.legend;
             // the series and the "no value" entry
             assert_eq!(l.entries.len(), n + 1, "case {i}");

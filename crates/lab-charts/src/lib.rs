@@ -17,7 +17,9 @@
 //!   in another series' colour, with error bars, or with marks where it has
 //!   no value (see [`Series`]).
 //! * A chart whose x axis has a single category is drawn as a dot chart:
-//!   the series' points side by side, without lines.
+//!   the series' points side by side, without lines. A series none of whose
+//!   consecutive points can be joined (every other point NaN) is shown with
+//!   its marker only in the legend, too.
 //! * A title may have several lines (separated by `\n`), e.g. a warning
 //!   line above the title proper.
 //! * Text uses DejaVu Sans, embedded in the library and registered with
@@ -526,6 +528,7 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                     })
                     .collect()
             });
+            let dots = dots || !line.windows(2).any(|w| w[0].is_some() && w[1].is_some());
             PreparedSeries {
                 name: &s.name,
                 marker: s.marker,
