@@ -29,7 +29,8 @@ pub fn mark(runs: u64, cap: u64) -> Marked {
 /// The mark, if charts are being drawn for a quick run.
 pub fn note() -> Option<String> {
     NOTE.with(|n| *n.borrow()).map(|(runs, cap)| {
-        format!("QUICK RUN ({runs} runs per puzzle, at most {cap} generations): not a result")
+        let s = if runs == 1 { "" } else { "s" };
+        format!("QUICK RUN ({runs} run{s} per puzzle, at most {cap} generations): not a result")
     })
 }
 
