@@ -98,6 +98,12 @@ pub(crate) struct PreparedSeries<'a> {
     pub line: Vec<Option<(f64, f64)>>,
     /// Error bars as axis-space (x, low, high).
     pub bars: Vec<(f64, f64, f64)>,
+    /// Axis-space x of the points that have no value, marked at the bottom
+    /// edge, and the legend text of that mark.
+    pub missing: Vec<f64>,
+    pub missing_label: &'a str,
+    /// Markers only, no line (a dot chart).
+    pub dots: bool,
 }
 
 /// One box of a box plot, in axis space.
@@ -138,17 +144,16 @@ struct Rect {
     y1: f64,
 }
 
+#[cfg(test)]
 impl Rect {
-    fn contains(&self, (x, y): (f64, f64)) -> bool {
-        x >= self.x0 && x <= self.x1 && y >= self.y0 && y <= self.y1
+    fn intersects(&self, o: &Rect) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
     }
-    fn inflate(&self, d: f64) -> Rect {
-        Rect {
-            x0: self.x0 - d,
-            y0: self.y0 - d,
-            x1: self.x1 + d,
-            y1: self.y1 + d,
-        }
+    fn inside(&self, o: &Rect) -> bool {
+        self.x0 >= o.x0 - 1e-6
+            && self.x1 <= o.x1 + 1e-6
+            && self.y0 >= o.y0 - 1e-6
+            && self.y1 <= o.y1 + 1e-6
     }
 }
 
@@ -220,34 +225,129 @@ pub(crate) fn draw_figure<DB: DrawingBackend>(
     let (w, h) = root.dim_in_pixel();
     let (w, h) = (f64::from(w), f64::from(h));
     let rows = panels.len().div_ceil(columns);
-    let (cw, ch) = (w / columns as f64, h / rows as f64);
-    let m = Metrics::new(cw, ch, flavor.unit);
+    let m = Metrics::new(w / columns as f64, h / rows as f64, flavor.unit);
+    let figure = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: w,
+        y1: h,
+    };
+    let (area, shared) = shared_legend(panels, figure, &m);
+    let (cw, ch) = (
+        (area.x1 - area.x0) / columns as f64,
+        (area.y1 - area.y0) / rows as f64,
+    );
     let cell = |i: usize| {
         let (r, c) = (i / columns, i % columns);
         Rect {
-            x0: (c as f64 * cw).round(),
-            y0: (r as f64 * ch).round(),
-            x1: ((c + 1) as f64 * cw).round(),
-            y1: ((r + 1) as f64 * ch).round(),
+            x0: (area.x0 + c as f64 * cw).round(),
+            y0: (area.y0 + r as f64 * ch).round(),
+            x1: (area.x0 + (c + 1) as f64 * cw).round(),
+            y1: (area.y0 + (r + 1) as f64 * ch).round(),
         }
     };
-    // First pass: each panel on its own. Then the plots of a row get the
-    // largest top and bottom margins of that row, so their frames line up.
+    // First pass: each panel on its own. A row whose legends do not all fit
+    // right of their plots puts them all below. Then the plots of a row get
+    // the largest top and bottom margins of that row, so their frames line up.
+    let mut placement = vec![
+        if shared.is_some() {
+            Placement::Hidden
+        } else {
+            Placement::Auto
+        };
+        rows
+    ];
+    for (i, panel) in panels.iter().enumerate() {
+        let plan = plan_panel(
+            panel,
+            cell(i),
+            &m,
+            Reserve::default(),
+            placement[i / columns],
+        )?;
+        if plan.below {
+            placement[i / columns] = Placement::Below;
+        }
+    }
     let mut reserve = vec![Reserve::default(); rows];
     for (i, panel) in panels.iter().enumerate() {
         let c = cell(i);
-        let plan = plan_panel(panel, c, &m, Reserve::default())?;
+        let plan = plan_panel(panel, c, &m, Reserve::default(), placement[i / columns])?;
         let row = &mut reserve[i / columns];
         row.top = row.top.max(plan.layout.plot.y0 - c.y0);
         row.bottom = row.bottom.max(c.y1 - plan.layout.plot.y1);
     }
     let mut rotated = Vec::new();
+    let mut first_plot = None;
     for (i, panel) in panels.iter().enumerate() {
         let c = cell(i);
-        let plan = plan_panel(panel, c, &m, reserve[i / columns])?;
-        draw_panel(root, panel, c, &plan, &m, flavor, &mut rotated)?;
+        let plan = plan_panel(panel, c, &m, reserve[i / columns], placement[i / columns])?;
+        first_plot.get_or_insert(plan.layout.plot);
+        draw_panel(root, panel, &plan, &m, flavor, &mut rotated)?;
+    }
+    if let Some((legend, at)) = shared {
+        // right of the figure: level with the top of the first row's plots
+        let y = match (at.1, first_plot) {
+            (y, Some(plot)) if y < 0.0 => plot.y0,
+            (y, _) => y,
+        };
+        legend.draw(root, (at.0, y), &m, flavor)?;
     }
     Ok(rotated)
+}
+
+/// A legend and its top left corner.
+type PlacedLegend = (LegendBox, (f64, f64));
+
+/// Where the legend of a panel goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Placement {
+    /// right of the plot if it fits there, else below
+    Auto,
+    Below,
+    /// not drawn (the figure draws one legend for all panels)
+    Hidden,
+}
+
+/// With several panels whose legends are the same, one legend for the
+/// figure: right of the panels (in columns if tall) if it takes at most
+/// [`RIGHT_SHARE`] / 2 of the width, else below them. Returns the area left
+/// for the panels and the legend with its corner (y < 0: level with the top
+/// of the first plot).
+fn shared_legend(
+    panels: &[Prepared<'_>],
+    figure: Rect,
+    m: &Metrics,
+) -> (Rect, Option<PlacedLegend>) {
+    if panels.len() < 2 {
+        return (figure, None);
+    }
+    let mut legends = panels.iter().map(|p| LegendBox::measure(p, m));
+    let Some(mut legend) = legends.next() else {
+        return (figure, None);
+    };
+    if legend.entries.is_empty() || !legends.all(|l| l.same_entries(&legend)) {
+        return (figure, None);
+    }
+    let (w, h) = (figure.x1 - figure.x0, figure.y1 - figure.y0);
+    let n = legend.entries.len();
+    let rows_fit = (((h - 6.0 * m.pad) / (LINE * m.legend)).floor() as usize).max(1);
+    legend.arrange(n.div_ceil(rows_fit), m);
+    if legend.w + 2.0 * m.pad <= 0.5 * RIGHT_SHARE * w {
+        let x1 = figure.x1 - legend.w - 2.0 * m.pad;
+        let area = Rect { x1, ..figure };
+        return (area, Some((legend, (x1 + m.pad, -1.0))));
+    }
+    let mut cols = n;
+    legend.arrange(cols, m);
+    while cols > 1 && legend.w > w - 2.0 * m.pad {
+        cols -= 1;
+        legend.arrange(cols, m);
+    }
+    let y1 = figure.y1 - legend.h - m.pad;
+    let area = Rect { y1, ..figure };
+    let x = (figure.x0 + 0.5 * (w - legend.w)).max(figure.x0 + m.pad);
+    (area, Some((legend, (x, y1))))
 }
 
 /// Least distances from the cell's top and bottom to the plot's frame.
@@ -258,45 +358,99 @@ struct Reserve {
 }
 
 struct Plan {
+    /// The panel's whole cell.
+    outer: Rect,
+    /// The part of the panel's cell left for the plot and its labels (the
+    /// cell less the legend's strip).
+    cell: Rect,
     layout: Layout,
     legend: LegendBox,
     legend_at: (f64, f64),
+    /// the legend is below the plot
+    below: bool,
 }
 
-/// Lays a panel out and places its legend: inside the plot where it covers
-/// the least data, or right of the plot if every inside spot covers some
-/// and the legend is narrow enough.
+/// Lays a panel out and places its legend outside the plot, so that it never
+/// covers data: right of the plot (in as many columns as its height needs)
+/// if that takes at most [`RIGHT_SHARE`] of the cell's width, else in a strip
+/// below the x axis title, its entries in as many columns as fit.
 fn plan_panel(
     p: &Prepared<'_>,
     cell: Rect,
     m: &Metrics,
     reserve: Reserve,
+    placement: Placement,
 ) -> Result<Plan, ChartError> {
-    let legend = LegendBox::measure(p, m);
-    let layout = lay_out(p, cell, m, 0.0, reserve)?;
+    let mut legend = LegendBox::measure(p, m);
+    if placement == Placement::Hidden {
+        legend.entries.clear();
+    }
     if legend.entries.is_empty() {
+        let layout = lay_out(p, cell, m, reserve)?;
         return Ok(Plan {
+            outer: cell,
+            cell,
             layout,
             legend,
             legend_at: (0.0, 0.0),
+            below: false,
         });
     }
-    let (legend_at, hits) = legend.place_inside(p, &layout.plot, m);
-    if hits > 0 && legend.w + 2.0 * m.pad <= 0.3 * (cell.x1 - cell.x0) {
-        let layout = lay_out(p, cell, m, legend.w + m.pad, reserve)?;
-        let legend_at = (layout.plot.x1 + m.pad, layout.plot.y0);
+    let cell_w = cell.x1 - cell.x0;
+    // Right of the plot: as tall as the plot at most, else in more columns.
+    let plot_h = lay_out(p, cell, m, reserve)
+        .map(|l| l.plot.y1 - l.plot.y0)
+        .unwrap_or(cell.y1 - cell.y0);
+    let n = legend.entries.len();
+    let rows_fit = (((plot_h - 0.7 * m.legend) / (LINE * m.legend)).floor() as usize).max(1);
+    legend.arrange(n.div_ceil(rows_fit), m);
+    if placement == Placement::Auto && legend.w + 2.0 * m.pad <= RIGHT_SHARE * cell_w {
+        let inner = Rect {
+            x1: cell.x1 - legend.w - m.pad,
+            ..cell
+        };
+        let layout = lay_out(p, inner, m, reserve)?;
+        let legend_at = (inner.x1, layout.plot.y0);
         return Ok(Plan {
+            outer: cell,
+            cell: inner,
             layout,
             legend,
             legend_at,
+            below: false,
         });
     }
+    // Below: as many columns as fit across the cell.
+    let mut cols = n;
+    legend.arrange(cols, m);
+    while cols > 1 && legend.w > cell_w - 2.0 * m.pad {
+        cols -= 1;
+        legend.arrange(cols, m);
+    }
+    let strip = legend.h + m.pad;
+    let inner = Rect {
+        y1: cell.y1 - strip,
+        ..cell
+    };
+    let reserve = Reserve {
+        top: reserve.top,
+        bottom: (reserve.bottom - strip).max(0.0),
+    };
+    let layout = lay_out(p, inner, m, reserve)?;
+    let mid = 0.5 * (cell.x0 + cell.x1);
+    let legend_at = ((mid - 0.5 * legend.w).max(cell.x0 + m.pad), inner.y1);
     Ok(Plan {
+        outer: cell,
+        cell: inner,
         layout,
         legend,
         legend_at,
+        below: true,
     })
 }
+
+/// Largest share of a panel's width a legend right of the plot may take.
+const RIGHT_SHARE: f64 = 0.4;
 
 pub(crate) fn draw_err<E: std::error::Error + Send + Sync>(
     e: plotters::drawing::DrawingAreaErrorKind<E>,
@@ -307,12 +461,12 @@ pub(crate) fn draw_err<E: std::error::Error + Send + Sync>(
 fn draw_panel<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     p: &Prepared<'_>,
-    cell: Rect,
     plan: &Plan,
     m: &Metrics,
     fl: Flavor,
     rotated: &mut Vec<RotatedLabel>,
 ) -> Result<(), ChartError> {
+    let cell = plan.cell;
     let layout = &plan.layout;
     let plot = layout.plot;
     let unit = fl.unit;
@@ -355,6 +509,9 @@ fn draw_panel<DB: DrawingBackend>(
         for q in marker_points(p, &plot, &s.points) {
             draw_marker(root, s.marker, q, m, s.color)?;
         }
+    }
+    for (i, q) in missing_points(p, &plot, m) {
+        draw_missing(root, q, m, p.series[i].color)?;
     }
 
     // frame and ticks
@@ -418,7 +575,11 @@ fn draw_panel<DB: DrawingBackend>(
     let mid_x = 0.5 * (plot.x0 + plot.x1);
     if !p.x_label.is_empty() {
         let baseline = cell.y1 - m.pad - DESCENT * m.label;
-        text(root, p.x_label, m.label, fl, mid_x, baseline, HPos::Center)?;
+        let half = 0.5 * font::text_width(p.x_label, m.label);
+        let x = mid_x
+            .min(plan.outer.x1 - m.pad - half)
+            .max(plan.outer.x0 + m.pad + half);
+        text(root, p.x_label, m.label, fl, x, baseline, HPos::Center)?;
     }
     if !p.y_label.is_empty() {
         let left = cell.x0 + m.pad;
@@ -428,9 +589,14 @@ fn draw_panel<DB: DrawingBackend>(
         root.draw_text(&font::clean(p.y_label), &style, pos)
             .map_err(draw_err)?;
     }
-    if !p.title.is_empty() {
-        let baseline = cell.y0 + m.pad + CAP * m.title;
-        text(root, p.title, m.title, fl, mid_x, baseline, HPos::Center)?;
+    // the title, line by line, centred over the plot as far as the panel allows
+    for (i, title) in p.title.lines().enumerate() {
+        let baseline = cell.y0 + m.pad + CAP * m.title + i as f64 * LINE * m.title;
+        let half = 0.5 * font::text_width(title, m.title);
+        let x = mid_x
+            .min(plan.outer.x1 - m.pad - half)
+            .max(plan.outer.x0 + m.pad + half);
+        text(root, title, m.title, fl, x, baseline, HPos::Center)?;
     }
 
     plan.legend.draw(root, plan.legend_at, m, fl)
@@ -485,18 +651,16 @@ pub(crate) fn text<DB: DrawingBackend>(
 }
 
 /// Places the plot rectangle inside `cell`, leaving room for titles, tick
-/// labels and `extra_right` pixels (an outside legend) on the right.
+/// labels.
 fn lay_out(
     p: &Prepared<'_>,
     cell: Rect,
     m: &Metrics,
-    extra_right: f64,
     reserve: Reserve,
 ) -> Result<Layout, ChartError> {
-    let title_h = if p.title.is_empty() {
-        0.0
-    } else {
-        (LINE + 0.2) * m.title
+    let title_h = match p.title.lines().count() {
+        0 => 0.0,
+        n => (n as f64 * LINE + 0.2) * m.title,
     };
     let x_title_h = if p.x_label.is_empty() {
         0.0
@@ -511,7 +675,7 @@ fn lay_out(
     let top = (cell.y0 + m.pad + title_h).max(cell.y0 + reserve.top);
     let lowest = cell.y1 - reserve.bottom;
     let mut left = cell.x0 + m.pad + y_title_w + 3.0 * m.tick;
-    let mut right = cell.x1 - m.pad - extra_right;
+    let mut right = cell.x1 - m.pad;
     let mut bottom = (cell.y1 - m.pad - x_title_h - m.tick_len - m.gap - LINE * m.tick).min(lowest);
     let mut result = None;
     for _ in 0..4 {
@@ -551,7 +715,7 @@ fn lay_out(
         } = x_axis(p, &plot, m);
         let new_left = (cell.x0 + m.pad + y_title_w + y_tick_w + m.gap + m.tick_len)
             .max(cell.x0 + m.pad + need_left);
-        let new_right = cell.x1 - m.pad - extra_right - need_right;
+        let new_right = cell.x1 - m.pad - need_right;
         let new_bottom = (cell.y1 - m.pad - x_title_h - below - m.gap - m.tick_len).min(lowest);
         let stable = (new_left - left).abs() < 0.5
             && (new_right - right).abs() < 0.5
@@ -1051,10 +1215,17 @@ fn draw_box<DB: DrawingBackend>(
 }
 
 /// What a legend row shows left of its name.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Sample {
-    Line { marker: Marker, dashed: bool },
+    Line {
+        marker: Marker,
+        dashed: bool,
+        /// false for a series drawn as dots only
+        line: bool,
+    },
     Box,
+    /// the mark of a point without a value
+    Missing,
 }
 
 struct LegendEntry {
@@ -1063,12 +1234,17 @@ struct LegendEntry {
     sample: Sample,
 }
 
-/// The legend: one row per series with a line-and-marker sample (or a small
-/// box of a box chart). Box series without a name get no row.
+/// The legend: one entry per series with a line-and-marker sample (or a
+/// small box of a box chart), then one per distinct label of points without
+/// a value. Box series without a name get no entry. The entries run down
+/// `cols` columns.
 struct LegendBox {
     w: f64,
     h: f64,
     entries: Vec<LegendEntry>,
+    cols: usize,
+    /// width of one column
+    col_w: f64,
 }
 
 impl LegendBox {
@@ -1077,7 +1253,6 @@ impl LegendBox {
     }
 
     fn measure(p: &Prepared<'_>, m: &Metrics) -> LegendBox {
-        let f = m.legend;
         let shorten = |name: &str| {
             if name.chars().count() > 60 {
                 name.chars().take(59).chain(std::iter::once('…')).collect()
@@ -1085,7 +1260,7 @@ impl LegendBox {
                 name.to_string()
             }
         };
-        let entries: Vec<LegendEntry> = if p.boxes.is_empty() && p.box_legend.is_empty() {
+        let mut entries: Vec<LegendEntry> = if p.boxes.is_empty() && p.box_legend.is_empty() {
             p.series
                 .iter()
                 .map(|s| LegendEntry {
@@ -1094,6 +1269,7 @@ impl LegendBox {
                     sample: Sample::Line {
                         marker: s.marker,
                         dashed: s.dashed,
+                        line: !s.dots,
                     },
                 })
                 .collect()
@@ -1108,91 +1284,65 @@ impl LegendBox {
                 })
                 .collect()
         };
-        let text_w = entries
+        for s in p.series.iter().filter(|s| !s.missing.is_empty()) {
+            let name = shorten(s.missing_label);
+            if !entries
+                .iter()
+                .any(|e| e.sample == Sample::Missing && e.name == name)
+            {
+                entries.push(LegendEntry {
+                    name,
+                    color: FRAME,
+                    sample: Sample::Missing,
+                });
+            }
+        }
+        let mut legend = LegendBox {
+            w: 0.0,
+            h: 0.0,
+            entries,
+            cols: 1,
+            col_w: 0.0,
+        };
+        legend.arrange(1, m);
+        legend
+    }
+
+    /// Whether `other` lists the same entries (names, colours, samples).
+    fn same_entries(&self, other: &LegendBox) -> bool {
+        self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| a.name == b.name && a.color == b.color && a.sample == b.sample)
+    }
+
+    /// Lays the entries out in `cols` columns (at least 1, at most one per
+    /// entry) and sets the size.
+    fn arrange(&mut self, cols: usize, m: &Metrics) {
+        let f = m.legend;
+        let text_w = self
+            .entries
             .iter()
             .map(|e| font::text_width(&e.name, f))
             .fold(0.0, f64::max);
-        LegendBox {
-            w: 0.5 * f + Self::sample_len(m) + 0.5 * f + text_w + 0.6 * f,
-            h: 0.35 * f + entries.len() as f64 * LINE * f + 0.35 * f,
-            entries,
-        }
+        self.cols = cols.clamp(1, self.entries.len().max(1));
+        self.col_w = 0.5 * f + Self::sample_len(m) + 0.5 * f + text_w + 0.6 * f;
+        let rows = self.entries.len().div_ceil(self.cols);
+        self.w = self.cols as f64 * self.col_w;
+        self.h = 0.35 * f + rows as f64 * LINE * f + 0.35 * f;
     }
 
-    /// The free-est corner (or edge middle) of the plot, and how many data
-    /// samples the legend would cover there.
-    fn place_inside(&self, p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> ((f64, f64), usize) {
-        let inset = 0.5 * m.pad;
-        let (l, r) = (plot.x0 + inset, plot.x1 - inset - self.w);
-        let (t, b) = (plot.y0 + inset, plot.y1 - inset - self.h);
-        let (cx, cy) = (0.5 * (l + r), 0.5 * (t + b));
-        let spots = [
-            (r, t),
-            (l, t),
-            (r, b),
-            (l, b),
-            (cx, t),
-            (cx, b),
-            (r, cy),
-            (l, cy),
-        ];
-        let mut samples = Vec::new();
-        let along = |a: (f64, f64), b: (f64, f64), samples: &mut Vec<(f64, f64)>| {
-            let len = ((b.0 - a.0).hypot(b.1 - a.1) / (0.3 * m.tick)).ceil();
-            let n = len.clamp(1.0, 10_000.0) as usize;
-            for k in 0..=n {
-                let t = k as f64 / n as f64;
-                samples.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
-            }
-        };
-        for s in &p.series {
-            for run in line_runs(p, plot, &s.line) {
-                for w in run.windows(2) {
-                    along(w[0], w[1], &mut samples);
-                }
-            }
-            if s.marker != Marker::None {
-                for q in marker_points(p, plot, &s.points) {
-                    // markers weigh more than line samples
-                    samples.extend(std::iter::repeat_n(q, 4));
-                }
-            }
-            for (a, b) in bar_segments(p, plot, &s.bars, m) {
-                along(a, b, &mut samples);
-            }
-        }
-        for bx in &p.boxes {
-            let g = box_geometry(p, plot, bx);
-            if let Some((top, bottom)) = g.box_y {
-                // the box's area, column by column
-                let cols = ((g.x1 - g.x0) / (0.3 * m.tick)).ceil().clamp(1.0, 1000.0) as usize;
-                for k in 0..=cols {
-                    let x = g.x0 + (g.x1 - g.x0) * k as f64 / cols as f64;
-                    along((x, top), (x, bottom), &mut samples);
-                }
-            }
-            for &(a, b) in &g.segments {
-                along(a, b, &mut samples);
-            }
-            for &q in &g.outliers {
-                samples.extend(std::iter::repeat_n(q, 4));
-            }
-        }
-        let mut best = (spots[0], usize::MAX);
-        for &(x, y) in &spots {
-            let rect = Rect {
-                x0: x,
-                y0: y,
-                x1: x + self.w,
-                y1: y + self.h,
-            }
-            .inflate(1.5 * m.marker);
-            let hits = samples.iter().filter(|&&q| rect.contains(q)).count();
-            if hits < best.1 {
-                best = ((x, y), hits);
-            }
-        }
-        best
+    /// Top left corner of entry `i` when the legend's corner is at `(x, y)`:
+    /// the entries run down the first column, then the next.
+    fn entry_at(&self, i: usize, (x, y): (f64, f64), m: &Metrics) -> (f64, f64) {
+        let rows = self.entries.len().div_ceil(self.cols).max(1);
+        let (col, row) = (i / rows, i % rows);
+        (
+            x + col as f64 * self.col_w,
+            y + 0.35 * m.legend + row as f64 * LINE * m.legend,
+        )
     }
 
     fn draw<DB: DrawingBackend>(
@@ -1208,26 +1358,26 @@ impl LegendBox {
         let f = m.legend;
         root.draw(&Rectangle::new(
             [ipt((x, y)), ipt((x + self.w, y + self.h))],
-            WHITE.mix(0.9).filled(),
-        ))
-        .map_err(draw_err)?;
-        root.draw(&Rectangle::new(
-            [ipt((x, y)), ipt((x + self.w, y + self.h))],
             ShapeStyle::from(&LEGEND_EDGE).stroke_width(px_width(fl.unit)),
         ))
         .map_err(draw_err)?;
         let sample = Self::sample_len(m);
         for (i, e) in self.entries.iter().enumerate() {
-            let yc = y + 0.35 * f + (i as f64 + 0.5) * LINE * f;
-            let x0 = x + 0.5 * f;
+            let (ex, ey) = self.entry_at(i, (x, y), m);
+            let yc = ey + 0.5 * LINE * f;
+            let x0 = ex + 0.5 * f;
             match e.sample {
-                Sample::Line { marker, dashed } => {
+                Sample::Line {
+                    marker,
+                    dashed,
+                    line: with_line,
+                } => {
                     let style = ShapeStyle::from(&e.color).stroke_width(px_width(m.line_width));
-                    if dashed {
+                    if with_line && dashed {
                         for d in dashes(&[(x0, yc), (x0 + sample, yc)], m) {
                             stroke(root, &d, style, fl)?;
                         }
-                    } else {
+                    } else if with_line {
                         line(root, (x0, yc), (x0 + sample, yc), style)?;
                     }
                     draw_marker(root, marker, (x0 + 0.5 * sample, yc), m, e.color)?;
@@ -1245,6 +1395,9 @@ impl LegendBox {
                         ShapeStyle::from(&e.color).stroke_width(px_width(2.0 * m.line_width));
                     line(root, (bx0, yc), (bx1, yc), style)?;
                 }
+                Sample::Missing => {
+                    draw_missing(root, (x0 + 0.5 * sample, yc), m, e.color)?;
+                }
             }
             text(
                 root,
@@ -1258,6 +1411,58 @@ impl LegendBox {
         }
         Ok(())
     }
+}
+
+/// The mark of a point without a value: an open triangle pointing down,
+/// centred on `(x, y)`.
+fn draw_missing<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (x, y): (f64, f64),
+    m: &Metrics,
+    color: RGBColor,
+) -> Result<(), ChartError> {
+    let a = 1.5 * m.marker;
+    let pts = [
+        (x - 0.866 * a, y - 0.5 * a),
+        (x + 0.866 * a, y - 0.5 * a),
+        (x, y + a),
+        (x - 0.866 * a, y - 0.5 * a),
+    ];
+    let style = ShapeStyle::from(&color).stroke_width(px_width(0.8 * m.line_width));
+    root.draw(&Polygon::new(
+        pts.iter().map(|&q| ipt(q)).collect::<Vec<_>>(),
+        WHITE.filled(),
+    ))
+    .map_err(draw_err)?;
+    root.draw(&PathElement::new(
+        pts.iter().map(|&q| ipt(q)).collect::<Vec<_>>(),
+        style,
+    ))
+    .map_err(draw_err)
+}
+
+/// Device positions of the marks of points without a value: on the bottom
+/// edge of the plot (raised by the mark's size so it shows whole), stacked
+/// upwards where several series miss the same x.
+fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> Vec<(usize, (f64, f64))> {
+    let eps = 1e-9;
+    let mut out: Vec<(usize, (f64, f64))> = Vec::new();
+    for (i, s) in p.series.iter().enumerate() {
+        for &x in &s.missing {
+            let fx = p.x.frac(x);
+            if !(-eps..=1.0 + eps).contains(&fx) {
+                continue;
+            }
+            let px = map_x(plot, fx);
+            let below = out
+                .iter()
+                .filter(|(_, q)| (q.0 - px).abs() < 1.5 * m.marker)
+                .count();
+            let py = plot.y1 - 2.0 * m.marker - below as f64 * 3.2 * m.marker;
+            out.push((i, (px, py)));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1339,6 +1544,144 @@ mod tests {
         let x = plan(&log_x_panel(1.0, 12.0), 700.0);
         let labels: Vec<&str> = x.ticks.iter().filter_map(|t| t.label.as_deref()).collect();
         assert_eq!(labels, ["1", "2", "5", "10"]);
+    }
+
+    fn line_panel(title: &'static str, names: &'static [String], cats: usize) -> Prepared<'static> {
+        let series = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let points: Vec<Option<(f64, f64)>> = (0..cats)
+                    .map(|c| Some((c as f64, ((i + c) % 7) as f64 / 7.0)))
+                    .collect();
+                PreparedSeries {
+                    name,
+                    marker: Marker::nth(i),
+                    color: palette(i),
+                    dashed: i % 2 == 1,
+                    line: points.clone(),
+                    points,
+                    bars: Vec::new(),
+                    missing: if i == 0 { vec![0.0] } else { Vec::new() },
+                    missing_label: "no run solved",
+                    dots: false,
+                }
+            })
+            .collect();
+        Prepared {
+            title,
+            x_label: "puzzle",
+            y_label: "% solved",
+            x: Span {
+                lo: -0.5,
+                hi: cats as f64 - 0.5,
+            },
+            categories: None,
+            y: Span { lo: 0.0, hi: 1.0 },
+            log_x: false,
+            log_y: false,
+            series,
+            boxes: Vec::new(),
+            box_legend: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn legend_is_outside_the_plot_and_inside_the_cell() {
+        fn names(n: usize, len: usize) -> &'static [String] {
+            let v: Vec<String> = (0..n).map(|i| format!("{i}{}", "w".repeat(len))).collect();
+            Box::leak(v.into_boxed_slice())
+        }
+        // (cell width, cell height, series, name length, title, legend right of the plot)
+        let cases: [(f64, f64, usize, usize, &'static str, bool); 7] = [
+            (700.0, 560.0, 4, 12, "success (% of runs)", true),
+            (600.0, 560.0, 5, 10, "(a) minimum generations", true),
+            (320.0, 240.0, 1, 1, "Small", false),
+            (400.0, 400.0, 3, 45, "long names go below", false),
+            (1100.0, 560.0, 8, 12, "", true),
+            // too many entries for one column: two columns, still right
+            (
+                1400.0,
+                300.0,
+                16,
+                8,
+                "QUICK RUN (2 runs, cap 10)\ntitle",
+                true,
+            ),
+            (500.0, 300.0, 16, 8, "many entries, narrow: below", false),
+        ];
+        for (i, &(w, h, n, len, title, right)) in cases.iter().enumerate() {
+            let p = line_panel(title, names(n, len), 4);
+            let m = Metrics::new(w, h, 1.0);
+            let cell = Rect {
+                x0: 0.0,
+                y0: 0.0,
+                x1: w,
+                y1: h,
+            };
+            let plan = plan_panel(&p, cell, &m, Reserve::default(), Placement::Auto).unwrap();
+            let l = &plan.legend;
+            // the series and the "no value" entry
+            assert_eq!(l.entries.len(), n + 1, "case {i}");
+            let legend = Rect {
+                x0: plan.legend_at.0,
+                y0: plan.legend_at.1,
+                x1: plan.legend_at.0 + l.w,
+                y1: plan.legend_at.1 + l.h,
+            };
+            let plot = plan.layout.plot;
+            assert!(!legend.intersects(&plot), "case {i}: {legend:?} {plot:?}");
+            assert!(legend.inside(&cell), "case {i}: {legend:?} {cell:?}");
+            // nothing else of the panel reaches into the legend's strip
+            assert!(!legend.intersects(&plan.cell), "case {i}");
+            assert_eq!(legend.x0 >= plot.x1, right, "case {i}: {legend:?} {plot:?}");
+            assert_eq!(legend.y0 >= plot.y1, !right, "case {i}");
+            // every entry lies inside the legend box
+            for k in 0..l.entries.len() {
+                let (ex, ey) = l.entry_at(k, plan.legend_at, &m);
+                let e = Rect {
+                    x0: ex,
+                    y0: ey,
+                    x1: ex + l.col_w,
+                    y1: ey + LINE * m.legend,
+                };
+                assert!(e.inside(&legend), "case {i} entry {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn missing_values_are_marked_on_the_bottom_edge() {
+        let names: &'static [String] =
+            Box::leak(vec!["a".to_string(), "b".to_string()].into_boxed_slice());
+        let mut p = line_panel("t", names, 3);
+        p.series[1].missing = vec![0.0, 2.0];
+        let m = Metrics::new(600.0, 400.0, 1.0);
+        let plot = Rect {
+            x0: 50.0,
+            y0: 20.0,
+            x1: 550.0,
+            y1: 350.0,
+        };
+        let marks = missing_points(&p, &plot, &m);
+        // series 0 misses x = 0, series 1 misses x = 0 and 2
+        assert_eq!(marks.iter().map(|&(i, _)| i).collect::<Vec<_>>(), [0, 1, 1]);
+        for &(_, (x, y)) in &marks {
+            assert!(x > plot.x0 && x < plot.x1 && y > plot.y0 && y < plot.y1);
+            assert!(plot.y1 - y < 8.0 * m.marker, "{y}");
+        }
+        // two marks at the same x are stacked, not drawn on top of each other
+        assert!((marks[0].1 .0 - marks[1].1 .0).abs() < 1e-9);
+        assert!(marks[1].1 .1 < marks[0].1 .1 - 2.0 * m.marker);
+        // one legend entry for the label, however many series use it
+        let legend = LegendBox::measure(&p, &m);
+        let missing: Vec<_> = legend
+            .entries
+            .iter()
+            .filter(|e| e.sample == Sample::Missing)
+            .collect();
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].name, "no run solved");
     }
 
     #[test]

@@ -8,10 +8,20 @@
 //! * [`render_cd`] draws a [`CdDiagram`], the critical-difference diagram of
 //!   average ranks of Demšar (2006).
 //! * Every series is a line with markers in its own colour from a fixed,
-//!   colour-blind friendly palette; a legend box is placed where it covers
-//!   the least data (outside, right of the plot, if it would cover some).
+//!   colour-blind friendly palette. The legend never covers data: it is
+//!   drawn outside the plot, right of it when it takes at most 40% of the
+//!   panel's width (in several columns if it is taller than the plot), else
+//!   in a strip below the x axis title; the plot shrinks to make room, the
+//!   figure keeps the size asked for.
 //!   A series can also be drawn as a step function, dashed, without markers,
-//!   in another series' colour, or with error bars (see [`Series`]).
+//!   in another series' colour, with error bars, or with marks where it has
+//!   no value (see [`Series`]).
+//! * A chart whose x axis has a single category is drawn as a dot chart:
+//!   the series' points side by side, without lines. A series none of whose
+//!   consecutive points can be joined (every other point NaN) is shown with
+//!   its marker only in the legend, too.
+//! * A title may have several lines (separated by `\n`), e.g. a warning
+//!   line above the title proper.
 //! * Text uses DejaVu Sans, embedded in the library and registered with
 //!   plotters under the family name `sans-serif`: no system font is read, so
 //!   PNGs render identically on machines without fonts. SVG text elements use
@@ -130,6 +140,14 @@ pub struct Series {
     /// `low <= high`. A pair with a non-finite end, or a point with a
     /// non-finite x, gets no bar. The y axis range includes the bars.
     pub error_bars: Option<Vec<(f64, f64)>>,
+    /// x positions where the series has no value to draw (e.g. a mean over
+    /// successful runs where no run succeeded): each is marked by an open
+    /// triangle in the series' colour at the bottom edge of the plot, and
+    /// the legend explains the mark with `missing_label`.
+    pub missing: Vec<f64>,
+    /// The legend text of the marks of `missing` (one legend entry per
+    /// distinct text in the chart).
+    pub missing_label: String,
 }
 
 impl Series {
@@ -168,6 +186,15 @@ impl Series {
     #[must_use]
     pub fn error_bars(mut self, bars: Vec<(f64, f64)>) -> Series {
         self.error_bars = Some(bars);
+        self
+    }
+
+    /// Marks the x positions `xs` as having no value, explained in the
+    /// legend by `label` (see [`Series::missing`]).
+    #[must_use]
+    pub fn missing(mut self, xs: Vec<f64>, label: impl Into<String>) -> Series {
+        self.missing = xs;
+        self.missing_label = label.into();
         self
     }
 }
@@ -342,7 +369,11 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
     if chart.series.is_empty() {
         return Err(invalid("it has no series".to_string()));
     }
-    if let Some(s) = chart.series.iter().find(|s| s.points.is_empty()) {
+    if let Some(s) = chart
+        .series
+        .iter()
+        .find(|s| s.points.is_empty() && s.missing.is_empty())
+    {
         return Err(invalid(format!("series {:?} has no points", s.name)));
     }
     let (x, categories) = match &chart.x {
@@ -443,13 +474,35 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
             }
         }
     }
+    for s in &chart.series {
+        if let Some(&x) = s
+            .missing
+            .iter()
+            .find(|x| !x.is_finite() || (chart.log_x && **x <= 0.0))
+        {
+            return Err(invalid(format!(
+                "series {:?} marks x = {x} as missing, which is not on the x axis",
+                s.name
+            )));
+        }
+    }
+    // A single category is a dot chart: the series side by side, no lines.
+    let dots = categories.is_some_and(|c| c.len() == 1);
+    let n_series = chart.series.len() as f64;
+    let dodge = |i: usize| {
+        if dots {
+            (i as f64 - 0.5 * (n_series - 1.0)) * (0.6 / n_series)
+        } else {
+            0.0
+        }
+    };
     let to_axis = |v: f64| if chart.log_y { v.log10() } else { v };
-    let to_x = |v: f64| if chart.log_x { v.log10() } else { v };
     let series: Vec<PreparedSeries<'_>> = chart
         .series
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            let to_x = |v: f64| (if chart.log_x { v.log10() } else { v }) + dodge(i);
             let points: Vec<Option<(f64, f64)>> = s
                 .points
                 .iter()
@@ -458,7 +511,9 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                     (ax.is_finite() && ay.is_finite()).then_some((ax, ay))
                 })
                 .collect();
-            let line = if s.step {
+            let line = if dots {
+                Vec::new()
+            } else if s.step {
                 draw::step_line(&points)
             } else {
                 points.clone()
@@ -473,6 +528,7 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                     })
                     .collect()
             });
+            let dots = dots || !line.windows(2).any(|w| w[0].is_some() && w[1].is_some());
             PreparedSeries {
                 name: &s.name,
                 marker: s.marker,
@@ -481,6 +537,9 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                 points,
                 line,
                 bars,
+                missing: s.missing.iter().map(|&x| to_x(x)).collect(),
+                missing_label: &s.missing_label,
+                dots,
             }
         })
         .collect();

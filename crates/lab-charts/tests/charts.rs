@@ -397,3 +397,56 @@ fn odd_but_valid_input_renders() {
     }
     assert_only(&dir.0, &["odd.svg", "odd.png"]);
 }
+
+#[test]
+fn single_category_is_a_dot_chart_with_marked_missing_values() {
+    let dir = TempDir::new("dots");
+    let (svg, png) = dir.paths("coupling");
+    let chart = LineChart {
+        title: "QUICK RUN (2 runs, cap 10 generations)\nsuccess (% of runs)".to_string(),
+        x_label: "configuration".to_string(),
+        y_label: "% successful".to_string(),
+        x: XAxis::Categories(vec!["zones-27".to_string()]),
+        y_min: Some(0.0),
+        y_max: Some(105.0),
+        log_y: false,
+        log_x: false,
+        series: vec![
+            Series::new("right block (ours)", vec![(0.0, 67.0)], Marker::Circle).color(0),
+            Series::new("right block (paper)", vec![(0.0, 58.0)], Marker::Triangle)
+                .color(0)
+                .dashed(),
+            Series::new(
+                "all 24 guesses (ours)",
+                vec![(0.0, f64::NAN)],
+                Marker::Square,
+            )
+            .color(1)
+            .missing(vec![0.0], "no run solved"),
+        ],
+    };
+    render(&chart, 700, 560, &svg, &png).unwrap();
+    let text = fs::read_to_string(&svg).unwrap();
+    assert_eq!(png_size(&png), (700, 560));
+    for want in [
+        "QUICK RUN (2 runs, cap 10 generations)",
+        "success (% of runs)",
+        "right block (paper)",
+        "no run solved",
+    ] {
+        assert!(text.contains(want), "{want:?} missing");
+    }
+    // no line is drawn in the series' colours: neither in the plot nor in the legend
+    for colour in ["#0072B2", "#D55E00"] {
+        let lines = text
+            .lines()
+            .filter(|l| l.starts_with("<polyline") && l.contains(colour))
+            .count();
+        // the open triangle marking the missing value is the only path in vermillion
+        let allowed = usize::from(colour == "#D55E00");
+        assert_eq!(lines, allowed, "{colour}: {lines} polylines");
+    }
+    // the three markers sit side by side, not on top of each other
+    let circles = text.matches("<circle").count();
+    assert_eq!(circles, 2, "one circle in the plot, one in the legend");
+}

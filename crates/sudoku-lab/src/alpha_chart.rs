@@ -7,6 +7,33 @@ use anyhow::{Context, Result};
 use lab_charts::{render_panels, LineChart, Marker, Series, XAxis};
 use std::path::Path;
 
+/// The legend text of the mark of a mean over successful runs where no run succeeded.
+pub const NO_RUN_SOLVED: &str = "no run solved (no mean)";
+
+/// Successes, runs and mean rounds of successful runs.
+type Ours = (u64, u64, f64);
+/// The paper's count and runs (where published) and mean rounds.
+type Paper = (Option<u64>, Option<u64>, f64);
+
+/// Success in % of runs, NaN when unknown.
+fn rate(successes: Option<u64>, runs: Option<u64>) -> f64 {
+    match (successes, runs) {
+        (Some(s), Some(n)) if n > 0 => s as f64 / n as f64 * 100.0,
+        _ => f64::NAN,
+    }
+}
+
+/// The Wilson 95 % score interval in %, NaN when unknown.
+fn wilson(successes: Option<u64>, runs: Option<u64>) -> (f64, f64) {
+    match (successes, runs) {
+        (Some(s), Some(n)) if n > 0 && s <= n => {
+            let (lo, hi) = lab_stats::wilson_interval(s, n, 1.959_964);
+            (100.0 * lo, 100.0 * hi)
+        }
+        _ => (f64::NAN, f64::NAN),
+    }
+}
+
 fn param_f64(t: &toml::Table, key: &str) -> Option<f64> {
     t.get(key)
         .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
@@ -39,48 +66,79 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
     ];
     let mut success = Vec::new();
     let mut rounds = Vec::new();
+    // Ours and the paper's of a strategy share a colour; the paper's line is dashed.
     for (k, s) in strategies.iter().enumerate() {
-        let mut ours: Vec<(f64, f64, f64, f64, f64)> = Vec::new(); // alpha, ours rate, ours rounds, paper rate, paper rounds
+        // alpha, ours (successes, runs, mean rounds), the paper's (count, runs, mean rounds)
+        let mut rows: Vec<(f64, Ours, Paper)> = Vec::new();
         for (_, alpha, a) in points.iter().filter(|p| &p.0 == s) {
             let x = &g[*a][0];
-            let rate = x.successes as f64 / x.runs.max(1) as f64 * 100.0;
             let r = x.generations().map_or(f64::NAN, |s| s.mean);
             let paper = published.iter().find(|row| {
                 Some(row.algorithm.as_str()) == spec.algorithms[*a].paper_label.as_deref()
             });
-            let prate = paper
-                .and_then(|p| Some(p.count? as f64 / p.runs? as f64 * 100.0))
-                .unwrap_or(f64::NAN);
             let prounds = paper.and_then(|p| p.average).unwrap_or(f64::NAN);
-            ours.push((*alpha, rate, r, prate, prounds));
+            rows.push((
+                *alpha,
+                (x.successes, x.runs, r),
+                (
+                    paper.and_then(|p| p.count),
+                    paper.and_then(|p| p.runs),
+                    prounds,
+                ),
+            ));
         }
-        ours.sort_by(|a, b| a.0.total_cmp(&b.0));
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
         let m = markers[k % markers.len()];
         let pm = markers[(k + 3) % markers.len()];
-        success.push(Series {
-            name: format!("{s} (sudoku-lab)"),
-            points: ours.iter().map(|p| (p.0, p.1)).collect(),
-            marker: m,
-            ..Default::default()
-        });
-        success.push(Series {
-            name: format!("{s} (paper)"),
-            points: ours.iter().map(|p| (p.0, p.3)).collect(),
-            marker: pm,
-            ..Default::default()
-        });
-        rounds.push(Series {
-            name: format!("{s} (sudoku-lab)"),
-            points: ours.iter().map(|p| (p.0, p.2)).collect(),
-            marker: m,
-            ..Default::default()
-        });
-        rounds.push(Series {
-            name: format!("{s} (paper)"),
-            points: ours.iter().map(|p| (p.0, p.4)).collect(),
-            marker: pm,
-            ..Default::default()
-        });
+        let ours_rate: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| (r.0, rate(Some(r.1 .0), Some(r.1 .1))))
+            .collect();
+        let paper_rate: Vec<(f64, f64)> =
+            rows.iter().map(|r| (r.0, rate(r.2 .0, r.2 .1))).collect();
+        success.push(
+            Series::new(format!("{s} (sudoku-lab)"), ours_rate, m)
+                .color(k)
+                .error_bars(
+                    rows.iter()
+                        .map(|r| wilson(Some(r.1 .0), Some(r.1 .1)))
+                        .collect(),
+                ),
+        );
+        success.push(
+            Series::new(format!("{s} (paper)"), paper_rate, pm)
+                .color(k)
+                .dashed()
+                .error_bars(rows.iter().map(|r| wilson(r.2 .0, r.2 .1)).collect()),
+        );
+        rounds.push(
+            Series::new(
+                format!("{s} (sudoku-lab)"),
+                rows.iter().map(|r| (r.0, r.1 .2)).collect(),
+                m,
+            )
+            .color(k)
+            .missing(
+                rows.iter().filter(|r| r.1 .0 == 0).map(|r| r.0).collect(),
+                NO_RUN_SOLVED,
+            ),
+        );
+        rounds.push(
+            Series::new(
+                format!("{s} (paper)"),
+                rows.iter().map(|r| (r.0, r.2 .2)).collect(),
+                pm,
+            )
+            .color(k)
+            .dashed()
+            .missing(
+                rows.iter()
+                    .filter(|r| r.2 .0 == Some(0))
+                    .map(|r| r.0)
+                    .collect(),
+                NO_RUN_SOLVED,
+            ),
+        );
     }
     let (lo, hi) = points
         .iter()
@@ -91,7 +149,7 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
     };
     let panels = [
         LineChart {
-            title: "success (% of runs)".into(),
+            title: crate::quick::title("success (% of runs, Wilson 95 % interval)"),
             x_label: "alpha".into(),
             y_label: "% successful".into(),
             x: x.clone(),
@@ -102,7 +160,7 @@ pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Pat
             series: success,
         },
         LineChart {
-            title: "rounds of successful runs (mean)".into(),
+            title: crate::quick::title("rounds of successful runs (mean)"),
             x_label: "alpha".into(),
             y_label: "rounds".into(),
             x,
@@ -154,9 +212,12 @@ pub fn draw_success(
     ];
     let mut success = Vec::new();
     let mut time = Vec::new();
+    // Ours and the paper's of a line share a colour; the paper's line is dashed.
     for (k, &line) in lines.iter().enumerate() {
         let mut ours_s = Vec::new();
         let mut paper_s = Vec::new();
+        let mut ours_b = Vec::new();
+        let mut paper_b = Vec::new();
         let mut ours_t = Vec::new();
         let mut paper_t = Vec::new();
         for x in 0..labels.len() {
@@ -167,12 +228,11 @@ pub fn draw_success(
                     && Some(r.algorithm.as_str()) == spec.algorithms[a].paper_label.as_deref()
             });
             let xf = x as f64;
-            ours_s.push((xf, grp.successes as f64 / grp.runs.max(1) as f64 * 100.0));
-            paper_s.push((
-                xf,
-                row.and_then(|r| Some(r.count? as f64 / r.runs? as f64 * 100.0))
-                    .unwrap_or(f64::NAN),
-            ));
+            ours_s.push((xf, rate(Some(grp.successes), Some(grp.runs))));
+            ours_b.push(wilson(Some(grp.successes), Some(grp.runs)));
+            let (count, runs) = (row.and_then(|r| r.count), row.and_then(|r| r.runs));
+            paper_s.push((xf, rate(count, runs)));
+            paper_b.push(wilson(count, runs));
             let t = grp.total_wall_ms / grp.runs.max(1) as f64 / 1e3;
             ours_t.push((xf, if t > 0.0 { t } else { f64::NAN }));
             paper_t.push((xf, row.and_then(|r| r.time_s).unwrap_or(f64::NAN)));
@@ -183,33 +243,26 @@ pub fn draw_success(
             spec.algorithms[line].label.clone()
         };
         let (m, pm) = (markers[k % markers.len()], markers[(k + 2) % markers.len()]);
-        success.push(Series {
-            name: format!("{name} (sudoku-lab)"),
-            points: ours_s,
-            marker: m,
-            ..Default::default()
-        });
-        success.push(Series {
-            name: format!("{name} (paper)"),
-            points: paper_s,
-            marker: pm,
-            ..Default::default()
-        });
-        time.push(Series {
-            name: format!("{name} (sudoku-lab)"),
-            points: ours_t,
-            marker: m,
-            ..Default::default()
-        });
-        time.push(Series {
-            name: format!("{name} (paper)"),
-            points: paper_t,
-            marker: pm,
-            ..Default::default()
-        });
+        success.push(
+            Series::new(format!("{name} (sudoku-lab)"), ours_s, m)
+                .color(k)
+                .error_bars(ours_b),
+        );
+        success.push(
+            Series::new(format!("{name} (paper)"), paper_s, pm)
+                .color(k)
+                .dashed()
+                .error_bars(paper_b),
+        );
+        time.push(Series::new(format!("{name} (sudoku-lab)"), ours_t, m).color(k));
+        time.push(
+            Series::new(format!("{name} (paper)"), paper_t, pm)
+                .color(k)
+                .dashed(),
+        );
     }
     let mut panels = vec![LineChart {
-        title: "success (% of runs)".into(),
+        title: crate::quick::title("success (% of runs, Wilson 95 % interval)"),
         x_label: if by_variant {
             "configuration"
         } else {
@@ -229,7 +282,7 @@ pub fn draw_success(
         .any(|s| s.name.ends_with("(paper)") && s.points.iter().any(|p| p.1.is_finite()))
     {
         panels.push(LineChart {
-            title: "time per run, seconds (paper: Core 2 Duo 2.66 GHz)".into(),
+            title: crate::quick::title("time per run, seconds (paper: Core 2 Duo 2.66 GHz)"),
             x_label: if by_variant {
                 "configuration"
             } else {

@@ -296,6 +296,8 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
                 .count();
             return Ok((executed, resumed, wall, groups, invalid));
         }
+        // Every chart of a quick run says so in its title.
+        let _quick = cap.map(|g| crate::quick::mark(p.runs, g));
         if let Some(paper) = &p.grades {
             let md = crate::grades::report(spec, &p.loaded.puzzles[0], &runs_path, paper, &p.out)?;
             crate::io::write_atomic(&p.out.join("report.md"), md.as_bytes())?;

@@ -48,16 +48,30 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
             .map(|(i, x)| (i as f64, x.successes as f64 / x.runs.max(1) as f64))
             .collect();
         let bars = xs.iter().map(|x| (x.ci_low, x.ci_high)).collect();
-        rate.push(Series::new(label.clone(), pts, Marker::nth(a)).error_bars(bars));
+        rate.push(
+            Series::new(label.clone(), pts, Marker::nth(a))
+                .color(a)
+                .error_bars(bars),
+        );
         let e = xs
             .iter()
             .enumerate()
             .map(|(i, x)| (i as f64, x.ert_evaluations))
             .collect();
-        ert.push(Series::new(label.clone(), e, Marker::nth(a)));
+        let none: Vec<f64> = xs
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.successes == 0)
+            .map(|(i, _)| i as f64)
+            .collect();
+        ert.push(
+            Series::new(label.clone(), e, Marker::nth(a))
+                .color(a)
+                .missing(none, "no run solved (no ERT)"),
+        );
     }
     let chart = |title: &str, y: &str, series, log_y, y_max| LineChart {
-        title: title.into(),
+        title: crate::quick::title(title),
         x_label: "puzzle set".into(),
         y_label: y.into(),
         x: XAxis::Categories(names.clone()),
@@ -78,7 +92,7 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
     render(&c, 1100, 560, &svg, &png)?;
     let (svg, png) = paths(dir, "compare-ert");
     let c = chart(
-        "ERT (evaluations of all runs / successes; no point = no success)",
+        "ERT (evaluations of all runs / successes)",
         "ERT (evaluations)",
         ert,
         true,
@@ -99,7 +113,7 @@ fn ecdf_panel(data: &Data, title: String, times: impl Fn(usize) -> Vec<f64>) -> 
         })
         .collect();
     LineChart {
-        title,
+        title: crate::quick::title(title),
         x_label: "evaluations".into(),
         y_label: "fraction of runs".into(),
         x: XAxis::Numeric {
@@ -168,7 +182,7 @@ fn budget(data: &Data, dir: &Path) -> Result<()> {
         })
         .collect();
     let chart = BoxChart {
-        title: "Best penalty so far after a fixed budget (all puzzles)".into(),
+        title: crate::quick::title("Best penalty so far after a fixed budget (all puzzles)"),
         x_label: "evaluations".into(),
         y_label: "values missing from rows, columns, boxes".into(),
         categories: budgets.iter().map(|&b| format!("{b}")).collect(),
@@ -193,11 +207,11 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
     }
     let cliques = lab_stats::cd_cliques_from_matrix(&t.avg_ranks, &same)?;
     let d = CdDiagram {
-        title: format!(
+        title: crate::quick::title_line(format!(
             "Average ranks by ERT in {} over {} puzzles",
             t.unit.as_str(),
             t.puzzles
-        ),
+        )),
         names: data.algorithms.clone(),
         avg_ranks: t.avg_ranks.clone(),
         cd: t.nemenyi_cd,

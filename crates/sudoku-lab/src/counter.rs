@@ -226,7 +226,9 @@ pub fn trajectory(spec: &Spec, runs_path: &Path, prefix: &str, out: &Path) -> Re
         bail!("no counters named {prefix}<generation> in runs.csv");
     }
     let chart = lab_charts::LineChart {
-        title: format!("mean of {prefix}<generation> over the runs (sudoku-lab)"),
+        title: crate::quick::title(format!(
+            "mean of {prefix}<generation> over the runs (sudoku-lab)"
+        )),
         x_label: "generation".into(),
         y_label: "distinct solved boards".into(),
         x: lab_charts::XAxis::Numeric {

@@ -538,23 +538,48 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
             .map(|(key, pts)| {
                 let (lo, hi) = (pts[0].1, pts[pts.len() - 1].1);
                 let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 };
-                let mut series = vec![Series {
-                    name: "one parameter varied".into(),
-                    points: pts.iter().map(|&(i, x)| (x, measure(&pooled[i]))).collect(),
-                    marker: Marker::Circle,
-                    ..Default::default()
-                }];
-                series.push(Series {
-                    name: format!("{} (all defaults)", spec.algorithms[0].label),
-                    points: vec![(
-                        pts.iter().find(|p| p.0 == 0).map_or(f64::NAN, |p| p.1),
-                        measure(&pooled[0]),
-                    )],
-                    marker: Marker::Square,
-                    ..Default::default()
-                });
+                // success: Wilson 95 % bars; ERT: a mark where no run succeeded
+                let decorate = |s: Series, cells: &[(usize, f64)]| match name {
+                    "success" => s.error_bars(
+                        cells
+                            .iter()
+                            .map(|&(i, _)| {
+                                let c = &pooled[i];
+                                let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+                                (100.0 * lo, 100.0 * hi)
+                            })
+                            .collect(),
+                    ),
+                    "ert" => s.missing(
+                        cells
+                            .iter()
+                            .filter(|&&(i, _)| pooled[i].successes == 0)
+                            .map(|&(_, x)| x)
+                            .collect(),
+                        "no run solved (no ERT)",
+                    ),
+                    _ => s,
+                };
+                let mut series = vec![decorate(
+                    Series::new(
+                        "one parameter varied",
+                        pts.iter().map(|&(i, x)| (x, measure(&pooled[i]))).collect(),
+                        Marker::Circle,
+                    ),
+                    pts,
+                )];
+                let base_x = pts.iter().find(|p| p.0 == 0).map_or(f64::NAN, |p| p.1);
+                let base = [(0, base_x)];
+                series.push(decorate(
+                    Series::new(
+                        format!("{} (all defaults)", spec.algorithms[0].label),
+                        vec![(base_x, measure(&pooled[0]))],
+                        Marker::Square,
+                    ),
+                    if base_x.is_finite() { &base } else { &[] },
+                ));
                 LineChart {
-                    title: describe(key),
+                    title: crate::quick::title(describe(key)),
                     x_label: key.clone(),
                     y_label: y_label.into(),
                     x: XAxis::Numeric {
@@ -570,7 +595,9 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
             })
             .filter(|c| {
                 // A log axis needs a finite value somewhere.
-                !log_y || c.series[0].points.iter().any(|p| p.1.is_finite())
+                !log_y
+                    || c.series[0].points.iter().any(|p| p.1.is_finite())
+                    || !c.series[0].missing.is_empty()
             })
             .collect();
         if charts.is_empty() {
@@ -614,6 +641,121 @@ pub fn sensitivity(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<Strin
     Ok(md)
 }
 
+/// effort.png/.svg: (a) success (%) with Wilson 95 % intervals, (b) median generations of the
+/// successful runs with their quartiles (log scale when all are positive), per algorithm and
+/// puzzle entry; where no run succeeded, (b) marks the spot at its bottom edge. The larger of
+/// the two (algorithms, entries) runs along the x axis, the other gives the series; the points
+/// are not joined (the categories are not a scale), the series side by side around each.
+fn effort_chart(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<()> {
+    use lab_charts::{quantile_type7, LineChart, Marker, Series, XAxis};
+    let (n_alg, n_ent) = (spec.algorithms.len(), spec.puzzles.len());
+    if n_alg == 0 || n_ent == 0 {
+        return Ok(());
+    }
+    let by_algorithm = n_alg > n_ent;
+    let alg_label = |a: usize| spec.algorithms[a].label.clone();
+    let ent_label = |e: usize| spec.puzzles[e].label().to_string();
+    let (cats, names): (Vec<String>, Vec<String>) = if by_algorithm {
+        (
+            (0..n_alg).map(alg_label).collect(),
+            (0..n_ent).map(ent_label).collect(),
+        )
+    } else {
+        (
+            (0..n_ent).map(ent_label).collect(),
+            (0..n_alg).map(alg_label).collect(),
+        )
+    };
+    let k = names.len() as f64;
+    let slot = (0.7 / k).min(0.2);
+    let gap = (f64::NAN, f64::NAN);
+    let mut success = Vec::new();
+    let mut gens = Vec::new();
+    for (s, name) in names.iter().enumerate() {
+        let (mut sp, mut sb, mut gp, mut gb, mut missing) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (x, _) in cats.iter().enumerate() {
+            let c = if by_algorithm {
+                &cells[x][s]
+            } else {
+                &cells[s][x]
+            };
+            let xf = x as f64 + (s as f64 - 0.5 * (k - 1.0)) * slot;
+            let (lo, hi) = wilson_interval(c.successes, c.runs, Z95);
+            sp.extend([(xf, 100.0 * c.rate()), gap]);
+            sb.extend([(100.0 * lo, 100.0 * hi), gap]);
+            let q = |p: f64| quantile_type7(&c.generations, p).unwrap_or(f64::NAN);
+            gp.extend([(xf, q(0.5)), gap]);
+            gb.extend([(q(0.25), q(0.75)), gap]);
+            if c.successes == 0 {
+                missing.push(xf);
+            }
+        }
+        let marker = Marker::nth(s);
+        success.push(
+            Series::new(name.clone(), sp, marker)
+                .color(s)
+                .error_bars(sb),
+        );
+        gens.push(
+            Series::new(name.clone(), gp, marker)
+                .color(s)
+                .error_bars(gb)
+                .missing(missing, "no run solved"),
+        );
+    }
+    let log_y = gens
+        .iter()
+        .flat_map(|s| s.points.iter().chain(s.error_bars.iter().flatten()))
+        .all(|p| !(p.0.is_finite() && p.1.is_finite()) || (p.0 > 0.0 && p.1 > 0.0))
+        && gens.iter().flat_map(|s| &s.points).any(|p| p.1.is_finite());
+    let x_label = if by_algorithm {
+        "algorithm"
+    } else {
+        "puzzle set"
+    };
+    let panels = [
+        LineChart {
+            title: crate::quick::title("(a) success (% of runs, Wilson 95 % interval)"),
+            x_label: x_label.into(),
+            y_label: "% successful".into(),
+            x: XAxis::Categories(cats.clone()),
+            y_min: Some(0.0),
+            y_max: Some(105.0),
+            log_y: false,
+            log_x: false,
+            series: success,
+        },
+        LineChart {
+            title: crate::quick::title(
+                "(b) generations (CSO: cycles) of successful runs: median, quartiles",
+            ),
+            x_label: x_label.into(),
+            y_label: if log_y {
+                "generations (log)"
+            } else {
+                "generations"
+            }
+            .into(),
+            x: XAxis::Categories(cats),
+            y_min: if log_y { None } else { Some(0.0) },
+            y_max: None,
+            log_y,
+            log_x: false,
+            series: gens,
+        },
+    ];
+    lab_charts::render_panels(
+        &panels,
+        2,
+        1500,
+        560,
+        &out.join("effort.svg"),
+        &out.join("effort.png"),
+    )
+    .context("cannot draw the effort chart")
+}
+
 /// report.md for `report = "effort"` or `"versus"`.
 pub fn report(
     spec: &Spec,
@@ -649,6 +791,10 @@ pub fn report(
         md.push_str("Effort statistics per variant and time per run: effort.csv.\n");
     } else {
         md.push_str(&table);
+    }
+    if spec.chart.as_deref() != Some("sensitivity") {
+        effort_chart(spec, &cells, out)?;
+        md.push_str("\nChart effort.png: success with its Wilson 95 % interval, and the median generations (CSO: cycles) of the successful runs with their quartiles; an open triangle on the bottom edge marks an algorithm and puzzle set where no run succeeded.\n");
     }
     if spec.report == "versus" {
         md.push_str("\nPairwise tests (tests.csv), Holm-adjusted over the whole file:\n\n");

@@ -113,12 +113,12 @@ pub fn report(
         box_cols: puzzle.geometry().box_cols(),
         panels: vec![
             GridPanel {
-                title: format!("sudoku-lab ({runs} runs)"),
+                title: crate::quick::title_line(format!("sudoku-lab ({runs} runs)")),
                 labels: ours.iter().map(|&g| label(g)).collect(),
                 shades: ours.iter().map(|&g| shade(g)).collect(),
             },
             GridPanel {
-                title: "paper, Figure 4.2".into(),
+                title: crate::quick::title_line("paper, Figure 4.2"),
                 labels: paper.iter().map(|&g| label(g)).collect(),
                 shades: paper.iter().map(|&g| shade(g)).collect(),
             },

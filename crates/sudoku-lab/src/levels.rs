@@ -647,7 +647,12 @@ fn chart(
         let mut medians = Vec::new();
         for (s, (name, by_level)) in sources.iter().enumerate() {
             let mut points = Vec::new();
+            // groups with a puzzle that has no value (no run solved it: no mean)
+            let mut none = Vec::new();
             for (l, puzzles) in by_level.iter().enumerate() {
+                if puzzles.iter().any(|p| !value(p).is_finite()) {
+                    none.push(centre(s, l));
+                }
                 for (i, p) in puzzles.iter().enumerate() {
                     // Spread the points of a group over a strip (golden-ratio sequence).
                     let jitter = ((i as f64 + 0.5) * 0.618_034).fract() - 0.5;
@@ -665,12 +670,11 @@ fn chart(
                     medians.push(gap);
                 }
             }
-            series.push(Series {
-                name: name.clone(),
-                points,
-                marker: Marker::nth(s),
-                ..Default::default()
-            });
+            series.push(
+                Series::new(name.clone(), points, Marker::nth(s))
+                    .color(s)
+                    .missing(none, "a puzzle no run solved (no mean)"),
+            );
         }
         if medians.is_empty() {
             medians.push(gap);
@@ -691,7 +695,7 @@ fn chart(
                 .flat_map(|s| &s.points)
                 .any(|p| p.1.is_finite());
         LineChart {
-            title: title.into(),
+            title: crate::quick::title(title),
             x_label: x_label.clone(),
             y_label: y_label.into(),
             x: XAxis::Categories(levels.iter().map(|l| l.label.clone()).collect()),

@@ -33,6 +33,7 @@ mod merge;
 mod meta;
 mod progress;
 mod protocol;
+mod quick;
 mod report;
 mod site;
 mod spec;

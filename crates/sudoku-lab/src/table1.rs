@@ -139,7 +139,7 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
         .iter()
         .enumerate()
         .map(|(ci, (_, title))| LineChart {
-            title: format!("{title} {note}"),
+            title: crate::quick::title(format!("{title} {note}")),
             x_label: "w".into(),
             y_label: "PI".into(),
             x: XAxis::Numeric { min: 0.0, max: 1.0 },
@@ -223,52 +223,79 @@ pub fn fig7(
                         .map(|r| (i as f64, paper_stat(r)))
                 })
                 .collect();
-            series.push(Series {
-                name: format!("{label} (paper)"),
-                points: paper,
-                marker: if k == 0 {
-                    Marker::Diamond
-                } else {
-                    Marker::Triangle
-                },
-                ..Default::default()
-            });
+            // Ours and the paper's of an algorithm share a colour; the paper's is dashed.
+            let colour = 2 * k;
+            let paper_none: Vec<f64> = levels
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| {
+                    published
+                        .iter()
+                        .any(|r| &r.level == *l && r.algorithm == *label && r.count == Some(0))
+                })
+                .map(|(i, _)| i as f64)
+                .collect();
+            series.push(
+                Series::new(
+                    format!("{label} (paper)"),
+                    paper,
+                    if k == 0 {
+                        Marker::Diamond
+                    } else {
+                        Marker::Triangle
+                    },
+                )
+                .color(colour)
+                .dashed()
+                .missing(paper_none, crate::alpha_chart::NO_RUN_SOLVED),
+            );
             let ours_of: Vec<usize> = (0..spec.algorithms.len())
                 .filter(|&a| spec.algorithms[a].paper_label.as_deref() == Some(label))
                 .collect();
             let several = ours_of.len() > 1;
             for (j, &a) in ours_of.iter().enumerate() {
+                let puzzle_of = |l: &String| {
+                    spec.puzzles
+                        .iter()
+                        .position(|p| p.primary && p.label() == l)
+                };
                 let ours: Vec<(f64, f64)> = levels
                     .iter()
                     .enumerate()
                     .map(|(i, l)| {
-                        let y = spec
-                            .puzzles
-                            .iter()
-                            .position(|p| p.primary && p.label() == l)
+                        let y = puzzle_of(l)
                             .and_then(|p| g[a][p].generations())
                             .map_or(f64::NAN, |s| our_stat(&s));
                         (i as f64, y)
                     })
                     .collect();
-                series.push(Series {
-                    name: if several {
-                        format!("{label} {} (sudoku-lab)", spec.algorithms[a].label)
-                    } else {
-                        format!("{label} (sudoku-lab)")
-                    },
-                    points: ours,
-                    marker: match (k, j) {
-                        (0, _) => Marker::Square,
-                        (_, 0) => Marker::Circle,
-                        _ => Marker::Cross,
-                    },
-                    ..Default::default()
-                });
+                let none: Vec<f64> = levels
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| puzzle_of(l).is_some_and(|p| g[a][p].successes == 0))
+                    .map(|(i, _)| i as f64)
+                    .collect();
+                series.push(
+                    Series::new(
+                        if several {
+                            format!("{label} {} (sudoku-lab)", spec.algorithms[a].label)
+                        } else {
+                            format!("{label} (sudoku-lab)")
+                        },
+                        ours,
+                        match (k, j) {
+                            (0, _) => Marker::Square,
+                            (_, 0) => Marker::Circle,
+                            _ => Marker::Cross,
+                        },
+                    )
+                    .color(colour)
+                    .missing(none, crate::alpha_chart::NO_RUN_SOLVED),
+                );
             }
         }
         panels.push(LineChart {
-            title: title.to_string(),
+            title: crate::quick::title(title),
             x_label: "puzzle".into(),
             y_label: "generations".into(),
             x: XAxis::Categories(levels.to_vec()),

@@ -1056,6 +1056,53 @@ fn quick_reproduction_of_every_experiment() {
         );
     }
     assert!(d.join("results/quick/benbassat/trajectory.png").is_file());
+    // Every experiment with a table has a chart, and every chart of a quick run says so.
+    for id in &ids {
+        let out = d.join("results/quick").join(id);
+        let svgs: Vec<PathBuf> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "svg"))
+            .collect();
+        assert!(!svgs.is_empty(), "{id}: no chart");
+        for svg in svgs {
+            let text = std::fs::read_to_string(&svg).unwrap();
+            assert!(
+                text.contains("QUICK RUN ("),
+                "{}: no quick mark",
+                svg.display()
+            );
+            assert!(svg.with_extension("png").is_file(), "{}", svg.display());
+        }
+    }
+}
+
+/// A quick reproduction of a CSO experiment (`report = "versus"`) draws effort.png: success
+/// with Wilson intervals and generations of the successful runs, titled as a quick run.
+#[test]
+fn quick_cso_reproduction_writes_its_chart() {
+    let d = tmpdir("quick-cso");
+    let o = run(bin()
+        .current_dir(&d)
+        .args(["reproduce", "cso-vs", "--quick"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = d.join("results/quick/cso-vs");
+    for f in ["effort.svg", "effort.png"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let svg = std::fs::read_to_string(out.join("effort.svg")).unwrap();
+    for want in [
+        "QUICK RUN (1 run per puzzle, at most 10 generations)",
+        "(a) success (% of runs, Wilson 95 % interval)",
+        "(b) generations (CSO: cycles) of successful runs",
+        "cso-cdc-0.05",
+    ] {
+        assert!(svg.contains(want), "{want:?} missing from effort.svg");
+    }
+    // The quick runs of plain CSO solve nothing: marked, not dropped.
+    assert!(svg.contains("no run solved"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("Chart effort.png"));
 }
 
 /// `report = "levels"` (Ret-GA journal Tables 2-4) end to end on `--quick`.
