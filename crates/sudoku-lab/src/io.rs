@@ -110,11 +110,19 @@ impl Row {
 /// Read the rows of a runs.csv, streaming, calling `f` on each. A trailing line without a
 /// newline (a write cut by a crash) is ignored; `Ok(valid_len)` is the byte length of the
 /// complete lines, so the caller can truncate the torn tail before appending.
-pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
-    use std::io::BufRead;
+pub fn for_each_row(path: &Path, f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = std::io::BufReader::new(file);
+    for_each_row_in(std::io::BufReader::new(file), path, f)
+}
+
+/// [`for_each_row`] on any reader; `path` names the source in errors (one line each, with the
+/// line number).
+pub fn for_each_row_in(
+    mut reader: impl std::io::BufRead,
+    path: &Path,
+    mut f: impl FnMut(Row) -> Result<()>,
+) -> Result<u64> {
     let mut line = String::new();
     let mut valid = 0u64;
     let mut lineno = 0usize;
@@ -122,7 +130,13 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
     let mut padded = String::new();
     loop {
         line.clear();
-        let k = reader.read_line(&mut line)?;
+        let k = reader.read_line(&mut line).with_context(|| {
+            format!(
+                "{}:{}: cannot read (not UTF-8 text?)",
+                path.display(),
+                lineno + 1
+            )
+        })?;
         if k == 0 || !line.ends_with('\n') {
             break;
         }
@@ -152,8 +166,39 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
             .from_reader(l.as_bytes())
             .deserialize()
             .next()
-            .context("empty row")?
-            .with_context(|| format!("{}:{lineno}: malformed row", path.display()))?;
+            .with_context(|| format!("{}:{lineno}: empty row", path.display()))?
+            .map_err(|e| {
+                // The csv crate counts records and lines of this one line: name the column.
+                let what = match e.kind() {
+                    csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+                        Some(k) => format!(
+                            "{}: {}",
+                            HEADER.split(',').nth(k as usize).unwrap_or("field"),
+                            err.kind()
+                        ),
+                        None => err.kind().to_string(),
+                    },
+                    _ => e.to_string(),
+                };
+                anyhow::anyhow!("{}:{lineno}: malformed row: {what}", path.display())
+            })?;
+        // Rows are written back as they are read (`--resume`, `merge`) without quoting: a
+        // field holding a separator or a quote would come back as another row.
+        for (name, v) in [
+            ("experiment", &row.experiment),
+            ("algorithm", &row.algorithm),
+            ("puzzle", &row.puzzle),
+            ("termination", &row.termination),
+            ("grid", &row.grid),
+            ("counters", &row.counters),
+        ] {
+            if v.contains([',', '"', '\r', '\n']) {
+                anyhow::bail!(
+                    "{}:{lineno}: malformed row: {name} holds a comma, quote or line break",
+                    path.display()
+                );
+            }
+        }
         f(row)?;
     }
     Ok(valid)
