@@ -149,8 +149,7 @@ pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
 }
 
 pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = spec::read_spec(path)?;
     let spec = Spec::parse(&text, &path.display().to_string())?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let p = prepare(spec, Some(&base), flags)?;
