@@ -172,7 +172,7 @@ pub fn build(a: &AlgorithmSpec) -> Result<Box<dyn Solver>> {
 /// key on a second one).
 pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
     build_solver(name, params)
-        .map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").replace('\n', " ")))
+        .map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").trim().replace('\n', " ")))
 }
 
 fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {

@@ -149,8 +149,7 @@ pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
 }
 
 pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = spec::read_spec(path)?;
     let spec = Spec::parse(&text, &path.display().to_string())?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let p = prepare(spec, Some(&base), flags)?;
@@ -578,6 +577,27 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
     Ok(p)
 }
 
+/// One `--param key=value`: the value as TOML (`0.5`, `true`, `[1, 2, 3]`), else as a string
+/// (`strategy=both`).
+fn param(kv: &str) -> Result<(String, toml::Value)> {
+    let (k, v) = kv
+        .split_once('=')
+        .with_context(|| format!("--param '{kv}' is not key=value"))?;
+    let k = k.trim();
+    if k.is_empty()
+        || !k
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        bail!("--param '{kv}': the key must be letters, digits, '_' or '-'");
+    }
+    let value = toml::from_str::<toml::Table>(&format!("v = {v}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(v.to_string()));
+    Ok((k.to_string(), value))
+}
+
 pub fn solve(
     algo: &str,
     seed: u64,
@@ -588,13 +608,8 @@ pub fn solve(
     let puzzle = resolve_puzzle(puzzle)?;
     let mut table = toml::Table::new();
     for kv in params {
-        let (k, v) = kv
-            .split_once('=')
-            .with_context(|| format!("--param '{kv}' is not key=value"))?;
-        let parsed: toml::Table = toml::from_str(&format!("{k} = {v}"))
-            .or_else(|_| toml::from_str(&format!("{k} = \"{v}\"")))
-            .with_context(|| format!("--param '{kv}': not a TOML value"))?;
-        table.extend(parsed);
+        let (k, v) = param(kv)?;
+        table.insert(k, v);
     }
     let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
     algos::check_order(algo, puzzle.geometry().n())?;

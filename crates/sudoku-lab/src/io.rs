@@ -11,11 +11,28 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomic_with(path, |w| Ok(w.write_all(bytes)?))
 }
 
-/// [`write_atomic`] for content produced piece by piece through a buffered writer.
+/// [`write_atomic`] for content produced piece by piece through a buffered writer. Errors
+/// (disk full, read-only folder, ...) name `path` and the OS reason, in one line; no temporary
+/// file is left. A `path` that exists and is neither a file nor a folder (`/dev/stdout`, a
+/// FIFO, `/dev/full`) is written in place: renaming over it would replace the device.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
 ) -> Result<()> {
+    write_atomic_inner(path, fill).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_atomic_inner(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
+) -> Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let f = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?;
+        return Ok(());
+    }
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
@@ -25,9 +42,9 @@ pub fn write_atomic_with(
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
         let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -110,11 +127,19 @@ impl Row {
 /// Read the rows of a runs.csv, streaming, calling `f` on each. A trailing line without a
 /// newline (a write cut by a crash) is ignored; `Ok(valid_len)` is the byte length of the
 /// complete lines, so the caller can truncate the torn tail before appending.
-pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
-    use std::io::BufRead;
+pub fn for_each_row(path: &Path, f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = std::io::BufReader::new(file);
+    for_each_row_in(std::io::BufReader::new(file), path, f)
+}
+
+/// [`for_each_row`] on any reader; `path` names the source in errors (one line each, with the
+/// line number).
+pub fn for_each_row_in(
+    mut reader: impl std::io::BufRead,
+    path: &Path,
+    mut f: impl FnMut(Row) -> Result<()>,
+) -> Result<u64> {
     let mut line = String::new();
     let mut valid = 0u64;
     let mut lineno = 0usize;
@@ -122,7 +147,13 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
     let mut padded = String::new();
     loop {
         line.clear();
-        let k = reader.read_line(&mut line)?;
+        let k = reader.read_line(&mut line).with_context(|| {
+            format!(
+                "{}:{}: cannot read (not UTF-8 text?)",
+                path.display(),
+                lineno + 1
+            )
+        })?;
         if k == 0 || !line.ends_with('\n') {
             break;
         }
@@ -152,8 +183,39 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
             .from_reader(l.as_bytes())
             .deserialize()
             .next()
-            .context("empty row")?
-            .with_context(|| format!("{}:{lineno}: malformed row", path.display()))?;
+            .with_context(|| format!("{}:{lineno}: empty row", path.display()))?
+            .map_err(|e| {
+                // The csv crate counts records and lines of this one line: name the column.
+                let what = match e.kind() {
+                    csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+                        Some(k) => format!(
+                            "{}: {}",
+                            HEADER.split(',').nth(k as usize).unwrap_or("field"),
+                            err.kind()
+                        ),
+                        None => err.kind().to_string(),
+                    },
+                    _ => e.to_string(),
+                };
+                anyhow::anyhow!("{}:{lineno}: malformed row: {what}", path.display())
+            })?;
+        // Rows are written back as they are read (`--resume`, `merge`) without quoting: a
+        // field holding a separator or a quote would come back as another row.
+        for (name, v) in [
+            ("experiment", &row.experiment),
+            ("algorithm", &row.algorithm),
+            ("puzzle", &row.puzzle),
+            ("termination", &row.termination),
+            ("grid", &row.grid),
+            ("counters", &row.counters),
+        ] {
+            if v.contains([',', '"', '\r', '\n']) {
+                anyhow::bail!(
+                    "{}:{lineno}: malformed row: {name} holds a comma, quote or line break",
+                    path.display()
+                );
+            }
+        }
         f(row)?;
     }
     Ok(valid)
@@ -179,4 +241,63 @@ pub fn upgrade_runs(path: &Path) -> Result<bool> {
         Ok(())
     })?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("sudoku-lab-io-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// A write that fails half way (as on a full disk) names the path, leaves the old file
+    /// as it was and no temporary file.
+    #[test]
+    fn a_write_failing_half_way_names_the_path_and_leaves_the_old_file() {
+        let d = tmp("half");
+        let path = d.join("runs.csv");
+        std::fs::write(&path, "old\n").unwrap();
+        let e = write_atomic_with(&path, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(std::io::Error::from_raw_os_error(28).into())
+        })
+        .unwrap_err();
+        let msg = format!("{e:#}");
+        assert!(
+            msg.starts_with(&format!("cannot write {}: ", path.display())),
+            "{msg}"
+        );
+        assert!(msg.contains("No space left on device"), "{msg}");
+        assert!(!msg.contains('\n'), "{msg}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        let names: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
+        assert_eq!(names.len(), 1, "temporary file left: {names:?}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A device (here /dev/full, every write ENOSPC) is written in place, never replaced.
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_in_place_and_a_full_one_named() {
+        use std::os::unix::fs::FileTypeExt;
+        let full = Path::new("/dev/full");
+        if !full.exists() {
+            return;
+        }
+        let e = write_atomic(full, &[b'x'; 100_000]).unwrap_err();
+        let msg = format!("{e:#}");
+        assert!(msg.starts_with("cannot write /dev/full: "), "{msg}");
+        assert!(msg.contains("No space left on device"), "{msg}");
+        let t = std::fs::metadata(full).unwrap().file_type();
+        assert!(t.is_char_device());
+        write_atomic(Path::new("/dev/null"), b"nothing\n").unwrap();
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
 }

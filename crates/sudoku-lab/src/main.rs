@@ -21,6 +21,8 @@ mod compare_report;
 mod counter;
 mod effort;
 mod export;
+#[cfg(test)]
+mod fuzz;
 mod grades;
 mod io;
 mod levels;

@@ -164,10 +164,17 @@ impl Protocol<'_> {
                 Ok(())
             })?;
             // Drop a torn last line before appending.
-            let f = std::fs::OpenOptions::new().write(true).open(runs_path)?;
-            if f.metadata()?.len() != valid {
-                f.set_len(valid)?;
-            }
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(runs_path)
+                .and_then(|f| {
+                    if f.metadata()?.len() != valid {
+                        f.set_len(valid)?;
+                    }
+                    Ok(f)
+                })
+                .with_context(|| format!("cannot write {}", runs_path.display()))?;
+            drop(f);
         } else {
             write_atomic(runs_path, format!("{HEADER}\n").as_bytes())?;
         }
@@ -208,17 +215,20 @@ impl Protocol<'_> {
         let progress = Progress::new(&self.spec.id, effort, pending.len() as u64);
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Done>();
+        let (runs_name, traj_name) = (runs_path.to_path_buf(), traj_path.clone());
         let writer = std::thread::spawn(move || -> Result<()> {
             let mut w = std::io::BufWriter::new(file);
             let mut t = traj_file.map(std::io::BufWriter::new);
             for Done { row, trajectory } in rx {
                 // The trajectory block first: a run in runs.csv always has its whole block.
                 if let (Some(t), Some(block)) = (t.as_mut(), trajectory) {
-                    t.write_all(block.as_bytes())?;
-                    t.flush()?;
+                    t.write_all(block.as_bytes())
+                        .and_then(|_| t.flush())
+                        .with_context(|| format!("cannot append to {}", traj_name.display()))?;
                 }
-                writeln!(w, "{}", row.to_line())?;
-                w.flush()?;
+                writeln!(w, "{}", row.to_line())
+                    .and_then(|_| w.flush())
+                    .with_context(|| format!("cannot append to {}", runs_name.display()))?;
             }
             Ok(())
         });

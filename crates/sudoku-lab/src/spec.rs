@@ -644,6 +644,33 @@ pub fn read_capped(path: &Path) -> Result<String> {
     Ok(text)
 }
 
+/// Largest spec file read (the committed ones are under 10 kB): `run /dev/zero` stops here
+/// instead of filling the memory.
+pub const MAX_SPEC_FILE: u64 = 1 << 20;
+
+/// The text of a spec file, at most [`MAX_SPEC_FILE`] bytes.
+pub fn read_spec(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SPEC_FILE + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > MAX_SPEC_FILE {
+        bail!(
+            "{}: larger than the {} MB a spec may have",
+            path.display(),
+            MAX_SPEC_FILE >> 20
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read {}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// A user spec (`base` = its folder) reads its own files only; an embedded spec (or a replay
 /// without a recorded folder) reads the embedded file of that name, else the path as given.
 fn read_puzzle_file(f: &str, base: Option<&Path>) -> Result<(String, String)> {
