@@ -9,13 +9,19 @@
 #     --max-seconds S  skip experiments whose committed results/<id> took more than S seconds of
 #                      wall time (2 threads); they are listed as not measured
 #     --out FILE       also write the Markdown table to FILE
+#     --control        also run two 1-thread processes of the same experiment side by side: the
+#                      speed-up the machine itself allows for this workload is
+#                      2 x (1 thread wall) / (side-by-side wall); when it is below 2, two busy
+#                      cores slow each other down (shared cache, memory, frequency) whatever
+#                      the scheduler does
 set -euo pipefail
 cd "$(dirname "$0")/.."
-max="" out="" ids=()
+max="" out="" control=0 ids=()
 while [ $# -gt 0 ]; do
   case $1 in
     --max-seconds) max=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --control) control=1; shift ;;
     -*) echo "threads-speedup: unknown option $1" >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
   esac
@@ -29,8 +35,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 table="$tmp/table.md"
 {
-  echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms |"
-  echo "|---|---|---|---|---|---|"
+  if [ $control = 1 ]; then
+    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | two 1-thread processes side by side: wall s | speed-up the machine allows | runs.csv identical but wall_ms |"
+    echo "|---|---|---|---|---|---|---|---|"
+  else
+    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms |"
+    echo "|---|---|---|---|---|---|"
+  fi
 } >"$table"
 cat "$table"
 committed() {
@@ -59,9 +70,22 @@ strip = lambda rows: [r[:w] + r[w + 1:] for r in rows]
 print("yes" if a[0] == b[0] and strip(a) == strip(b) else "NO")
 PY
 )
-  printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %s |\n' "$id" "$was" \
-    "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
-    "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$same" | tee -a "$table"
+  if [ $control = 1 ]; then
+    start=$(date +%s.%N)
+    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-a" >/dev/null 2>&1 &
+    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-b" >/dev/null 2>&1
+    wait
+    pair=$(echo "$(date +%s.%N) - $start" | bc -l)
+    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.1f | %.2fx | %s |\n' "$id" "$was" \
+      "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
+      "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$pair" \
+      "$(echo "2 * ${wall[1]} / $pair" | bc -l)" "$same" | tee -a "$table"
+    rm -rf "$tmp/$id-a" "$tmp/$id-b"
+  else
+    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %s |\n' "$id" "$was" \
+      "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
+      "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$same" | tee -a "$table"
+  fi
   rm -rf "$tmp/$id-1" "$tmp/$id-2"
 done
 if [ -n "$out" ]; then
