@@ -4,11 +4,16 @@
 # into temporary folders (the committed results are not touched); the two runs.csv are checked
 # identical in every column but wall_ms. Wall and CPU (user+sys) seconds are measured by
 # /usr/bin/time. Run it on an idle machine.
-#   scripts/threads-speedup.sh [--max-seconds S] [--out FILE] [ID...]
+#   scripts/threads-speedup.sh [--max-seconds S] [--runs N] [--control] [--out FILE] [ID...]
 #     ID...            experiments (default: every embedded one)
 #     --max-seconds S  skip experiments whose committed results/<id> took more than S seconds of
 #                      wall time (2 threads); they are listed as not measured
 #     --out FILE       also write the Markdown table to FILE
+#     --runs N         pass --runs N to every reproduce (N runs per algorithm and puzzle instead
+#                      of the spec's count): a reduced protocol for the experiments that take
+#                      hours. Fewer runs leave fewer tasks to balance, so the speed-up measured
+#                      this way is a conservative estimate of the full protocol's; the table
+#                      says so in its first line
 #     --control        also run two 1-thread processes of the same experiment side by side: the
 #                      speed-up the machine itself allows for this workload is
 #                      2 x (1 thread wall) / (side-by-side wall); when it is below 2, two busy
@@ -16,17 +21,22 @@
 #                      the scheduler does
 set -euo pipefail
 cd "$(dirname "$0")/.."
-max="" out="" control=0 ids=()
+argv="$*"
+max="" out="" control=0 runs="" ids=()
 while [ $# -gt 0 ]; do
   case $1 in
     --max-seconds) max=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --control) control=1; shift ;;
+    --runs) runs=$2; shift 2 ;;
     -*) echo "threads-speedup: unknown option $1" >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
   esac
 done
 cargo build --release --quiet -p sudoku-lab
+extra=()
+if [ -n "$runs" ]; then extra=(--runs "$runs"); fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 bin=target/release/sudoku-lab
 if [ ${#ids[@]} -eq 0 ]; then
   mapfile -t ids < <(ls experiments/*.toml | xargs -n1 basename | sed 's/\.toml$//')
@@ -57,7 +67,7 @@ for id in "${ids[@]}"; do
   declare -A wall=() cpu=()
   for t in 1 2; do
     /usr/bin/time -f '%e %U %S' -o "$tmp/time" \
-      "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" >/dev/null 2>&1
+      "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" "${extra[@]}" >/dev/null 2>&1
     read -r e u s <"$tmp/time"
     wall[$t]=$e
     cpu[$t]=$(echo "$u + $s" | bc -l)
@@ -72,8 +82,8 @@ PY
 )
   if [ $control = 1 ]; then
     start=$(date +%s.%N)
-    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-a" >/dev/null 2>&1 &
-    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-b" >/dev/null 2>&1
+    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-a" "${extra[@]}" >/dev/null 2>&1 &
+    "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-b" "${extra[@]}" >/dev/null 2>&1
     wait
     pair=$(echo "$(date +%s.%N) - $start" | bc -l)
     printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.1f | %.2fx | %s |\n' "$id" "$was" \
@@ -90,7 +100,11 @@ PY
 done
 if [ -n "$out" ]; then
   {
-    echo "Measured by \`scripts/threads-speedup.sh\` at $(git rev-parse --short HEAD) on $(nproc) cores ($(date -u +%Y-%m-%d))."
+    echo "Measured by \`scripts/threads-speedup.sh $argv\` at $(git rev-parse --short HEAD) on $(nproc) cores ($(date -u +%Y-%m-%d)); load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)."
+    if [ -n "$runs" ]; then
+      echo
+      echo "REDUCED PROTOCOL: --runs $runs (runs per algorithm and puzzle; the spec's count is overridden), so wall times are not those of the full protocol; fewer tasks are harder to balance, so the speed-up is a conservative estimate of the full protocol's."
+    fi
     echo
     cat "$table"
   } >"$out"
