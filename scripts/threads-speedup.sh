@@ -12,7 +12,7 @@
 #     --runs N         pass --runs N to every reproduce (N runs per algorithm and puzzle instead
 #                      of the spec's count): a reduced protocol for the experiments that take
 #                      hours. Fewer runs leave fewer tasks to balance, so the speed-up measured
-#                      this way is a conservative estimate of the full protocol's; the table
+#                      this way is expected to be at most that of the full protocol; the table
 #                      says so in its first line
 #     --control        also run two 1-thread processes of the same experiment side by side: the
 #                      speed-up the machine itself allows for this workload is
@@ -103,7 +103,7 @@ if [ -n "$out" ]; then
     echo "Measured by \`scripts/threads-speedup.sh $argv\` at $(git rev-parse --short HEAD) on $(nproc) cores ($(date -u +%Y-%m-%d)); load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)."
     if [ -n "$runs" ]; then
       echo
-      echo "REDUCED PROTOCOL: --runs $runs (runs per algorithm and puzzle; the spec's count is overridden), so wall times are not those of the full protocol; fewer tasks are harder to balance, so the speed-up is a conservative estimate of the full protocol's."
+      echo "REDUCED PROTOCOL: --runs $runs (runs per algorithm and puzzle; the spec's count is overridden), so wall times are not those of the full protocol; fewer tasks are harder to balance, so the speed-up is expected to be at most that of the full protocol (not proven: the mix of run costs changes too)."
     fi
     echo
     cat "$table"
