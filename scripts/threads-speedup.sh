@@ -46,14 +46,18 @@ trap 'rm -rf "$tmp"' EXIT
 table="$tmp/table.md"
 {
   if [ $control = 1 ]; then
-    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | two 1-thread processes side by side: wall s | speed-up the machine allows | runs.csv identical but wall_ms |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | two 1-thread processes side by side: wall s | speed-up the machine allows | runs.csv identical but wall_ms | CPU s of other processes meanwhile |"
+    echo "|---|---|---|---|---|---|---|---|---|"
   else
-    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms |"
-    echo "|---|---|---|---|---|---|"
+    echo "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms | CPU s of other processes meanwhile |"
+    echo "|---|---|---|---|---|---|---|"
   fi
 } >"$table"
 cat "$table"
+# Busy CPU ticks of the whole machine so far (user, nice, system, irq, softirq; /proc/stat).
+busy() {
+  awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat
+}
 committed() {
   python3 -c "import json,sys; print('%.1f' % json.load(open(sys.argv[1]))['wall_seconds'])" \
     "results/$1/meta.json" 2>/dev/null || echo "-"
@@ -65,6 +69,7 @@ for id in "${ids[@]}"; do
     continue
   fi
   declare -A wall=() cpu=()
+  busy_before=$(busy)
   for t in 1 2; do
     /usr/bin/time -f '%e %U %S' -o "$tmp/time" \
       "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" "${extra[@]}" >/dev/null 2>&1
@@ -72,6 +77,9 @@ for id in "${ids[@]}"; do
     wall[$t]=$e
     cpu[$t]=$(echo "$u + $s" | bc -l)
   done
+  # CPU seconds spent by every other process while the two timed runs ran: a check that the
+  # machine was idle (it also counts this script's own few milliseconds)
+  others=$(echo "($(busy) - $busy_before) / $(getconf CLK_TCK) - ${cpu[1]} - ${cpu[2]}" | bc -l)
   same=$(python3 - "$tmp/$id-1/runs.csv" "$tmp/$id-2/runs.csv" <<'PY'
 import csv, sys
 a, b = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:])
@@ -86,15 +94,15 @@ PY
     "$bin" reproduce "$id" --threads 1 --out "$tmp/$id-b" "${extra[@]}" >/dev/null 2>&1
     wait
     pair=$(echo "$(date +%s.%N) - $start" | bc -l)
-    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.1f | %.2fx | %s |\n' "$id" "$was" \
+    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %.1f | %.2fx | %s | %.1f |\n' "$id" "$was" \
       "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
       "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$pair" \
-      "$(echo "2 * ${wall[1]} / $pair" | bc -l)" "$same" | tee -a "$table"
+      "$(echo "2 * ${wall[1]} / $pair" | bc -l)" "$same" "$others" | tee -a "$table"
     rm -rf "$tmp/$id-a" "$tmp/$id-b"
   else
-    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %s |\n' "$id" "$was" \
+    printf '| %s | %s | %.1f (%.1f) | %.1f (%.1f) | %.2fx | %s | %.1f |\n' "$id" "$was" \
       "${wall[1]}" "${cpu[1]}" "${wall[2]}" "${cpu[2]}" \
-      "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$same" | tee -a "$table"
+      "$(echo "${wall[1]} / ${wall[2]}" | bc -l)" "$same" "$others" | tee -a "$table"
   fi
   rm -rf "$tmp/$id-1" "$tmp/$id-2"
 done
