@@ -14,6 +14,9 @@
 #                      hours. Fewer runs leave fewer tasks to balance, so the speed-up measured
 #                      this way is expected to be at most that of the full protocol; the table
 #                      says so in its first line
+#     --abba           time each thread count twice, in the order 1, 2, 2, 1 threads, and use
+#                      the means: this VM's speed drifts by 10-20 % within minutes, and the
+#                      symmetric order cancels a drift that is linear in time
 #     --control        also run two 1-thread processes of the same experiment side by side: the
 #                      speed-up the machine itself allows for this workload is
 #                      2 x (1 thread wall) / (side-by-side wall); when it is below 2, two busy
@@ -22,12 +25,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 argv="$*"
-max="" out="" control=0 runs="" ids=()
+max="" out="" control=0 runs="" abba=0 ids=()
 while [ $# -gt 0 ]; do
   case $1 in
     --max-seconds) max=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --control) control=1; shift ;;
+    --abba) abba=1; shift ;;
     --runs) runs=$2; shift 2 ;;
     -*) echo "threads-speedup: unknown option $1" >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
@@ -70,16 +74,20 @@ for id in "${ids[@]}"; do
   fi
   declare -A wall=() cpu=()
   busy_before=$(busy)
-  for t in 1 2; do
+  order=(1 2)
+  if [ $abba = 1 ]; then order=(1 2 2 1); fi
+  wall[1]=0 wall[2]=0 cpu[1]=0 cpu[2]=0
+  for t in "${order[@]}"; do
+    rm -rf "$tmp/$id-$t"
     /usr/bin/time -f '%e %U %S' -o "$tmp/time" \
       "$bin" reproduce "$id" --threads "$t" --out "$tmp/$id-$t" "${extra[@]}" >/dev/null 2>&1
     read -r e u s <"$tmp/time"
-    wall[$t]=$e
-    cpu[$t]=$(echo "$u + $s" | bc -l)
+    wall[$t]=$(echo "${wall[$t]} + $e / (${#order[@]} / 2)" | bc -l)
+    cpu[$t]=$(echo "${cpu[$t]} + ($u + $s) / (${#order[@]} / 2)" | bc -l)
   done
   # CPU seconds spent by every other process while the two timed runs ran: a check that the
   # machine was idle (it also counts this script's own few milliseconds)
-  others=$(echo "($(busy) - $busy_before) / $(getconf CLK_TCK) - ${cpu[1]} - ${cpu[2]}" | bc -l)
+  others=$(echo "($(busy) - $busy_before) / $(getconf CLK_TCK) - (${cpu[1]} + ${cpu[2]}) * ${#order[@]} / 2" | bc -l)
   same=$(python3 - "$tmp/$id-1/runs.csv" "$tmp/$id-2/runs.csv" <<'PY'
 import csv, sys
 a, b = (list(csv.reader(open(p, newline=""))) for p in sys.argv[1:])
@@ -109,6 +117,10 @@ done
 if [ -n "$out" ]; then
   {
     echo "Measured by \`scripts/threads-speedup.sh $argv\` at $(git rev-parse --short HEAD) on $(nproc) cores ($(date -u +%Y-%m-%d)); load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)."
+    if [ $abba = 1 ]; then
+      echo
+      echo "Each time is the mean of two runs, timed in the order 1, 2, 2, 1 threads (--abba)."
+    fi
     if [ -n "$runs" ]; then
       echo
       echo "REDUCED PROTOCOL: --runs $runs (runs per algorithm and puzzle; the spec's count is overridden), so wall times are not those of the full protocol; fewer tasks are harder to balance, so the speed-up is expected to be at most that of the full protocol (not proven: the mix of run costs changes too)."
