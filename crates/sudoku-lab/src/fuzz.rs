@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use std::path::Path;
 
-use crate::io::{for_each_row_in, Row};
+use crate::protocol::io::{for_each_row_in, Row};
 use crate::spec::{Spec, EMBEDDED};
 
 const RUNS_CSV: [&str; 2] = [
@@ -179,7 +179,7 @@ fn check_runs(bytes: &[u8]) {
             assert!(valid as usize <= bytes.len());
             // What `--resume` and `merge` write back reads back the same (but for wall_ms,
             // written to the microsecond, and NaN, unequal to itself).
-            let mut text = String::from(crate::io::HEADER);
+            let mut text = String::from(crate::protocol::io::HEADER);
             text.push('\n');
             for r in &rows {
                 text.push_str(&r.to_line());
@@ -254,7 +254,7 @@ proptest! {
     ) {
         let mut b = Vec::new();
         if header {
-            b.extend_from_slice(crate::io::HEADER.as_bytes());
+            b.extend_from_slice(crate::protocol::io::HEADER.as_bytes());
             b.push(b'\n');
         }
         b.extend_from_slice(&bytes);
@@ -269,7 +269,7 @@ proptest! {
         keep_header in proptest::bool::weighted(0.9),
     ) {
         let base = runs_base(which, n);
-        let extra = [crate::io::HEADER, "\"", "a,b,c", ",,,,,,,,,,,,,,", "\"x\ny\""];
+        let extra = [crate::protocol::io::HEADER, "\"", "a,b,c", ",,,,,,,,,,,,,,", "\"x\ny\""];
         check_runs(&mutate(&base, &e, ',', &extra, usize::from(keep_header)));
     }
 }
@@ -289,7 +289,7 @@ mod found {
 
     #[test]
     fn a_runs_csv_that_is_not_utf8_names_the_file_and_line() {
-        let mut b = format!("{}\n", crate::io::HEADER).into_bytes();
+        let mut b = format!("{}\n", crate::protocol::io::HEADER).into_bytes();
         b.extend_from_slice(b"\xff\xfe,\n");
         let e = for_each_row_in(&b[..], Path::new("r.csv"), |_| Ok(())).expect_err("accepted");
         let msg = format!("{e:#}");
@@ -298,7 +298,7 @@ mod found {
 
     #[test]
     fn an_empty_runs_csv_row_names_the_file_and_line() {
-        let msg = err_of(&format!("{}\n\n", crate::io::HEADER));
+        let msg = err_of(&format!("{}\n\n", crate::protocol::io::HEADER));
         assert!(msg.starts_with("r.csv:2: empty row"), "{msg}");
     }
 
@@ -306,7 +306,7 @@ mod found {
     fn a_quoted_field_with_a_comma_is_refused() {
         let line = RUNS_CSV[0].lines().nth(1).unwrap();
         let bad = line.replacen("reseda_medium", "\"reseda,medium\"", 1);
-        let msg = err_of(&format!("{}\n{bad}\n", crate::io::HEADER));
+        let msg = err_of(&format!("{}\n{bad}\n", crate::protocol::io::HEADER));
         assert!(
             msg.starts_with("r.csv:2: malformed row: puzzle holds"),
             "{msg}"

@@ -1,214 +1,30 @@
 //! `sudoku-lab`: reproduce published experiments of stochastic Sudoku solvers, run studies of
 //! your own, and compare algorithms with proper statistics.
 //!
-//! The CLI is parsed in two layers: clap turns arguments into [`Cli`]; each command validates
-//! everything it needs (spec, puzzles, published values, flags) before it writes anything, so a
-//! bad input ends with one line on stderr, exit code 2 and no files.
+//! The runner by role, one folder a room:
+//! - [`cli`] - the command line, one file per command (clap's definitions in `cli/args.rs`);
+//! - [`spec`] - experiment specs: parsing, validation, puzzle loading, the embedded files;
+//! - [`algos`] - the algorithm registry: a name and options -> a configured solver;
+//! - [`protocol`] - the plan, its runs in parallel, runs.csv and meta.json, resume, the folder
+//!   lock, progress, shards and their merge, replay;
+//! - [`reports`] - every report and chart written from runs.csv, behind one dispatcher;
+//! - [`export`] - results in other tools' formats (LaTeX, Markdown, IOHprofiler);
+//! - [`site`] - the static HTML site of every results folder (`sudoku-lab report`).
+//!
+//! Dependencies point one way: `cli` -> `site`, `reports` -> `export`, `protocol` -> `spec`
+//! -> `algos` (a test, `layers_import_downwards_only`, checks it).
 
 mod algos;
-mod algos_cso;
-mod algos_gen;
-mod algos_lewis;
-mod algos_mk;
-mod algos_reseda;
-mod alpha_chart;
-mod bench;
-mod commands;
-mod compare;
-mod compare_charts;
-mod compare_data;
-mod compare_report;
-mod counter;
-mod effort;
+mod cli;
 mod export;
 #[cfg(test)]
 mod fuzz;
-mod grades;
-mod io;
-mod levels;
-#[cfg(unix)]
-mod lock;
-#[cfg(not(unix))]
-#[path = "lock_other.rs"]
-mod lock;
-mod merge;
-mod meta;
-mod progress;
 mod protocol;
-mod quick;
-mod report;
+mod reports;
 mod site;
 mod spec;
-mod table1;
-mod trajectory;
 
-use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
 use std::process::ExitCode;
-
-#[derive(Parser)]
-#[command(
-    name = "sudoku-lab",
-    version,
-    about = "Reproduce and compare stochastic Sudoku solvers"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Args, Clone, Debug)]
-pub struct ProtocolFlags {
-    /// Fewer runs and a generation cap (set in the spec): the same code in under a minute.
-    #[arg(long)]
-    pub quick: bool,
-    /// Runs per (algorithm, puzzle), overriding the spec.
-    #[arg(long)]
-    pub runs: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Output folder (default `results/<experiment-id>/`, or `results/quick/<id>/` with --quick).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue an interrupted protocol: runs already in runs.csv are skipped.
-    #[arg(long, conflicts_with = "fresh")]
-    pub resume: bool,
-    /// Discard an existing runs.csv in the output folder and start over.
-    #[arg(long)]
-    pub fresh: bool,
-    /// Master seed, overriding the spec.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Run only the k-th of n disjoint slices of the plan (balanced by expected cost), e.g.
-    /// `--shard 2/4`, into its own folder; `merge` joins the n folders.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Reproduce a published experiment (see `list`), or `all` of them.
-    Reproduce {
-        experiment: String,
-        #[command(flatten)]
-        flags: ProtocolFlags,
-    },
-    /// Run an experiment spec of your own (TOML, same format as experiments/*.toml).
-    Run {
-        spec: PathBuf,
-        #[command(flatten)]
-        flags: ProtocolFlags,
-    },
-    /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
-    /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
-    Solve {
-        #[arg(long)]
-        algo: String,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long)]
-        max_generations: Option<u64>,
-        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=\"never\".
-        #[arg(long = "param")]
-        params: Vec<String>,
-        puzzle: String,
-    },
-    /// Puzzle files.
-    Puzzles {
-        #[command(subcommand)]
-        command: PuzzlesCommand,
-    },
-    /// Re-execute the runs of a results folder from their runs.csv rows and check that every
-    /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
-    /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
-    /// would have written: checks that they share spec, seeds and revision and cover the plan
-    /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
-    Merge {
-        out: PathBuf,
-        #[arg(required = true)]
-        shards: Vec<PathBuf>,
-        /// Threads for the reports (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-    },
-    Replay {
-        /// A results folder (with runs.csv and meta.json).
-        dir: PathBuf,
-        /// Replay every k-th row only.
-        #[arg(long, default_value_t = 1)]
-        every: usize,
-        /// Replay only solved runs (fast: failed runs use the whole budget).
-        #[arg(long)]
-        solved_only: bool,
-    },
-    /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
-    /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
-    /// removed in a seeded random order while the exact solver still finds exactly one
-    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, else an error).
-    /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
-    Generate {
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Number of puzzles.
-        #[arg(long, default_value_t = 5)]
-        count: usize,
-        /// Target number of givens.
-        #[arg(long, default_value_t = 28)]
-        givens: usize,
-        /// Order of the grid: 6 (2x3 boxes), 9, 12 (3x4 boxes), 16, ...
-        #[arg(long, default_value_t = 9)]
-        size: usize,
-        /// Solved grids: a gen-ga run (default for 9x9) or random full grids from the exact
-        /// solver (default for other sizes).
-        #[arg(long, value_enum)]
-        grids: Option<commands::GridSource>,
-        /// A file of solved boards to use instead.
-        #[arg(long)]
-        boards: Option<PathBuf>,
-        /// Write the puzzles here (atomically) instead of to standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-    /// Experiments, algorithms and bank puzzles.
-    List,
-    /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
-    Bench {
-        /// Shorter measurement.
-        #[arg(long)]
-        quick: bool,
-    },
-    /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
-    /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
-    /// iohinspector.
-    Export {
-        #[arg(long, value_enum)]
-        format: export::Format,
-        /// A results folder.
-        dir: PathBuf,
-        /// Output folder (default `<dir>/export/` for latex and markdown, `<dir>/ioh/` for ioh).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-    /// A static HTML site of every results folder: index.html and one page per experiment
-    /// (report with coloured verdicts, inline SVG charts, files, meta.json facts, options).
-    /// Opens from the file system; exit 1 when an image of a report is missing.
-    Report {
-        /// The folder of results folders.
-        #[arg(long, default_value = "results")]
-        results: PathBuf,
-        /// Output folder (default: `docs/` beside the results folder).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-}
-
-#[derive(Subcommand)]
-enum PuzzlesCommand {
-    /// Givens, conflicts and number of solutions (0, 1, many) of every puzzle in a file.
-    /// Exit 0 when every puzzle has a unique solution, 1 otherwise, 2 on unreadable input.
-    Check { file: PathBuf },
-}
 
 fn main() -> ExitCode {
     // Output piped into `head` and the like: end quietly when the reader goes away, as Unix
@@ -219,93 +35,5 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // Usage errors in one line (all of clap's error: what is missing, the "did you mean" tip;
-    // without the usage and help footers), exit 2; --help and --version as usual.
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) if e.use_stderr() => {
-            eprintln!("{}", one_line_usage_error(&e.to_string()));
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-    };
-    let result = match cli.command {
-        Command::Reproduce { experiment, flags } => commands::reproduce(&experiment, &flags),
-        Command::Run { spec, flags } => commands::run_spec(&spec, &flags),
-        Command::Solve {
-            algo,
-            seed,
-            max_generations,
-            params,
-            puzzle,
-        } => commands::solve(&algo, seed, max_generations, &params, &puzzle),
-        Command::Puzzles {
-            command: PuzzlesCommand::Check { file },
-        } => commands::check(&file),
-        Command::Merge {
-            out,
-            shards,
-            threads,
-        } => merge::merge(&out, &shards, threads),
-        Command::Replay {
-            dir,
-            every,
-            solved_only,
-        } => commands::replay(&dir, every, solved_only),
-        Command::Generate {
-            seed,
-            count,
-            givens,
-            size,
-            grids,
-            boards,
-            out,
-        } => commands::generate(&commands::GenerateArgs {
-            seed,
-            count,
-            givens,
-            size,
-            grids,
-            boards: boards.as_deref(),
-            out: out.as_deref(),
-        }),
-        Command::List => commands::list(),
-        Command::Bench { quick } => bench::run(quick),
-        Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
-        Command::Report { results, out } => site::run(Some(&results), out.as_deref()),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// clap's error text in one line: its lines joined, without the `Usage:` line and the
-/// "For more information" footer.
-fn one_line_usage_error(text: &str) -> String {
-    let parts: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
-        })
-        .collect();
-    let mut out = String::new();
-    for p in parts {
-        if !out.is_empty() {
-            out.push_str(if out.ends_with(':') { " " } else { "; " });
-        }
-        out.push_str(p);
-    }
-    if out.is_empty() {
-        out.push_str("error: bad arguments");
-    }
-    out
+    cli::run()
 }

@@ -73,7 +73,7 @@
 //! So in every block evaluations strictly increase and raw_y strictly decreases, except that
 //! the last row may repeat the previous value.
 
-use crate::io::{for_each_row, write_atomic, Row};
+use crate::protocol::io::{for_each_row, write_atomic, Row};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -411,7 +411,7 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
     if !meta_path.is_file() {
         bail!("{}: no meta.json", dir.display());
     }
-    let meta = super::read_meta(&meta_path)?;
+    let meta = crate::protocol::meta::read_json(&meta_path)?;
     let (mut runs, index) = read_runs(&runs_path)?;
     read_trajectories(&traj_path, &mut runs, &index)?;
     for run in &mut runs {

@@ -8,7 +8,7 @@
 //! naming the experiment and the source file.
 
 use super::Format;
-use crate::io::write_atomic;
+use crate::protocol::io::write_atomic;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,228 @@
+//! The algorithm registry: a name and a table of options -> a configured [`Solver`]. The only
+//! place where the binary knows algorithm configs; unknown option keys are errors.
+
+use anyhow::{bail, Result};
+use sudoku_core::{Budget, Solver};
+
+mod cso;
+mod gen_ga;
+mod lewis_sa;
+mod mk_ga;
+mod options;
+mod reseda;
+mod ret_ga;
+
+/// Algorithms the runner knows, with a one-line description.
+pub const ALGORITHMS: &[(&str, &str)] = &[
+    ("ret-ga", "Retrievable GA (Das, Bhatia, Puri, Deep)"),
+    ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
+    ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
+    ("gen-ga", "Benbassat's GA that generates solved boards"),
+    ("cso", "Cat Swarm Optimization (CSO thesis)"),
+    ("lewis-sa", "Simulated annealing of Lewis (2007)"),
+];
+
+/// Build a solver by name with options. Errors fit on one line (the TOML deserializer puts the
+/// key on a second one).
+pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
+    build_solver(name, params)
+        .map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").trim().replace('\n', " ")))
+}
+
+fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
+    Ok(match name {
+        "ret-ga" => Box::new(ret_ga::ret_ga(params)?),
+        "mk-ga" => Box::new(mk_ga::mk_ga(params)?),
+        "reseda" => Box::new(reseda::reseda(params)?),
+        "gen-ga" => Box::new(gen_ga::gen_ga(params)?),
+        "cso" => Box::new(cso::cso(params)?),
+        "lewis-sa" => Box::new(lewis_sa::lewis_sa(params)?),
+        other => {
+            let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
+            bail!("unknown algorithm '{other}' (known: {})", names.join(", "))
+        }
+    })
+}
+
+/// The option that sizes an algorithm's population (individuals, samples, cats and their
+/// seeking copies) and the number of grids it holds at once on order `n` (a guess of the
+/// memory of a run, not an exact count); None for single-solution algorithms.
+pub fn individuals(algorithm: &str, params: &toml::Table, n: usize) -> Option<(&'static str, u64)> {
+    let int = |key: &str, default: usize| {
+        params
+            .get(key)
+            .and_then(toml::Value::as_integer)
+            .map_or(default as u64, |v| v.max(0) as u64)
+    };
+    Some(match algorithm {
+        "ret-ga" => (
+            "population_factor",
+            int(
+                "population_factor",
+                ::ret_ga::RetGaConfig::default().population_factor,
+            )
+            .saturating_mul(n as u64),
+        ),
+        "mk-ga" => (
+            "population",
+            int("population", ::mk_ga::MkGaConfig::default().population),
+        ),
+        "gen-ga" => (
+            "population",
+            int("population", ::gen_ga::GenGaConfig::default().population),
+        ),
+        "reseda" => (
+            "samples",
+            int("samples", ::reseda::ResedaConfig::default().samples),
+        ),
+        "cso" => {
+            let d = ::cso::CsoConfig::default();
+            (
+                "cats",
+                int("cats", d.cats).saturating_mul(int("smp", d.smp) + 1),
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// Bytes per cell and individual assumed by the memory check (cells, fitness bookkeeping,
+/// the next generation).
+pub const BYTES_PER_CELL: u64 = 4;
+
+/// Memory available to this process, from `/proc/meminfo` (None where it cannot be read).
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Refuse an algorithm whose populations on grids of order `n`, on `threads` threads at once,
+/// would need more memory than the machine has available.
+pub fn check_memory(
+    algorithm: &str,
+    params: &toml::Table,
+    n: usize,
+    threads: usize,
+    available: u64,
+) -> Result<()> {
+    let Some((key, count)) = individuals(algorithm, params, n) else {
+        return Ok(());
+    };
+    let bytes = count
+        .saturating_mul((n * n) as u64)
+        .saturating_mul(BYTES_PER_CELL)
+        .saturating_mul(threads as u64);
+    if bytes > available {
+        bail!(
+            "{key}: {count} grids of {n}x{n} per run on {threads} threads need about {} MB, more than the {} MB of memory available",
+            bytes >> 20,
+            available >> 20
+        );
+    }
+    Ok(())
+}
+
+/// The grid orders an algorithm handles (None: any). gen-ga's board encoding is 9x9 only.
+pub fn orders(name: &str) -> Option<&'static [usize]> {
+    match name {
+        "gen-ga" => Some(&[9]),
+        _ => None,
+    }
+}
+
+/// Refuse a puzzle whose order the algorithm does not handle.
+pub fn check_order(name: &str, n: usize) -> Result<()> {
+    match orders(name) {
+        Some(ok) if !ok.contains(&n) => {
+            let sizes: Vec<String> = ok.iter().map(|k| format!("{k}x{k}")).collect();
+            bail!("{name} solves {} grids only, not {n}x{n}", sizes.join(", "))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The names of the counters an algorithm configuration emits in `RunOutcome::counters` (kept
+/// beside each crate's `counters: vec![...]`; a unit test checks them against a run).
+pub fn counters(algorithm: &str, params: &toml::Table) -> Vec<&'static str> {
+    match algorithm {
+        "ret-ga" => vec![
+            "crossovers",
+            "cells_redrawn",
+            "repetitions_removed",
+            "reset_point",
+        ],
+        "mk-ga" => vec![
+            "mutations",
+            "mutations_illegal",
+            "mutations_abandoned",
+            "elite_aged_out",
+        ],
+        "reseda" => vec![
+            "resolutions",
+            "zones_tried",
+            "zones_skipped",
+            "solved_by_zone",
+        ],
+        "gen-ga" => {
+            let mut v = vec!["distinct_boards", "cleared"];
+            v.extend(::gen_ga::CHECKPOINTS);
+            v
+        }
+        "cso" => match params.get("tracing_selection").and_then(|v| v.as_str()) {
+            Some("per-cat") => vec!["tracing_moves"],
+            _ => vec!["tracing_cats_per_cycle"],
+        },
+        "lewis-sa" => vec!["reheats", "accepted_moves", "improving_moves", "t0_x1000"],
+        _ => Vec::new(),
+    }
+}
+
+/// A deterministic guess of a run's cost under `budget`, in fitness evaluations, used only to
+/// start the longest runs first: the evaluation limit, else the generation limit times a
+/// typical population.
+pub fn expected_cost(budget: &Budget) -> u64 {
+    const EVALUATIONS_PER_GENERATION: u64 = 100;
+    let by_generations = budget
+        .max_generations
+        .map_or(u64::MAX, |g| g.saturating_mul(EVALUATIONS_PER_GENERATION));
+    budget
+        .max_evaluations
+        .unwrap_or(u64::MAX)
+        .min(by_generations)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every algorithm's declared counters are exactly those of a run.
+    #[test]
+    fn declared_counters_match_a_run() {
+        let puzzle = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        for (name, _) in ALGORITHMS {
+            for params in ["", "tracing_selection = \"per-cat\""] {
+                if !params.is_empty() && *name != "cso" {
+                    continue;
+                }
+                let table: toml::Table = toml::from_str(params).unwrap();
+                let s = solver(name, &table).unwrap();
+                let mut rng = sudoku_core::rng_from_seed(1);
+                let out = s.solve(
+                    puzzle,
+                    &Budget::generations(3),
+                    &mut rng,
+                    &mut sudoku_core::NoObserver,
+                );
+                // gen-ga's checkpoint counters appear from generation 100 on.
+                let got: Vec<&str> = out.counters.iter().map(|c| c.0).collect();
+                let want: Vec<&str> = counters(name, &table)
+                    .into_iter()
+                    .filter(|c| !::gen_ga::CHECKPOINTS.contains(c))
+                    .collect();
+                assert_eq!(got, want, "{name} {params}");
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Options of the Retrievable GA (see the ret-ga crate docs for the paper's words behind each
+//! reading and the defaults).
+
+use super::options::{at_most, choose, choose_or, MAX_INDIVIDUALS};
+use anyhow::Result;
+use ret_ga::*;
+use serde::Deserialize;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RetGaParams {
+    population_factor: Option<usize>,
+    crossover_probability: Option<f64>,
+    mutation_probability: Option<f64>,
+    reset_point: Option<u64>,
+    /// "stagnation" | "fixed-period" | "never"
+    reset_rule: Option<String>,
+    /// "present-in-unit" | "givens-of-unit"
+    repetition_set: Option<String>,
+    /// "consecutive" | "random"
+    pairing: Option<String>,
+    /// "best-first" | "ascending-literal" | "ascending"
+    elite_order: Option<String>,
+    /// "alternate" | "best"
+    elitism: Option<String>,
+    /// "alternate" | "uniform-random"
+    crossover_rows: Option<String>,
+    /// "givens" | "all"
+    repetition_scope: Option<String>,
+    /// "current" | "completed"
+    success_generation: Option<String>,
+}
+
+pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
+    let p: RetGaParams = toml::Value::Table(params.clone()).try_into()?;
+    // Population = factor x N: 10^5 x 9 is already ~10^6 individuals.
+    at_most(
+        "population_factor",
+        p.population_factor,
+        MAX_INDIVIDUALS / 10,
+    )?;
+    let mut c = RetGaConfig::default();
+    if let Some(v) = p.population_factor {
+        c.population_factor = v;
+    }
+    if let Some(v) = p.crossover_probability {
+        c.crossover_probability = v;
+    }
+    if let Some(v) = p.mutation_probability {
+        c.mutation_probability = v;
+    }
+    c.reset_point = p.reset_point.or(c.reset_point);
+    if let Some(v) = &p.reset_rule {
+        c.reset_rule = choose(
+            "reset_rule",
+            v,
+            &[
+                ("stagnation", ResetRule::Stagnation),
+                ("fixed-period", ResetRule::FixedPeriod),
+                ("never", ResetRule::Never),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.repetition_set {
+        c.repetition_set = choose(
+            "repetition_set",
+            v,
+            &[
+                ("present-in-unit", RepetitionSet::PresentInUnit),
+                ("givens-of-unit", RepetitionSet::GivensOfUnit),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.pairing {
+        c.pairing = choose(
+            "pairing",
+            v,
+            &[
+                ("consecutive", Pairing::Consecutive),
+                ("random", Pairing::Random),
+            ],
+        )?;
+    }
+    if let Some(v) = &p.elite_order {
+        c.elite_order = choose(
+            "elite_order",
+            v,
+            &[
+                ("best-first", EliteOrder::BestFirst),
+                ("ascending-literal", EliteOrder::AscendingLiteral),
+                ("ascending", EliteOrder::Ascending),
+            ],
+        )?;
+    }
+    c.elitism = choose_or(
+        "elitism",
+        p.elitism.as_deref(),
+        &[("alternate", Elitism::Alternate), ("best", Elitism::Best)],
+        c.elitism,
+    )?;
+    c.crossover_rows = choose_or(
+        "crossover_rows",
+        p.crossover_rows.as_deref(),
+        &[
+            ("alternate", CrossoverRows::Alternate),
+            ("uniform-random", CrossoverRows::UniformRandom),
+        ],
+        c.crossover_rows,
+    )?;
+    c.repetition_scope = choose_or(
+        "repetition_scope",
+        p.repetition_scope.as_deref(),
+        &[
+            ("givens", RepetitionScope::Givens),
+            ("all", RepetitionScope::All),
+        ],
+        c.repetition_scope,
+    )?;
+    if let Some(v) = &p.success_generation {
+        c.success_generation = choose(
+            "success_generation",
+            v,
+            &[
+                ("current", SuccessGeneration::Current),
+                ("completed", SuccessGeneration::Completed),
+            ],
+        )?;
+    }
+    Ok(RetGa::new(c)?)
+}

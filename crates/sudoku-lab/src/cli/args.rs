@@ -1,0 +1,169 @@
+//! The command line as clap parses it: [`Cli`], its commands and their flags. What each command
+//! does is in the file of the same name beside this one.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "sudoku-lab",
+    version,
+    about = "Reproduce and compare stochastic Sudoku solvers"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct ProtocolFlags {
+    /// Fewer runs and a generation cap (set in the spec): the same code in under a minute.
+    #[arg(long)]
+    pub quick: bool,
+    /// Runs per (algorithm, puzzle), overriding the spec.
+    #[arg(long)]
+    pub runs: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default `results/<experiment-id>/`, or `results/quick/<id>/` with --quick).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted protocol: runs already in runs.csv are skipped.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Discard an existing runs.csv in the output folder and start over.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Master seed, overriding the spec.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run only the k-th of n disjoint slices of the plan (balanced by expected cost), e.g.
+    /// `--shard 2/4`, into its own folder; `merge` joins the n folders.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Reproduce a published experiment (see `list`), or `all` of them.
+    Reproduce {
+        experiment: String,
+        #[command(flatten)]
+        flags: ProtocolFlags,
+    },
+    /// Run an experiment spec of your own (TOML, same format as experiments/*.toml).
+    Run {
+        spec: PathBuf,
+        #[command(flatten)]
+        flags: ProtocolFlags,
+    },
+    /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
+    /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
+    Solve {
+        #[arg(long)]
+        algo: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        max_generations: Option<u64>,
+        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=\"never\".
+        #[arg(long = "param")]
+        params: Vec<String>,
+        puzzle: String,
+    },
+    /// Puzzle files.
+    Puzzles {
+        #[command(subcommand)]
+        command: PuzzlesCommand,
+    },
+    /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
+    /// would have written: checks that they share spec, seeds and revision and cover the plan
+    /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
+    Merge {
+        out: PathBuf,
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Threads for the reports (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Re-execute the runs of a results folder from their runs.csv rows and check that every
+    /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    Replay {
+        /// A results folder (with runs.csv and meta.json).
+        dir: PathBuf,
+        /// Replay every k-th row only.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Replay only solved runs (fast: failed runs use the whole budget).
+        #[arg(long)]
+        solved_only: bool,
+    },
+    /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
+    /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
+    /// removed in a seeded random order while the exact solver still finds exactly one
+    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, else an error).
+    /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
+    Generate {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of puzzles.
+        #[arg(long, default_value_t = 5)]
+        count: usize,
+        /// Target number of givens.
+        #[arg(long, default_value_t = 28)]
+        givens: usize,
+        /// Order of the grid: 6 (2x3 boxes), 9, 12 (3x4 boxes), 16, ...
+        #[arg(long, default_value_t = 9)]
+        size: usize,
+        /// Solved grids: a gen-ga run (default for 9x9) or random full grids from the exact
+        /// solver (default for other sizes).
+        #[arg(long, value_enum)]
+        grids: Option<super::generate::GridSource>,
+        /// A file of solved boards to use instead.
+        #[arg(long)]
+        boards: Option<PathBuf>,
+        /// Write the puzzles here (atomically) instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Experiments, algorithms and bank puzzles.
+    List,
+    /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
+    Bench {
+        /// Shorter measurement.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
+    /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
+    /// iohinspector.
+    Export {
+        #[arg(long, value_enum)]
+        format: crate::export::Format,
+        /// A results folder.
+        dir: PathBuf,
+        /// Output folder (default `<dir>/export/` for latex and markdown, `<dir>/ioh/` for ioh).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// A static HTML site of every results folder: index.html and one page per experiment
+    /// (report with coloured verdicts, inline SVG charts, files, meta.json facts, options).
+    /// Opens from the file system; exit 1 when an image of a report is missing.
+    Report {
+        /// The folder of results folders.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+        /// Output folder (default: `docs/` beside the results folder).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum PuzzlesCommand {
+    /// Givens, conflicts and number of solutions (0, 1, many) of every puzzle in a file.
+    /// Exit 0 when every puzzle has a unique solution, 1 otherwise, 2 on unreadable input.
+    Check { file: PathBuf },
+}

@@ -1,0 +1,23 @@
+//! `sudoku-lab list`: the embedded experiments, the algorithms and the bank puzzles.
+
+use crate::{algos, spec};
+use anyhow::Result;
+use std::process::ExitCode;
+use sudoku_core::bank;
+
+pub fn list() -> Result<ExitCode> {
+    println!("Experiments (sudoku-lab reproduce <id>):");
+    for (id, _) in spec::EMBEDDED {
+        let s = spec::embedded(id)?;
+        println!("  {id:<20} {}", s.title);
+    }
+    println!("\nAlgorithms (--algo):");
+    for (name, what) in algos::ALGORITHMS {
+        println!("  {name:<20} {what}");
+    }
+    println!("\nBank puzzles (experiments/puzzles/published.tsv, embedded):");
+    for p in bank() {
+        println!("  {:<24} {:>2} givens  {}", p.id, p.givens(), p.source);
+    }
+    Ok(ExitCode::SUCCESS)
+}

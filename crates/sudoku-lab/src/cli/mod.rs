@@ -1,0 +1,112 @@
+//! The command layer: clap's definitions ([`args`]), one file per command, and [`run`], which
+//! parses the arguments, dispatches, and turns every error into one line on stderr and exit
+//! code 2 (`report` is the site's own entry point, [`crate::site::run`]).
+//!
+//! Each command validates all of its input before it writes anything.
+
+pub mod args;
+mod bench;
+mod export;
+mod generate;
+mod list;
+mod merge;
+mod puzzles;
+mod replay;
+pub mod reproduce;
+mod solve;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Parse the command line and run the command.
+pub fn run() -> ExitCode {
+    // Usage errors in one line (all of clap's error: what is missing, the "did you mean" tip;
+    // without the usage and help footers), exit 2; --help and --version as usual.
+    let cli = match args::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if e.use_stderr() => {
+            eprintln!("{}", one_line_usage_error(&e.to_string()));
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
+    let result = match cli.command {
+        args::Command::Reproduce { experiment, flags } => reproduce::reproduce(&experiment, &flags),
+        args::Command::Run { spec, flags } => reproduce::run_spec(&spec, &flags),
+        args::Command::Solve {
+            algo,
+            seed,
+            max_generations,
+            params,
+            puzzle,
+        } => solve::solve(&algo, seed, max_generations, &params, &puzzle),
+        args::Command::Puzzles {
+            command: args::PuzzlesCommand::Check { file },
+        } => puzzles::check(&file),
+        args::Command::Merge {
+            out,
+            shards,
+            threads,
+        } => merge::merge(&out, &shards, threads),
+        args::Command::Replay {
+            dir,
+            every,
+            solved_only,
+        } => replay::replay(&dir, every, solved_only),
+        args::Command::Generate {
+            seed,
+            count,
+            givens,
+            size,
+            grids,
+            boards,
+            out,
+        } => generate::generate(&generate::GenerateArgs {
+            seed,
+            count,
+            givens,
+            size,
+            grids,
+            boards: boards.as_deref(),
+            out: out.as_deref(),
+        }),
+        args::Command::List => list::list(),
+        args::Command::Bench { quick } => bench::run(quick),
+        args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            eprintln!("error: {}", chain.join(": "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// clap's error text in one line: its lines joined, without the `Usage:` line and the
+/// "For more information" footer.
+fn one_line_usage_error(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let mut out = String::new();
+    for p in parts {
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        out.push_str(p);
+    }
+    if out.is_empty() {
+        out.push_str("error: bad arguments");
+    }
+    out
+}

@@ -1,0 +1,387 @@
+//! The commands. Each validates all of its input before it writes anything.
+
+use super::args::ProtocolFlags;
+use crate::algos;
+use crate::protocol::meta::{Meta, Settings};
+use crate::protocol::Protocol;
+use crate::reports::{self, groups::Group};
+use crate::spec::{self, Spec};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The most threads a protocol may start.
+const MAX_THREADS: usize = 1024;
+
+/// Everything validated for one protocol.
+struct Prepared {
+    spec: Spec,
+    forced_runs: Option<u64>,
+    loaded: crate::spec::Loaded,
+    published: reports::Published,
+    out: PathBuf,
+    runs: u64,
+    threads: usize,
+    quick: bool,
+    /// `--shard k/n`: k from 1.
+    shard: Option<(usize, usize)>,
+    /// The folder of a user spec (None for an embedded one).
+    base: Option<PathBuf>,
+    /// The default folder of a `--quick` run (`results/quick/<id>`): scratch, replaced by the
+    /// next quick run unless `--resume` is given.
+    scratch: bool,
+}
+
+fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Prepared> {
+    let mut spec = spec;
+    if let Some(s) = flags.seed {
+        spec.master_seed = s;
+    }
+    if flags.runs == Some(0) {
+        bail!("--runs must be at least 1");
+    }
+    let forced = flags.runs.or(flags.quick.then_some(spec.quick_runs));
+    let loaded = spec.load_puzzles(base, flags.quick, forced)?;
+    let published = reports::Published::load(&spec, base, &loaded)?;
+    let runs = flags.runs.unwrap_or(if flags.quick {
+        spec.quick_runs
+    } else {
+        spec.runs
+    });
+    if runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let threads = match flags.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if let Some(available) = algos::available_memory() {
+        let n = loaded
+            .puzzles
+            .iter()
+            .map(|p| p.geometry().n())
+            .max()
+            .unwrap_or(9);
+        for a in &spec.algorithms {
+            algos::check_memory(&a.algorithm, &a.params, n, threads, available)
+                .with_context(|| format!("algorithm '{}'", a.label))?;
+        }
+    }
+    let shard_name = flags
+        .shard
+        .as_deref()
+        .map(|s| format!("-shard-{}", s.replace('/', "-of-")))
+        .unwrap_or_default();
+    let out = flags.out.clone().unwrap_or_else(|| {
+        if !shard_name.is_empty() {
+            PathBuf::from("results").join(format!("{}{shard_name}", spec.id))
+        } else if flags.quick {
+            PathBuf::from("results/quick").join(&spec.id)
+        } else {
+            PathBuf::from("results").join(&spec.id)
+        }
+    });
+    if out.exists() && !out.is_dir() {
+        bail!("--out {} exists and is not a folder", out.display());
+    }
+    Ok(Prepared {
+        spec,
+        forced_runs: forced,
+        loaded,
+        published,
+        out,
+        runs,
+        threads,
+        quick: flags.quick,
+        scratch: flags.quick && flags.out.is_none() && !flags.resume && flags.shard.is_none(),
+        shard: flags.shard.as_deref().map(parse_shard).transpose()?,
+        base: base.map(Path::to_path_buf),
+    })
+}
+
+/// Runs the protocol of `spec` (from a shard's `meta.json`) on a folder `merge` prepared, as
+/// `--resume`: nothing to run, runs.csv in plan order, every report and chart.
+pub fn finish_merged(spec: Spec, flags: &ProtocolFlags) -> Result<()> {
+    let p = prepare(spec, None, flags)?;
+    execute(&p, flags)
+}
+
+pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
+    let specs: Vec<Spec> = if id == "all" {
+        spec::EMBEDDED
+            .iter()
+            .map(|(k, _)| spec::embedded(k))
+            .collect::<Result<_>>()?
+    } else {
+        vec![spec::embedded(id)?]
+    };
+    if id == "all" && flags.out.is_some() && specs.len() > 1 {
+        bail!("--out cannot be used with `reproduce all` (one folder per experiment)");
+    }
+    let prepared: Vec<Prepared> = specs
+        .into_iter()
+        .map(|s| prepare(s, None, flags))
+        .collect::<Result<_>>()?;
+    for p in &prepared {
+        execute(p, flags)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
+    let text = spec::read_spec(path)?;
+    let spec = Spec::parse(&text, &path.display().to_string())?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let p = prepare(spec, Some(&base), flags)?;
+    execute(&p, flags)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
+    let spec = &p.spec;
+    let cap = p.quick.then_some(spec.quick_max_generations);
+    let settings = Settings {
+        experiment: spec.id.clone(),
+        master_seed: spec.master_seed,
+        runs: p.runs,
+        forced_runs: p.forced_runs,
+        quick: p.quick,
+        spec_toml: toml::to_string(spec)?,
+        shard: p.shard.map(|(k, n)| format!("{k}/{n}")),
+    };
+    let runs_path = p.out.join("runs.csv");
+    let meta_path = p.out.join("meta.json");
+    // One process per folder, from before the first look at its files to the last write.
+    std::fs::create_dir_all(&p.out)
+        .with_context(|| format!("cannot create {}", p.out.display()))?;
+    let _lock = crate::protocol::lock::Lock::take(&p.out)?;
+    if flags.resume && runs_path.exists() {
+        match Meta::read_settings(&meta_path)? {
+            Some(_) if spec.anytime && !p.out.join(crate::protocol::trajectory::FILE).exists() => bail!(
+                "{}: trajectories.csv is missing beside runs.csv (anytime = true): the anytime data of the finished runs is lost; use --fresh",
+                p.out.display()
+            ),
+            Some(old) if same_settings(&old, &settings) => {}
+            Some(_) => bail!(
+                "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
+                p.out.display()
+            ),
+            None => bail!("{}: no readable meta.json beside runs.csv; cannot check it belongs to this spec", p.out.display()),
+        }
+    } else if runs_path.exists() && !(flags.fresh || p.scratch) {
+        bail!(
+            "{} exists: pass --resume to continue it, or --fresh to start over",
+            runs_path.display()
+        );
+    }
+    crate::protocol::lock::remove_stale_temps(&p.out);
+    if flags.fresh || p.scratch {
+        for stale in [&runs_path, &p.out.join(crate::protocol::trajectory::FILE)] {
+            if stale.exists() {
+                std::fs::remove_file(stale)
+                    .with_context(|| format!("cannot remove {}", stale.display()))?;
+            }
+        }
+    }
+    let prior_wall = if flags.resume {
+        match Meta::read_wall(&meta_path) {
+            // No session recorded its time (the ones that ran were killed): estimate theirs
+            // from the runs they left, run time over threads, rather than count nothing.
+            w if w == 0.0 && runs_path.exists() => {
+                let mut ms = 0.0;
+                let _ = crate::protocol::io::for_each_row(&runs_path, |r| {
+                    ms += r.wall_ms;
+                    Ok(())
+                });
+                let threads = Meta::read_sessions(&meta_path)
+                    .last()
+                    .map_or(p.threads, |s| s.threads)
+                    .max(1);
+                ms / 1e3 / threads as f64
+            }
+            w => w,
+        }
+    } else {
+        0.0
+    };
+    let mut meta = Meta::new(settings, spec, p.threads);
+    meta.spec_dir = p
+        .base
+        .as_ref()
+        .map(|b| std::fs::canonicalize(b).unwrap_or_else(|_| b.clone()))
+        .map(|b| b.display().to_string());
+    if flags.resume {
+        meta.sessions = Meta::read_sessions(&meta_path);
+        // Carried over at once, so that a session killed before its end keeps the earlier ones.
+        meta.wall_seconds = (prior_wall > 0.0).then_some(prior_wall);
+    }
+    meta.sessions.push(crate::protocol::meta::Session {
+        git_revision: meta.git_revision.clone(),
+        started_utc: meta.started_utc.clone(),
+        finished_utc: None,
+        threads: p.threads,
+        runs_executed: None,
+    });
+    meta.write(&meta_path)?;
+    // Whatever fails from here on, meta.json says so (and why) instead of "running".
+    let outcome = (|| -> Result<_> {
+        let protocol = Protocol::new(spec, &p.loaded.puzzles, p.loaded.runs.clone(), cap, p.shard)?;
+        let start = Instant::now();
+        eprintln!(
+            "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
+            spec.id,
+            spec.algorithms.len(),
+            p.loaded.puzzles.len(),
+            p.runs,
+            p.threads,
+            p.out.display()
+        );
+        let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
+        // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
+        // add nothing.
+        let wall = prior_wall
+            + if executed > 0 {
+                start.elapsed().as_secs_f64()
+            } else {
+                0.0
+            };
+        // Recorded at once: a kill while the reports are written keeps this session's time.
+        meta.wall_seconds = Some(wall);
+        meta.write(&meta_path)?;
+        let inputs = reports::Inputs {
+            spec,
+            loaded: &p.loaded,
+            published: &p.published,
+            out: &p.out,
+            runs: p.runs,
+            quick_cap: cap,
+            wall,
+            threads: p.threads,
+        };
+        let groups = reports::write_summary(&inputs)?;
+        if p.shard.is_some() {
+            // A shard holds part of the plan: the reports are written by `merge`.
+            let invalid = std::fs::read_to_string(&runs_path)?
+                .matches(",invalid_claim,")
+                .count();
+            return Ok((executed, resumed, wall, groups, invalid));
+        }
+        reports::write(&inputs, &groups)?;
+        let invalid = std::fs::read_to_string(&runs_path)?
+            .matches(",invalid_claim,")
+            .count();
+        Ok((executed, resumed, wall, groups, invalid))
+    })();
+    let (executed, resumed, wall, groups, invalid) = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            meta.status = "failed".into();
+            meta.error = Some(
+                e.chain()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(": "),
+            );
+            let _ = meta.write(&meta_path);
+            return Err(e);
+        }
+    };
+    meta.finished_utc = Some(crate::protocol::meta::utc_now());
+    meta.wall_seconds = Some(wall);
+    meta.runs_executed_this_session = Some(executed);
+    meta.runs_resumed = Some(resumed);
+    if let Some(last) = meta.sessions.last_mut() {
+        last.finished_utc = meta.finished_utc.clone();
+        last.runs_executed = Some(executed);
+    }
+    meta.status = if invalid == 0 {
+        "complete"
+    } else {
+        "complete-with-invalid-claims"
+    }
+    .into();
+    meta.write(&meta_path)?;
+    print_summary(spec, &p.loaded.entries, &groups);
+    eprintln!(
+        "{}: {executed} runs, {wall:.1} s of protocol wall time ({resumed} runs resumed); results in {}",
+        spec.id,
+        p.out.display()
+    );
+    if invalid > 0 {
+        bail!("{invalid} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug");
+    }
+    Ok(())
+}
+
+/// `k/n` with 1 <= k <= n <= 100 000.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed = s.split_once('/').and_then(|(k, n)| {
+        Some((
+            k.trim().parse::<usize>().ok()?,
+            n.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n && n <= 100_000 => Ok((k, n)),
+        _ => bail!("--shard {s}: expected k/n with 1 <= k <= n (e.g. 2/4)"),
+    }
+}
+
+/// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
+/// reads it (options added since with their defaults), not as text, and without the keys that
+/// only shape the reports (title, paper, published values, report, chart), and, for a full
+/// protocol, without the `--quick` settings it does not use.
+fn same_settings(old: &Settings, new: &Settings) -> bool {
+    let normal = |t: &str| {
+        toml::from_str::<Spec>(t).ok().and_then(|mut s| {
+            if !new.quick {
+                s.quick_runs = 1;
+                s.quick_max_generations = 1;
+                s.quick_set_size = None;
+            }
+            s.title.clear();
+            s.paper.clear();
+            s.published = None;
+            s.published_levels = None;
+            s.report = "none".into();
+            s.chart = None;
+            s.versus = None;
+            toml::to_string(&s).ok()
+        })
+    };
+    let spec_same = old.spec_toml == new.spec_toml
+        || matches!((normal(&old.spec_toml), normal(&new.spec_toml)), (Some(a), Some(b)) if a == b);
+    spec_same
+        && old.experiment == new.experiment
+        && old.master_seed == new.master_seed
+        && old.runs == new.runs
+        && old.quick == new.quick
+        && old.forced_runs == new.forced_runs
+        && old.shard == new.shard
+}
+
+fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<Group>]) {
+    println!(
+        "{:<12} {:<24} {:>9} {:>10} {:>10}",
+        "algorithm", "puzzle", "success", "mean gen", "sd gen"
+    );
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        for (i, p) in puzzles.iter().enumerate() {
+            let x = &g[a][i];
+            let s = x.generations();
+            println!(
+                "{:<12} {:<24} {:>4}/{:<4} {:>10} {:>10}",
+                alg.label,
+                p.id,
+                x.successes,
+                x.runs,
+                s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
+                s.filter(|s| s.n >= 2)
+                    .map_or("-".into(), |s| format!("{:.1}", s.sd)),
+            );
+        }
+    }
+}

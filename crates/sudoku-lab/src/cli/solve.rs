@@ -1,0 +1,123 @@
+//! `sudoku-lab solve`: one run of one algorithm on one puzzle (a bank id, a file's first puzzle,
+//! or a grid on the command line), checked by the exact solver.
+
+use crate::algos;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+use sudoku_core::parse::{parse_first, parse_puzzles};
+use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
+
+/// A puzzle named on the command line: bank id, file, or the puzzle itself.
+fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
+    // A trailing or leading space around a bank id is harmless.
+    if let Ok(p) = bank_puzzle(arg.trim()) {
+        return Ok(p.clone());
+    }
+    let path = Path::new(arg);
+    // Something that names a path but is no readable puzzle file: say why, instead of parsing
+    // the path as a grid.
+    let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".txt");
+    if !path.is_file() && (looks_like_path || path.symlink_metadata().is_ok()) {
+        match path.symlink_metadata() {
+            Err(_) => bail!("{arg}: no such file (nor a bank id or a grid)"),
+            Ok(m) if m.file_type().is_symlink() && !path.exists() => {
+                bail!("{arg}: a link to a file that does not exist")
+            }
+            Ok(m) if m.is_dir() => bail!("{arg} is a folder, not a puzzle file"),
+            Ok(_) => bail!("{arg} is not a regular file (a FIFO, socket or device?)"),
+        }
+    }
+    if path.is_file() {
+        // Only the first puzzle is needed: what follows it is not parsed.
+        let text = crate::spec::read_capped(path)?;
+        return Ok(parse_first(&text, arg)?);
+    }
+    if arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x')
+        && arg.len() < 16
+    {
+        bail!("'{arg}' is not a bank puzzle id (see `sudoku-lab list`) nor a file");
+    }
+    let mut ps = parse_puzzles(arg, "<argument>")?;
+    let mut p = ps.remove(0);
+    p.id = "argument".into();
+    Ok(p)
+}
+
+/// One `--param key=value`: the value as TOML (`0.5`, `true`, `[1, 2, 3]`), else as a string
+/// (`strategy=both`).
+fn param(kv: &str) -> Result<(String, toml::Value)> {
+    let (k, v) = kv
+        .split_once('=')
+        .with_context(|| format!("--param '{kv}' is not key=value"))?;
+    let k = k.trim();
+    if k.is_empty()
+        || !k
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        bail!("--param '{kv}': the key must be letters, digits, '_' or '-'");
+    }
+    let value = toml::from_str::<toml::Table>(&format!("v = {v}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(v.to_string()));
+    Ok((k.to_string(), value))
+}
+
+pub fn solve(
+    algo: &str,
+    seed: u64,
+    max_generations: Option<u64>,
+    params: &[String],
+    puzzle: &str,
+) -> Result<ExitCode> {
+    let puzzle = resolve_puzzle(puzzle)?;
+    let mut table = toml::Table::new();
+    for kv in params {
+        let (k, v) = param(kv)?;
+        table.insert(k, v);
+    }
+    let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
+    algos::check_order(algo, puzzle.geometry().n())?;
+    if let Some(available) = algos::available_memory() {
+        algos::check_memory(algo, &table, puzzle.geometry().n(), 1, available)?;
+    }
+    if max_generations == Some(0) {
+        bail!("--max-generations must be at least 1");
+    }
+    let default_max = match algo {
+        "mk-ga" => 100_000,
+        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
+        "reseda" => 1_000_000,
+        "gen-ga" => 2_000,
+        "cso" => 10_000,
+        _ => 50_000,
+    };
+    let budget = Budget::generations(max_generations.unwrap_or(default_max));
+    let mut rng = rng_from_seed(seed);
+    let start = Instant::now();
+    let out = solver.solve(&puzzle, &budget, &mut rng, &mut NoObserver);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let ok = out.solved && out.grid.is_solved() && out.grid.keeps_givens_of(&puzzle.grid);
+    println!("{}", out.grid);
+    println!(
+        "{}: {} after {} generations, {} fitness evaluations, {} restarts, best fitness {}, {ms:.1} ms",
+        solver.name(),
+        if ok { "solved" } else { "not solved" },
+        out.generations,
+        out.evaluations,
+        out.restarts,
+        out.best_fitness
+    );
+    if out.solved && !ok {
+        bail!("the algorithm claimed a solution the exact checker rejects (a bug)");
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,242 @@
+//! `sudoku-lab merge OUT SHARD...`: the folders of `--shard 1/n` ... `--shard n/n` joined into
+//! the folder a single machine would have written (issue 11).
+//!
+//! Checked before anything is written: every shard's `meta.json` is complete and names a shard
+//! `k/n` with the same n; the shards are exactly 1..=n (none missing, none twice); they share
+//! the spec, master seed, runs, `--quick` setting and git revision; every row of a shard's
+//! `runs.csv` is a run of the plan that the shard rule ([`crate::protocol::shard_assignment`])
+//! gives to that shard, no run appears twice, and together they cover the plan. Then OUT gets
+//! the rows (and trajectory blocks), a `meta.json` with every shard's sessions and the sum of
+//! their wall times, and is finished as a `--resume` of the whole protocol: runs.csv and
+//! trajectories.csv rewritten in plan order, every table and chart written. The puzzles are
+//! loaded as `replay` loads them (embedded files for relative paths).
+
+use crate::protocol::io::{for_each_row, HEADER};
+use crate::protocol::meta::Settings;
+use crate::protocol::plan::{plan, shard_assignment};
+use crate::spec::Spec;
+use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One shard folder, read and checked.
+struct Shard {
+    dir: PathBuf,
+    k: usize,
+    n: usize,
+    meta: serde_json::Value,
+    settings: Settings,
+    revision: String,
+}
+
+fn read_shard(dir: &Path) -> Result<Shard> {
+    let path = dir.join("meta.json");
+    let meta = crate::protocol::meta::read_json(&path)?;
+    let settings: Settings = serde_json::from_value(meta["settings"].clone())
+        .with_context(|| format!("{}: no settings", path.display()))?;
+    let status = meta["status"].as_str().unwrap_or("");
+    if !status.starts_with("complete") {
+        bail!(
+            "{}: status '{status}', not complete: finish the shard first (--resume)",
+            dir.display()
+        );
+    }
+    let Some((k, n)) = settings
+        .shard
+        .as_deref()
+        .and_then(|s| s.split_once('/'))
+        .and_then(|(k, n)| Some((k.parse().ok()?, n.parse().ok()?)))
+    else {
+        bail!(
+            "{}: not a shard folder (no --shard in its meta.json)",
+            dir.display()
+        );
+    };
+    let revision = meta["git_revision"].as_str().unwrap_or("").to_string();
+    Ok(Shard {
+        dir: dir.to_path_buf(),
+        k,
+        n,
+        meta,
+        settings,
+        revision,
+    })
+}
+
+/// The shards agree on everything but their index and form exactly 1..=n.
+fn check_set(shards: &[Shard]) -> Result<()> {
+    let first = &shards[0];
+    let mut seen = vec![false; first.n];
+    for s in shards {
+        let mut a = s.settings.clone();
+        let mut b = first.settings.clone();
+        a.shard = None;
+        b.shard = None;
+        if s.n != first.n {
+            bail!(
+                "{}: shard of {} folders, {} of {}",
+                s.dir.display(),
+                s.n,
+                first.dir.display(),
+                first.n
+            );
+        }
+        if serde_json::to_value(&a)? != serde_json::to_value(&b)? {
+            bail!(
+                "{} and {}: made with other settings (spec, seed, runs or --quick)",
+                s.dir.display(),
+                first.dir.display()
+            );
+        }
+        if s.revision != first.revision {
+            bail!(
+                "{} (revision {}) and {} (revision {}): made by other versions of sudoku-lab",
+                s.dir.display(),
+                s.revision,
+                first.dir.display(),
+                first.revision
+            );
+        }
+        if std::mem::replace(&mut seen[s.k - 1], true) {
+            bail!(
+                "{}: shard {}/{} is given twice (overlapping shards)",
+                s.dir.display(),
+                s.k,
+                s.n
+            );
+        }
+    }
+    if let Some(k) = seen.iter().position(|x| !x) {
+        bail!("shard {}/{} is missing", k + 1, first.n);
+    }
+    Ok(())
+}
+
+/// What `merge` joined: the spec and settings of the whole protocol (the shards' without the
+/// shard), for the caller to finish OUT as a `--resume` of it.
+pub struct Merged {
+    pub spec: Spec,
+    pub settings: Settings,
+    pub shards: usize,
+}
+
+/// Check the shard folders `dirs` and join them into `out`: runs.csv (and trajectories.csv)
+/// with every run of the plan once, and meta.json. The reports are not written here.
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
+    let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
+    check_set(&shards)?;
+    let first = &shards[0];
+    let spec: Spec = serde_json::from_value(first.meta["spec"].clone())
+        .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
+    let s = &first.settings;
+    let forced = s.quick.then_some(s.runs).or(s.forced_runs);
+    let spec_dir = first.meta["spec_dir"].as_str().map(PathBuf::from);
+    let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
+    let cap = s.quick.then_some(spec.quick_max_generations);
+    let budgets: Vec<_> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
+    let costs: Vec<u64> = budgets.iter().map(crate::algos::expected_cost).collect();
+    let jobs = plan(&spec, &loaded.puzzles, &loaded.runs);
+    let slice = shard_assignment(&jobs, &costs, first.n);
+    let mut owner: HashMap<(String, String, u64), (usize, bool)> = HashMap::new();
+    for (j, sl) in jobs.iter().zip(&slice) {
+        let key = (
+            spec.algorithms[j.algorithm].label.clone(),
+            loaded.puzzles[j.puzzle].id.clone(),
+            j.run,
+        );
+        owner.insert(key, (sl + 1, false));
+    }
+    if out.join("runs.csv").exists() {
+        bail!(
+            "{}: runs.csv exists; merge into a new folder",
+            out.display()
+        );
+    }
+    // Every row checked before anything is written.
+    let mut rows = String::from(HEADER);
+    rows.push('\n');
+    for sh in &shards {
+        let path = sh.dir.join("runs.csv");
+        for_each_row(&path, |r| {
+            let key = (r.algorithm.clone(), r.puzzle.clone(), r.run);
+            match owner.get_mut(&key) {
+                None => bail!(
+                    "{}: run {}/{}/{} is not in the plan",
+                    path.display(),
+                    r.algorithm,
+                    r.puzzle,
+                    r.run
+                ),
+                Some((k, _)) if *k != sh.k => bail!(
+                    "{}: run {}/{}/{} belongs to shard {k}, not {}",
+                    path.display(),
+                    r.algorithm,
+                    r.puzzle,
+                    r.run,
+                    sh.k
+                ),
+                Some((_, true)) => bail!(
+                    "{}: run {}/{}/{} appears twice",
+                    path.display(),
+                    r.algorithm,
+                    r.puzzle,
+                    r.run
+                ),
+                Some((_, seen)) => *seen = true,
+            }
+            rows.push_str(&r.to_line());
+            rows.push('\n');
+            Ok(())
+        })?;
+    }
+    if let Some(((a, p, r), (k, _))) = owner.iter().find(|(_, (_, seen))| !seen) {
+        bail!("run {a}/{p}/{r} of shard {k} is missing: finish that shard (--resume)");
+    }
+    write_merged(out, &shards, &rows, spec.anytime)?;
+    Ok(Merged {
+        spec,
+        settings: first.settings.clone(),
+        shards: shards.len(),
+    })
+}
+
+/// runs.csv, trajectories.csv (the shards' blocks; put in plan order by the resume) and a
+/// meta.json whose settings are the shards' without the shard, with every shard's sessions and
+/// the sum of their wall times.
+fn write_merged(out: &Path, shards: &[Shard], rows: &str, anytime: bool) -> Result<()> {
+    use crate::protocol::io::write_atomic;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    if anytime {
+        let mut t = format!("{}\n", crate::protocol::trajectory::HEADER);
+        for sh in shards {
+            let path = sh.dir.join(crate::protocol::trajectory::FILE);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            for line in text.lines().skip(1) {
+                t.push_str(line);
+                t.push('\n');
+            }
+        }
+        write_atomic(&out.join(crate::protocol::trajectory::FILE), t.as_bytes())?;
+    }
+    let mut meta = shards[0].meta.clone();
+    meta["settings"]
+        .as_object_mut()
+        .context("meta.json settings")?
+        .remove("shard");
+    let wall: f64 = shards
+        .iter()
+        .filter_map(|s| s.meta["wall_seconds"].as_f64())
+        .sum();
+    meta["wall_seconds"] = serde_json::json!(wall);
+    let sessions: Vec<serde_json::Value> = shards
+        .iter()
+        .flat_map(|s| s.meta["sessions"].as_array().cloned().unwrap_or_default())
+        .collect();
+    meta["sessions"] = serde_json::Value::Array(sessions);
+    write_atomic(
+        &out.join("meta.json"),
+        serde_json::to_string_pretty(&meta)?.as_bytes(),
+    )?;
+    write_atomic(&out.join("runs.csv"), rows.as_bytes())
+}

@@ -1,0 +1,172 @@
+//! meta.json: the experiment's full configuration, written beside its results before it runs
+//! and completed when it ends.
+
+use crate::protocol::io::write_atomic;
+use crate::spec::Spec;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What must be equal for `--resume` to continue a runs.csv.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Settings {
+    pub experiment: String,
+    pub master_seed: u64,
+    pub runs: u64,
+    /// Runs forced on every puzzle by `--runs` or `--quick` (else each entry's own).
+    #[serde(default)]
+    pub forced_runs: Option<u64>,
+    pub quick: bool,
+    /// The spec as TOML, so a changed option cannot silently mix with old rows.
+    pub spec_toml: String,
+    /// `--shard k/n`: the folder holds only that slice of the plan (see `merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+/// One invocation that worked on the protocol (a fresh start or a resume).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Session {
+    pub git_revision: String,
+    pub started_utc: String,
+    pub finished_utc: Option<String>,
+    pub threads: usize,
+    pub runs_executed: Option<usize>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Meta {
+    pub settings: Settings,
+    pub spec: Spec,
+    pub git_revision: String,
+    pub sudoku_lab_version: String,
+    pub dependencies: String,
+    pub threads: usize,
+    pub machine: String,
+    pub started_utc: String,
+    pub finished_utc: Option<String>,
+    /// Wall time of the protocol, summed over the sessions that ran it (resumes included).
+    pub wall_seconds: Option<f64>,
+    pub runs_executed_this_session: Option<usize>,
+    pub runs_resumed: Option<usize>,
+    pub status: String,
+    /// With status "failed": the error that ended the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Every session that ran part of this protocol, oldest first (carried over by --resume),
+    /// so the revision that made each run stays on record when a later one regenerates reports.
+    #[serde(default)]
+    pub sessions: Vec<Session>,
+    /// The folder of a user spec (absolute), against which its puzzle `file`s are resolved by
+    /// `replay` and `merge`; absent for embedded specs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_dir: Option<String>,
+}
+
+impl Meta {
+    pub fn new(settings: Settings, spec: &Spec, threads: usize) -> Self {
+        Meta {
+            settings,
+            spec: spec.clone(),
+            git_revision: env!("SUDOKU_LAB_GIT").to_string(),
+            sudoku_lab_version: env!("CARGO_PKG_VERSION").to_string(),
+            dependencies: env!("SUDOKU_LAB_DEPS").to_string(),
+            threads,
+            machine: machine(),
+            started_utc: utc_now(),
+            finished_utc: None,
+            wall_seconds: None,
+            runs_executed_this_session: None,
+            runs_resumed: None,
+            status: "running".into(),
+            error: None,
+            sessions: Vec::new(),
+            spec_dir: None,
+        }
+    }
+
+    /// Sessions recorded by an earlier meta.json (none when absent or unreadable).
+    pub fn read_sessions(path: &Path) -> Vec<Session> {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| serde_json::from_value(v["sessions"].clone()).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self)?;
+        write_atomic(path, format!("{text}\n").as_bytes())
+    }
+
+    /// Wall seconds recorded by earlier sessions of the same protocol (0 when none).
+    pub fn read_wall(path: &Path) -> f64 {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["wall_seconds"].as_f64())
+            .unwrap_or(0.0)
+    }
+
+    pub fn read_settings(path: &Path) -> Result<Option<Settings>> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        Ok(serde_json::from_value(v["settings"].clone()).ok())
+    }
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!(
+        "{} {}, {cpu}, {cores} logical cores",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// Current UTC time as RFC 3339 (seconds), without a date crate.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+/// A meta.json (or any JSON file) as a JSON value; errors name the file.
+pub fn read_json(path: &Path) -> Result<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not JSON ({e})", path.display()))
+}

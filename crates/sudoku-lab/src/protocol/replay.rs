@@ -1,0 +1,142 @@
+//! Replay: re-execute recorded runs of a results folder from their `runs.csv` rows (the spec
+//! and settings come from its `meta.json`) and check that every field but `wall_ms`, and with
+//! anytime data the run's trajectory block, is reproduced.
+
+use crate::algos;
+use crate::protocol::io::{for_each_row, Row};
+use crate::protocol::meta::Settings;
+use crate::protocol::progress::Progress;
+use crate::protocol::{Job, Protocol};
+use crate::spec::Spec;
+use anyhow::{Context, Result};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Trajectory blocks by (algorithm, puzzle, run).
+type Blocks = HashMap<(String, String, u64), String>;
+
+/// What a replay found.
+pub struct Outcome {
+    /// Rows replayed.
+    pub replayed: usize,
+    /// One line per row that was not reproduced (or could not be re-run), naming it and why.
+    pub mismatches: Vec<String>,
+}
+
+/// Replay every `every`-th row of `dir/runs.csv` (only solved rows with `only_solved`).
+pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
+    let (spec, settings, spec_dir) = read_meta(&dir.join("meta.json"))?;
+    let forced = settings
+        .quick
+        .then_some(settings.runs)
+        .or(settings.forced_runs);
+    let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
+    let cap = settings.quick.then_some(spec.quick_max_generations);
+    let protocol = Protocol::new(&spec, &loaded.puzzles, loaded.runs.clone(), cap, None)?;
+    let blocks = if spec.anytime {
+        recorded_blocks(&dir.join(crate::protocol::trajectory::FILE))?
+    } else {
+        Blocks::new()
+    };
+    let mut rows = Vec::new();
+    let mut k = 0usize;
+    for_each_row(&dir.join("runs.csv"), |r| {
+        if (!only_solved || r.solved == 1) && k.is_multiple_of(every) {
+            rows.push(r);
+        }
+        k += 1;
+        Ok(())
+    })?;
+    let effort: u64 = rows
+        .iter()
+        .filter_map(|r| spec.algorithms.iter().position(|x| x.label == r.algorithm))
+        .map(|a| algos::expected_cost(&protocol.budgets[a]))
+        .fold(0u64, u64::saturating_add);
+    let progress = Progress::new("replay", effort, rows.len() as u64);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mismatches: Vec<String> = std::thread::scope(|scope| {
+        use rayon::prelude::*;
+        scope.spawn(|| progress.report(&stop));
+        let found = rows
+            .par_iter()
+            .filter_map(|r| check_row(&protocol, r, &blocks, &progress))
+            .collect();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        found
+    });
+    Ok(Outcome {
+        replayed: rows.len(),
+        mismatches,
+    })
+}
+
+/// The spec, the settings and the spec's folder recorded in a meta.json.
+fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
+    let v = crate::protocol::meta::read_json(path)?;
+    let spec: Spec = serde_json::from_value(v["spec"].clone())
+        .with_context(|| format!("{}: no spec", path.display()))?;
+    let settings: Settings = serde_json::from_value(v["settings"].clone())
+        .with_context(|| format!("{}: no settings", path.display()))?;
+    let spec_dir = v["spec_dir"].as_str().map(PathBuf::from);
+    Ok((spec, settings, spec_dir))
+}
+
+/// Re-run one recorded row: None when it is reproduced, else what differs.
+fn check_row(protocol: &Protocol, r: &Row, blocks: &Blocks, progress: &Progress) -> Option<String> {
+    let spec = protocol.spec;
+    let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
+    let a = spec.algorithms.iter().position(|x| x.label == r.algorithm);
+    let p = protocol.puzzles.iter().position(|x| x.id == r.puzzle);
+    let (Some(a), Some(p)) = (a, p) else {
+        return Some(format!(
+            "{key}: not in the spec of meta.json, cannot replay"
+        ));
+    };
+    let job = Job {
+        algorithm: a,
+        puzzle: p,
+        run: r.run,
+        seed: r.seed,
+    };
+    let done = protocol.execute_observed(&job, Some(progress));
+    let mut again = done.row;
+    again.wall_ms = r.wall_ms;
+    if r.counters.is_empty() {
+        // Rows of the first runs.csv format carry no counters.
+        again.counters.clear();
+    }
+    if again != *r {
+        return Some(format!(
+            "{key}: recorded {} -> replayed {}",
+            r.to_line(),
+            again.to_line()
+        ));
+    }
+    let recorded = blocks.get(&(r.algorithm.clone(), r.puzzle.clone(), r.run));
+    match (done.trajectory, recorded) {
+        (Some(t), Some(b)) if t != *b => Some(format!(
+            "{key}: trajectory differs: recorded {} points -> replayed {}",
+            b.lines().count(),
+            t.lines().count()
+        )),
+        (Some(_), None) => Some(format!("{key}: no recorded trajectory")),
+        _ => None,
+    }
+}
+
+/// The recorded trajectory block of every run of a `trajectories.csv`, by (algorithm, puzzle,
+/// run).
+fn recorded_blocks(path: &Path) -> Result<Blocks> {
+    let mut blocks = Blocks::new();
+    for p in crate::protocol::trajectory::read(path)? {
+        let line = format!(
+            "{},{},{},{},{},{}\n",
+            p.experiment, p.algorithm, p.puzzle, p.run, p.evaluations, p.penalty
+        );
+        blocks
+            .entry((p.algorithm, p.puzzle, p.run))
+            .or_default()
+            .push_str(&line);
+    }
+    Ok(blocks)
+}

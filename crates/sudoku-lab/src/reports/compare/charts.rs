@@ -1,0 +1,236 @@
+//! The charts of `report = "compare"` (see `compare_report`): success with Wilson 95 % bars and
+//! ERT per puzzle set, runtime ECDFs (COCO style: log evaluations, one curve per algorithm,
+//! unsolved runs keep a curve below 1), fixed-target ECDFs and fixed-budget box plots from the
+//! anytime data, and the critical-difference diagram of the pooled Friedman ranks (Demsar 2006)
+//! with the Wilcoxon-Holm cliques. Each chart as SVG and PNG.
+
+use super::data::penalties_at;
+use super::data::{self as cd, Data};
+use super::stats::{Friedman, Unit};
+use anyhow::Result;
+use lab_charts::{
+    render, render_boxes, render_cd, render_panels, BoxChart, BoxSeries, CdDiagram, LineChart,
+    Marker, Series, XAxis,
+};
+use std::path::Path;
+
+fn paths(dir: &Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    (
+        dir.join(format!("{name}.svg")),
+        dir.join(format!("{name}.png")),
+    )
+}
+
+/// Draws every chart of the report into `dir`.
+pub fn draw(data: &Data, tests: &[Friedman], dir: &Path) -> Result<()> {
+    success_and_ert(data, dir)?;
+    ecdf(data, dir)?;
+    if data.anytime {
+        targets(data, dir)?;
+        budget(data, dir)?;
+    }
+    for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
+        cd_diagram(data, t, dir)?;
+    }
+    Ok(())
+}
+
+fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
+    let names = data.scope_names();
+    let mut rate = Vec::new();
+    let mut ert = Vec::new();
+    for (a, label) in data.algorithms.iter().enumerate() {
+        let xs: Vec<cd::Success> = (0..names.len())
+            .map(|s| cd::success(data.runs_of(a, s)))
+            .collect();
+        let pts = xs
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i as f64, x.successes as f64 / x.runs.max(1) as f64))
+            .collect();
+        let bars = xs.iter().map(|x| (x.ci_low, x.ci_high)).collect();
+        rate.push(
+            Series::new(label.clone(), pts, Marker::nth(a))
+                .color(a)
+                .error_bars(bars),
+        );
+        let e = xs
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i as f64, x.ert_evaluations))
+            .collect();
+        let none: Vec<f64> = xs
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.successes == 0)
+            .map(|(i, _)| i as f64)
+            .collect();
+        ert.push(
+            Series::new(label.clone(), e, Marker::nth(a))
+                .color(a)
+                .missing(none, "no run solved (no ERT)"),
+        );
+    }
+    let chart = |title: &str, y: &str, series, log_y, y_max| LineChart {
+        title: crate::reports::quick::title(title),
+        x_label: "puzzle set".into(),
+        y_label: y.into(),
+        x: XAxis::Categories(names.clone()),
+        y_min: if log_y { None } else { Some(0.0) },
+        y_max,
+        log_y,
+        log_x: false,
+        series,
+    };
+    let (svg, png) = paths(dir, "compare-success");
+    let c = chart(
+        "Success rate with Wilson 95 % intervals",
+        "success rate",
+        rate,
+        false,
+        Some(1.0),
+    );
+    render(&c, 1100, 560, &svg, &png)?;
+    let (svg, png) = paths(dir, "compare-ert");
+    let c = chart(
+        "ERT (evaluations of all runs / successes)",
+        "ERT (evaluations)",
+        ert,
+        true,
+        None,
+    );
+    render(&c, 1100, 560, &svg, &png)?;
+    Ok(())
+}
+
+/// One ECDF panel: a step curve per algorithm from `times(algorithm)`.
+fn ecdf_panel(data: &Data, title: String, times: impl Fn(usize) -> Vec<f64>) -> LineChart {
+    let series = (0..data.algorithms.len())
+        .map(|a| {
+            let pts = cd::ecdf_points(&times(a), 1.0, data.budget as f64);
+            Series::new(data.algorithms[a].clone(), pts, Marker::None)
+                .step()
+                .color(a)
+        })
+        .collect();
+    LineChart {
+        title: crate::reports::quick::title(title),
+        x_label: "evaluations".into(),
+        y_label: "fraction of runs".into(),
+        x: XAxis::Numeric {
+            min: 1.0,
+            max: data.budget as f64,
+        },
+        y_min: Some(0.0),
+        y_max: Some(1.0),
+        log_y: false,
+        log_x: true,
+        series,
+    }
+}
+
+fn ecdf(data: &Data, dir: &Path) -> Result<()> {
+    let names = data.scope_names();
+    let panels: Vec<LineChart> = names
+        .iter()
+        .enumerate()
+        .map(|(s, name)| {
+            ecdf_panel(data, format!("solved: {name}"), |a| {
+                cd::censored(data.runs_of(a, s))
+            })
+        })
+        .collect();
+    grid(&panels, dir, "compare-ecdf")
+}
+
+fn grid(panels: &[LineChart], dir: &Path, name: &str) -> Result<()> {
+    let columns = panels.len().min(4);
+    let rows = panels.len().div_ceil(columns);
+    let (svg, png) = paths(dir, name);
+    render_panels(
+        panels,
+        columns,
+        440 * columns as u32,
+        380 * rows as u32,
+        &svg,
+        &png,
+    )?;
+    Ok(())
+}
+
+fn targets(data: &Data, dir: &Path) -> Result<()> {
+    let pooled = data.scopes.len();
+    let panels: Vec<LineChart> = cd::TARGETS
+        .iter()
+        .map(|&t| {
+            ecdf_panel(data, format!("penalty <= {t} (all puzzles)"), |a| {
+                data.runs_of(a, pooled)
+                    .map(|r| cd::hitting_time(r, t))
+                    .collect()
+            })
+        })
+        .collect();
+    grid(&panels, dir, "compare-targets")
+}
+
+fn budget(data: &Data, dir: &Path) -> Result<()> {
+    let budgets = cd::budgets(data.budget);
+    let series = (0..data.algorithms.len())
+        .map(|a| BoxSeries {
+            name: data.algorithms[a].clone(),
+            values: budgets.iter().map(|&b| penalties_at(data, a, b)).collect(),
+            color: Some(a),
+        })
+        .collect();
+    let chart = BoxChart {
+        title: crate::reports::quick::title(
+            "Best penalty so far after a fixed budget (all puzzles)",
+        ),
+        x_label: "evaluations".into(),
+        y_label: "values missing from rows, columns, boxes".into(),
+        categories: budgets.iter().map(|&b| format!("{b}")).collect(),
+        y_min: Some(0.0),
+        y_max: None,
+        log_y: false,
+        series,
+    };
+    let (svg, png) = paths(dir, "compare-budget");
+    render_boxes(&chart, 1200, 560, &svg, &png)?;
+    Ok(())
+}
+
+fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
+    let k = data.algorithms.len();
+    // Not different: Holm-adjusted Wilcoxon p >= 0.05.
+    let mut same = vec![vec![true; k]; k];
+    for p in &t.posthoc {
+        let s = p.holm >= 0.05;
+        same[p.a][p.b] = s;
+        same[p.b][p.a] = s;
+    }
+    let cliques = lab_stats::cd_cliques_from_matrix(&t.avg_ranks, &same)?;
+    let d = CdDiagram {
+        title: crate::reports::quick::title_line(format!(
+            "Average ranks by ERT in {} over {} puzzles",
+            t.unit.as_str(),
+            t.puzzles
+        )),
+        names: data.algorithms.clone(),
+        avg_ranks: t.avg_ranks.clone(),
+        cd: t.nemenyi_cd,
+        cliques,
+        caption: format!(
+            "Friedman p = {}; bars: no significant difference (Wilcoxon signed-rank, Holm, 5 %); CD: Nemenyi at 5 %",
+            super::report::pval(t.p)
+        ),
+    };
+    let width = 1000;
+    let height = d.fitting_height(width)?;
+    let name = match t.unit {
+        Unit::Evaluations => "compare-cd",
+        Unit::Seconds => "compare-cd-seconds",
+    };
+    let (svg, png) = paths(dir, name);
+    render_cd(&d, width, height, &svg, &png)?;
+    Ok(())
+}

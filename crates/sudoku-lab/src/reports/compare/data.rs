@@ -1,0 +1,365 @@
+//! The data of `report = "compare"`: every run of a results folder with the quantities the
+//! comparison needs (success, evaluations, seconds, final penalty, anytime trajectory), grouped
+//! by puzzle set ("scope": the puzzle entries' `label`, and all runs pooled), and the
+//! run-time views computed from them (ECDF, ERT, fixed target, fixed budget). Pure functions
+//! over [`Data`], tested on hand-made runs; the statistics and charts are in `compare_report`.
+
+use crate::protocol::io::for_each_row;
+use crate::spec::{Loaded, Spec};
+use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
+use std::path::Path;
+use sudoku_core::fitness::missing_symbols_cost;
+use sudoku_core::{Grid, Units};
+
+/// One run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub algorithm: usize,
+    /// Index into `Loaded::puzzles`.
+    pub puzzle: usize,
+    /// Index into [`Data::scopes`] (not counting the pooled scope).
+    pub scope: usize,
+    pub solved: bool,
+    pub evaluations: u64,
+    pub seconds: f64,
+    /// Values missing from the rows, columns and boxes of the run's final grid.
+    pub penalty: u32,
+    /// (evaluations, best penalty so far) at each improvement; empty without anytime data.
+    pub trajectory: Vec<(u64, u32)>,
+}
+
+/// Every run of a results folder.
+#[derive(Debug, Clone, Default)]
+pub struct Data {
+    pub algorithms: Vec<String>,
+    /// Puzzle-set names: the distinct `label`s of the spec's puzzle entries, in spec order.
+    pub scopes: Vec<String>,
+    pub puzzles: Vec<String>,
+    pub runs: Vec<Run>,
+    /// The largest evaluation budget of the algorithms (or the most evaluations any run spent
+    /// when no algorithm has one): the right end of the run-time axes.
+    pub budget: u64,
+    pub anytime: bool,
+}
+
+/// The name of the scope of all runs.
+pub const POOLED: &str = "all";
+
+impl Data {
+    /// Reads runs.csv (and trajectories.csv when the spec records anytime data).
+    pub fn load(spec: &Spec, loaded: &Loaded, dir: &Path) -> Result<Data> {
+        let mut scopes: Vec<String> = Vec::new();
+        let mut entry_scope = Vec::new();
+        for p in &spec.puzzles {
+            let l = p.label().to_string();
+            let s = scopes.iter().position(|x| *x == l).unwrap_or_else(|| {
+                scopes.push(l);
+                scopes.len() - 1
+            });
+            entry_scope.push(s);
+        }
+        let mut data = Data {
+            algorithms: spec.algorithms.iter().map(|a| a.label.clone()).collect(),
+            scopes,
+            puzzles: loaded.puzzles.iter().map(|p| p.id.clone()).collect(),
+            anytime: spec.anytime,
+            ..Data::default()
+        };
+        let mut index: HashMap<(usize, usize, u64), usize> = HashMap::new();
+        let puzzle_of: HashMap<&str, usize> = loaded
+            .puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.as_str(), i))
+            .collect();
+        let mut units: HashMap<usize, Units> = HashMap::new();
+        for_each_row(&dir.join("runs.csv"), |r| {
+            let a = data.algorithms.iter().position(|x| *x == r.algorithm);
+            let (Some(a), Some(&p)) = (a, puzzle_of.get(r.puzzle.as_str())) else {
+                bail!(
+                    "runs.csv has a row for {}/{} which is not in the spec",
+                    r.algorithm,
+                    r.puzzle
+                );
+            };
+            let geom = loaded.puzzles[p].geometry();
+            let grid = Grid::from_line(geom, &r.grid)
+                .with_context(|| format!("run {}/{}/{}: bad grid", r.algorithm, r.puzzle, r.run))?;
+            let u = units.entry(geom.n()).or_insert_with(|| Units::new(geom));
+            index.insert((a, p, r.run), data.runs.len());
+            data.runs.push(Run {
+                algorithm: a,
+                puzzle: p,
+                scope: entry_scope[loaded.entry_of[&r.puzzle]],
+                solved: r.solved == 1,
+                evaluations: r.evaluations,
+                seconds: r.wall_ms / 1e3,
+                penalty: missing_symbols_cost(u, grid.cells()),
+                trajectory: Vec::new(),
+            });
+            Ok(())
+        })?;
+        if spec.anytime {
+            data.attach_trajectories(
+                &dir.join(crate::protocol::trajectory::FILE),
+                &puzzle_of,
+                &index,
+            )?;
+        }
+        let most = data.runs.iter().map(|r| r.evaluations).max().unwrap_or(1);
+        data.budget = spec
+            .algorithms
+            .iter()
+            .filter_map(|a| a.max_evaluations)
+            .max()
+            .unwrap_or(most)
+            .max(1);
+        Ok(data)
+    }
+
+    fn attach_trajectories(
+        &mut self,
+        path: &Path,
+        puzzle_of: &HashMap<&str, usize>,
+        index: &HashMap<(usize, usize, u64), usize>,
+    ) -> Result<()> {
+        for pt in crate::protocol::trajectory::read(path)? {
+            let a = self.algorithms.iter().position(|x| *x == pt.algorithm);
+            let run = a
+                .zip(puzzle_of.get(pt.puzzle.as_str()))
+                .and_then(|(a, &p)| index.get(&(a, p, pt.run)));
+            let Some(&k) = run else {
+                bail!(
+                    "{}: a point of {}/{}/{}, a run runs.csv does not have",
+                    path.display(),
+                    pt.algorithm,
+                    pt.puzzle,
+                    pt.run
+                );
+            };
+            self.runs[k].trajectory.push((pt.evaluations, pt.penalty));
+        }
+        if let Some(r) = self.runs.iter().find(|r| r.trajectory.is_empty()) {
+            bail!(
+                "{}: no trajectory for {}/{}",
+                path.display(),
+                self.algorithms[r.algorithm],
+                self.puzzles[r.puzzle]
+            );
+        }
+        Ok(())
+    }
+
+    /// Scope names with the pooled scope last.
+    pub fn scope_names(&self) -> Vec<String> {
+        let mut s = self.scopes.clone();
+        s.push(POOLED.to_string());
+        s
+    }
+
+    /// The runs of algorithm `a` in scope `s` (`s == scopes.len()`: pooled).
+    pub fn runs_of(&self, a: usize, s: usize) -> impl Iterator<Item = &Run> + '_ {
+        let pooled = s == self.scopes.len();
+        self.runs
+            .iter()
+            .filter(move |r| r.algorithm == a && (pooled || r.scope == s))
+    }
+}
+
+/// Success and run time of one (algorithm, scope).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Success {
+    pub runs: u64,
+    pub successes: u64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Expected running time (Auger & Hansen 2005; COCO): all evaluations spent by all runs
+    /// over the number of successes; infinite without a success.
+    pub ert_evaluations: f64,
+    /// The same in wall-clock seconds.
+    pub ert_seconds: f64,
+}
+
+pub fn success<'a>(runs: impl Iterator<Item = &'a Run>) -> Success {
+    let (mut n, mut k, mut e, mut t) = (0u64, 0u64, 0f64, 0f64);
+    for r in runs {
+        n += 1;
+        k += r.solved as u64;
+        e += r.evaluations as f64;
+        t += r.seconds;
+    }
+    let (ci_low, ci_high) = lab_stats::wilson_interval(k, n, 1.959_964);
+    Success {
+        runs: n,
+        successes: k,
+        ci_low,
+        ci_high,
+        ert_evaluations: lab_stats::ert(e, k),
+        ert_seconds: lab_stats::ert(t, k),
+    }
+}
+
+/// Evaluations to solve of each run, `+inf` for a run that did not solve (censored at its
+/// budget: it ranks behind every success, failures tie).
+pub fn censored<'a>(runs: impl Iterator<Item = &'a Run>) -> Vec<f64> {
+    runs.map(|r| {
+        if r.solved {
+            r.evaluations as f64
+        } else {
+            f64::INFINITY
+        }
+    })
+    .collect()
+}
+
+/// Evaluations at which a run first reached a penalty of at most `target` (from its
+/// trajectory), or `+inf`.
+pub fn hitting_time(run: &Run, target: u32) -> f64 {
+    run.trajectory
+        .iter()
+        .find(|&&(_, p)| p <= target)
+        .map_or(f64::INFINITY, |&(e, _)| e as f64)
+}
+
+/// Best penalty so far of a run after `budget` evaluations: the last trajectory point at or
+/// before it; `None` before the algorithm reported its first grid (e.g. a population larger
+/// than the budget) or when the run stopped earlier without solving (its budget was smaller).
+pub fn penalty_at(run: &Run, budget: u64) -> Option<u32> {
+    if !run.solved && run.evaluations < budget {
+        return None;
+    }
+    run.trajectory
+        .iter()
+        .take_while(|&&(e, _)| e <= budget)
+        .last()
+        .map(|&(_, p)| p)
+}
+
+/// The points of an empirical cumulative distribution (COCO's runtime distribution) of
+/// `times` (`+inf` never counts): `(x, fraction of all runs with time <= x)` at each distinct
+/// finite time, preceded by `(start, 0)` and closed at `(end, final fraction)`. Drawn as a
+/// post-step function on a log axis: unsolved runs keep the curve below 1.
+pub fn ecdf_points(times: &[f64], start: f64, end: f64) -> Vec<(f64, f64)> {
+    let n = times.len().max(1) as f64;
+    let mut finite: Vec<f64> = times.iter().copied().filter(|t| t.is_finite()).collect();
+    finite.sort_by(f64::total_cmp);
+    let mut pts = vec![(start, 0.0)];
+    for (i, &t) in finite.iter().enumerate() {
+        let frac = (i + 1) as f64 / n;
+        match pts.last_mut() {
+            Some(last) if last.0 == t => last.1 = frac,
+            _ => pts.push((t.max(start), frac)),
+        }
+    }
+    let last = pts.last().map_or(0.0, |p| p.1);
+    if pts.last().is_some_and(|p| p.0 < end) {
+        pts.push((end, last));
+    }
+    pts
+}
+
+/// Decades from 10^2 up to `budget` (and `budget` itself when it is not a power of ten): the
+/// fixed-budget view's evaluation counts.
+pub fn budgets(budget: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut b = 100u64;
+    while b < budget {
+        out.push(b);
+        b = b.saturating_mul(10);
+    }
+    out.push(budget);
+    out
+}
+
+/// The fixed-target view's penalties (values missing from rows, columns and boxes; 0 =
+/// solved).
+pub const TARGETS: [u32; 5] = [16, 8, 4, 2, 0];
+
+/// The penalties after `budget` evaluations of algorithm `a`'s runs (all puzzles) that have a
+/// value there (see [`penalty_at`]).
+pub fn penalties_at(data: &Data, a: usize, budget: u64) -> Vec<f64> {
+    data.runs_of(a, data.scopes.len())
+        .filter_map(|r| penalty_at(r, budget))
+        .map(f64::from)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(solved: bool, evaluations: u64, trajectory: Vec<(u64, u32)>) -> Run {
+        Run {
+            algorithm: 0,
+            puzzle: 0,
+            scope: 0,
+            solved,
+            evaluations,
+            seconds: evaluations as f64 / 1e6,
+            penalty: trajectory.last().map_or(0, |p| p.1),
+            trajectory,
+        }
+    }
+
+    #[test]
+    fn ecdf_counts_only_finite_times_and_never_reaches_one_with_failures() {
+        type Case<'a> = (&'a [f64], Vec<(f64, f64)>);
+        let cases: &[Case] = &[
+            (
+                &[10.0, f64::INFINITY, 30.0, 10.0],
+                vec![(1.0, 0.0), (10.0, 0.5), (30.0, 0.75), (100.0, 0.75)],
+            ),
+            (&[f64::INFINITY], vec![(1.0, 0.0), (100.0, 0.0)]),
+            (&[100.0], vec![(1.0, 0.0), (100.0, 1.0)]),
+        ];
+        for (times, expected) in cases {
+            assert_eq!(&ecdf_points(times, 1.0, 100.0), expected, "{times:?}");
+        }
+    }
+
+    #[test]
+    fn fixed_target_and_fixed_budget_read_the_trajectory() {
+        let r = run(true, 900, vec![(100, 20), (300, 7), (500, 3), (900, 0)]);
+        let cases = [(20, 100.0), (16, 300.0), (4, 500.0), (3, 500.0), (0, 900.0)];
+        for (target, t) in cases {
+            assert_eq!(hitting_time(&r, target), t, "target {target}");
+        }
+        let failed = run(false, 1000, vec![(100, 20), (300, 7)]);
+        assert_eq!(hitting_time(&failed, 2), f64::INFINITY);
+        let budget_cases = [(&r, 50, None), (&r, 100, Some(20)), (&r, 499, Some(7))];
+        for (run, b, p) in budget_cases {
+            assert_eq!(penalty_at(run, b), p, "budget {b}");
+        }
+        // A solved run keeps 0 after it solved; a failed run has no value beyond its budget.
+        assert_eq!(penalty_at(&r, 10_000), Some(0));
+        assert_eq!(penalty_at(&failed, 1000), Some(7));
+        assert_eq!(penalty_at(&failed, 1001), None);
+    }
+
+    #[test]
+    fn success_and_ert() {
+        let runs = [
+            run(true, 100, vec![]),
+            run(false, 1000, vec![]),
+            run(true, 300, vec![]),
+        ];
+        let s = success(runs.iter());
+        assert_eq!((s.runs, s.successes), (3, 2));
+        assert_eq!(s.ert_evaluations, 700.0);
+        assert!(s.ci_low < 2.0 / 3.0 && 2.0 / 3.0 < s.ci_high);
+        let none = success(runs[1..2].iter());
+        assert_eq!(none.ert_evaluations, f64::INFINITY);
+        assert_eq!(censored(runs.iter()), vec![100.0, f64::INFINITY, 300.0]);
+    }
+
+    #[test]
+    fn budgets_are_decades_up_to_the_budget() {
+        assert_eq!(
+            budgets(1_000_000),
+            vec![100, 1000, 10_000, 100_000, 1_000_000]
+        );
+        assert_eq!(budgets(250_000), vec![100, 1000, 10_000, 100_000, 250_000]);
+        assert_eq!(budgets(50), vec![50]);
+    }
+}

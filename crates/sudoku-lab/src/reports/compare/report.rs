@@ -1,0 +1,444 @@
+//! The tables and report.md of the compare report (see the module docs of [`super`]).
+
+use super::data::penalties_at;
+use super::data::{self as cd, Data, Run, Success};
+use super::stats::{magnitude, Friedman, Pair, Unit};
+use crate::export::tables::Table;
+use anyhow::Result;
+
+/// A table with `header` and no rows yet.
+fn table(header: &[&str]) -> Table {
+    Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows: Vec::new(),
+    }
+}
+
+/// The table as CSV (csv crate: fields quoted where needed).
+pub fn table_csv(t: &Table) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&t.header)?;
+    for r in &t.rows {
+        w.write_record(r)?;
+    }
+    Ok(w.into_inner()?)
+}
+
+/// A number with `digits` decimals; "inf" and "" for infinite and missing values.
+pub fn num(x: f64, digits: usize) -> String {
+    if x.is_finite() {
+        // + 0.0 turns -0.0 into 0.0.
+        format!("{:.digits$}", x + 0.0)
+    } else if x == f64::INFINITY {
+        "inf".into()
+    } else {
+        String::new()
+    }
+}
+
+/// A p-value: 4 significant decimals, "<0.0001" below.
+pub fn pval(p: f64) -> String {
+    if p < 1e-4 {
+        "<0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+pub fn success_table(data: &Data) -> Table {
+    let mut t = table(&[
+        "scope",
+        "algorithm",
+        "runs",
+        "successes",
+        "success_rate",
+        "success_ci_low",
+        "success_ci_high",
+        "ert_evaluations",
+        "ert_seconds",
+        "median_evaluations_of_successes",
+        "mean_final_penalty",
+    ]);
+    let names = data.scope_names();
+    for (s, name) in names.iter().enumerate() {
+        for (a, label) in data.algorithms.iter().enumerate() {
+            let runs: Vec<&Run> = data.runs_of(a, s).collect();
+            let x = cd::success(runs.iter().copied());
+            let solved: Vec<f64> = runs
+                .iter()
+                .filter(|r| r.solved)
+                .map(|r| r.evaluations as f64)
+                .collect();
+            let median = lab_stats::summarize(&solved).map_or(f64::NAN, |m| m.median);
+            let pen = runs.iter().map(|r| r.penalty as f64).sum::<f64>() / runs.len().max(1) as f64;
+            t.rows.push(vec![
+                name.clone(),
+                label.clone(),
+                x.runs.to_string(),
+                x.successes.to_string(),
+                num(x.successes as f64 / x.runs.max(1) as f64, 3),
+                num(x.ci_low, 3),
+                num(x.ci_high, 3),
+                num(x.ert_evaluations, 0),
+                num(x.ert_seconds, 3),
+                num(median, 0),
+                num(pen, 2),
+            ]);
+        }
+    }
+    t
+}
+
+pub fn pairs_table(data: &Data, pairs: &[Pair]) -> Table {
+    let mut t = table(&[
+        "scope",
+        "algorithm_a",
+        "algorithm_b",
+        "success_rate_a",
+        "success_rate_b",
+        "fisher_p",
+        "fisher_p_holm",
+        "mwu_p",
+        "mwu_p_holm",
+        "a12_a_fewer_evaluations",
+        "a12_magnitude",
+        "verdict",
+    ]);
+    let names = data.scope_names();
+    for p in pairs {
+        let rate = |s: &Success| num(s.successes as f64 / s.runs.max(1) as f64, 3);
+        t.rows.push(vec![
+            names[p.scope].clone(),
+            data.algorithms[p.a].clone(),
+            data.algorithms[p.b].clone(),
+            rate(&p.success_a),
+            rate(&p.success_b),
+            pval(p.fisher_p),
+            pval(p.fisher_holm),
+            p.mwu_p.map_or(String::new(), pval),
+            p.mwu_holm.map_or(String::new(), pval),
+            num(p.a12, 3),
+            magnitude(p.a12).to_string(),
+            verdict(data, p),
+        ]);
+    }
+    t
+}
+
+/// The pair's verdict at the 5 % level after Holm, on the evaluations to solve.
+fn verdict(data: &Data, p: &Pair) -> String {
+    match p.mwu_holm {
+        None => "neither solves".into(),
+        Some(h) if h >= 0.05 => "no significant difference".into(),
+        Some(_) => {
+            let (better, worse) = if p.a12 > 0.5 { (p.a, p.b) } else { (p.b, p.a) };
+            format!(
+                "{} faster than {}",
+                data.algorithms[better], data.algorithms[worse]
+            )
+        }
+    }
+}
+
+pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table) {
+    let names = data.scope_names();
+    let mut f = table(&[
+        "ert_unit",
+        "scope",
+        "puzzles",
+        "algorithms",
+        "friedman_chi2",
+        "df",
+        "friedman_p",
+        "iman_davenport_f",
+        "iman_davenport_p",
+        "nemenyi_cd_0.05",
+    ]);
+    let mut ranks = table(&["ert_unit", "scope", "algorithm", "average_rank"]);
+    let mut post = table(&[
+        "ert_unit",
+        "scope",
+        "algorithm_a",
+        "algorithm_b",
+        "puzzles_nonzero",
+        "wilcoxon_v",
+        "exact",
+        "p",
+        "p_holm",
+        "verdict",
+    ]);
+    for t in tests {
+        let scope = &names[t.scope];
+        let unit = t.unit.as_str().to_string();
+        f.rows.push(vec![
+            unit.clone(),
+            scope.clone(),
+            t.puzzles.to_string(),
+            data.algorithms.len().to_string(),
+            num(t.chi2, 3),
+            num(t.df, 0),
+            pval(t.p),
+            num(t.f_id, 3),
+            pval(t.p_id),
+            t.nemenyi_cd.map_or(String::new(), |c| num(c, 3)),
+        ]);
+        for (a, r) in t.avg_ranks.iter().enumerate() {
+            ranks.rows.push(vec![
+                unit.clone(),
+                scope.clone(),
+                data.algorithms[a].clone(),
+                num(*r, 3),
+            ]);
+        }
+        for p in &t.posthoc {
+            let better = if t.avg_ranks[p.a] <= t.avg_ranks[p.b] {
+                p.a
+            } else {
+                p.b
+            };
+            let verdict = if p.holm < 0.05 {
+                format!("{} ranks better", data.algorithms[better])
+            } else {
+                "no significant difference".into()
+            };
+            post.rows.push(vec![
+                unit.clone(),
+                scope.clone(),
+                data.algorithms[p.a].clone(),
+                data.algorithms[p.b].clone(),
+                p.n.to_string(),
+                num(p.v, 1),
+                p.exact.to_string(),
+                pval(p.p),
+                pval(p.holm),
+                verdict,
+            ]);
+        }
+    }
+    (f, ranks, post)
+}
+
+/// Fixed target, all puzzles: per algorithm and target, the runs that reached a penalty of at
+/// most the target and the ERT to reach it.
+pub fn targets_table(data: &Data) -> Table {
+    let mut t = table(&[
+        "algorithm",
+        "target_penalty",
+        "runs",
+        "reached",
+        "fraction",
+        "ert_evaluations",
+    ]);
+    let pooled = data.scopes.len();
+    for (a, label) in data.algorithms.iter().enumerate() {
+        for target in cd::TARGETS {
+            let runs: Vec<&Run> = data.runs_of(a, pooled).collect();
+            let hits: Vec<f64> = runs.iter().map(|r| cd::hitting_time(r, target)).collect();
+            let reached = hits.iter().filter(|h| h.is_finite()).count();
+            // ERT to the target: evaluations until the hit for runs that reached it, the
+            // whole run for the others.
+            let spent: f64 = runs
+                .iter()
+                .zip(&hits)
+                .map(|(r, h)| {
+                    if h.is_finite() {
+                        *h
+                    } else {
+                        r.evaluations as f64
+                    }
+                })
+                .sum();
+            t.rows.push(vec![
+                label.clone(),
+                target.to_string(),
+                runs.len().to_string(),
+                reached.to_string(),
+                num(reached as f64 / runs.len().max(1) as f64, 3),
+                num(lab_stats::ert(spent, reached as u64), 0),
+            ]);
+        }
+    }
+    t
+}
+
+/// Fixed budget, all puzzles: the distribution of the best penalty so far.
+pub fn budget_table(data: &Data) -> Table {
+    let mut t = table(&[
+        "algorithm",
+        "evaluations",
+        "runs_with_a_value",
+        "min",
+        "q1",
+        "median",
+        "q3",
+        "max",
+        "mean",
+        "solved_fraction",
+    ]);
+    for (a, label) in data.algorithms.iter().enumerate() {
+        for b in cd::budgets(data.budget) {
+            let v = penalties_at(data, a, b);
+            // R's type 7, as the box plots draw them.
+            let q = |p: f64| lab_charts::quantile_type7(&v, p).unwrap_or(f64::NAN);
+            let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+            let solved = v.iter().filter(|&&x| x == 0.0).count() as f64 / v.len().max(1) as f64;
+            t.rows.push(vec![
+                label.clone(),
+                b.to_string(),
+                v.len().to_string(),
+                num(q(0.0), 0),
+                num(q(0.25), 2),
+                num(q(0.5), 1),
+                num(q(0.75), 2),
+                num(q(1.0), 0),
+                if v.is_empty() {
+                    String::new()
+                } else {
+                    num(mean, 2)
+                },
+                if v.is_empty() {
+                    String::new()
+                } else {
+                    num(solved, 3)
+                },
+            ]);
+        }
+    }
+    t
+}
+
+pub(super) fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str) -> Result<()> {
+    use crate::export::tables::{latex, markdown};
+    use crate::protocol::io::write_atomic;
+    let source = format!("{name}.csv");
+    write_atomic(&dir.join(&source), &table_csv(t)?)?;
+    write_atomic(
+        &dir.join(format!("{name}.md")),
+        markdown(t, id, &source).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join(format!("{name}.tex")),
+        latex(t, id, &source).as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// What one fitness evaluation is, per algorithm (the unit of every budget and ERT here).
+pub fn evaluation_unit(algorithm: &str) -> &'static str {
+    match algorithm {
+        "ret-ga" => "the fitness of one new individual (each child of crossover + mutation + repetition removal, and each member of a reinitialised population), counted incrementally",
+        "mk-ga" => "the fitness (eq. (1)) of one new individual: each child of a generation, each member of a restarted population",
+        "reseda" => "the cost of one sampled grid (Q samples per round)",
+        "cso" => "the fitness of one candidate position: each seeking-mode copy and each tracing-mode move",
+        "lewis-sa" => "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample",
+        "gen-ga" => "the fitness of one new board",
+        _ => "see the algorithm's crate docs",
+    }
+}
+
+pub(super) fn markdown(
+    spec: &crate::spec::Spec,
+    data: &Data,
+    tests: &[Friedman],
+    tables: &[(&str, &Table)],
+    note: &str,
+) -> String {
+    use std::fmt::Write as _;
+    let mut md = format!("# {}\n\n{note}\n\n", spec.title);
+    md.push_str(
+        "## What one evaluation is\n\n| Algorithm | Solver | One evaluation |\n|---|---|---|\n",
+    );
+    for a in &spec.algorithms {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} |",
+            a.label,
+            a.algorithm,
+            evaluation_unit(&a.algorithm)
+        );
+    }
+    for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
+        md.push_str(&ranking(data, t));
+    }
+    md.push_str(
+        "\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
+    );
+    md.push_str(&scope_matrix(data));
+    md.push_str("\n## Runtime distributions\n\nEmpirical cumulative distribution of the evaluations to solve, per puzzle set and pooled (unsolved runs never count, so a curve ends below 1 by the failure rate).\n\n![ECDF](compare-ecdf.png)\n");
+    if data.anytime {
+        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
+    }
+    md.push_str("\n## Files\n\n");
+    for (name, _) in tables {
+        let _ = writeln!(md, "- `{name}.csv` (also `.md`, `.tex`)");
+    }
+    md
+}
+
+fn ranking(data: &Data, t: &Friedman) -> String {
+    use std::fmt::Write as _;
+    let mut order: Vec<usize> = (0..data.algorithms.len()).collect();
+    order.sort_by(|&a, &b| t.avg_ranks[a].total_cmp(&t.avg_ranks[b]));
+    let (unit, why, chart) = match t.unit {
+        Unit::Evaluations => ("evaluations", "deterministic: the same on any machine", "compare-cd"),
+        Unit::Seconds => ("seconds", "wall time of this machine and load: an evaluation costs each algorithm a different time, so this ranking can differ from the one by evaluations, and it can change from run to run of the protocol", "compare-cd-seconds"),
+    };
+    let mut md = format!(
+        "\n## Ranking over all {} puzzles, ERT in {unit}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        t.puzzles,
+        t.chi2,
+        t.df,
+        pval(t.p),
+        t.f_id,
+        pval(t.p_id),
+        t.nemenyi_cd.map_or(String::new(), |c| format!(" Nemenyi's critical difference at 5 % (for reference): {c:.2}."))
+    );
+    for (i, &a) in order.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.2} |",
+            i + 1,
+            data.algorithms[a],
+            t.avg_ranks[a]
+        );
+    }
+    md
+}
+
+/// Success rate (95 % CI) and ERT per scope (rows) and algorithm (columns).
+fn scope_matrix(data: &Data) -> String {
+    use std::fmt::Write as _;
+    let mut md = format!(
+        "| Puzzle set | {} |\n|---|{}\n",
+        data.algorithms.join(" | "),
+        "---|".repeat(data.algorithms.len())
+    );
+    for (s, name) in data.scope_names().iter().enumerate() {
+        let _ = write!(md, "| {name} |");
+        for a in 0..data.algorithms.len() {
+            let x = cd::success(data.runs_of(a, s));
+            let _ = write!(
+                md,
+                " {}/{} ({:.0}-{:.0} %), ERT {} |",
+                x.successes,
+                x.runs,
+                100.0 * x.ci_low,
+                100.0 * x.ci_high,
+                short(x.ert_evaluations)
+            );
+        }
+        md.push('\n');
+    }
+    md
+}
+
+/// A count in a short form: 1234 -> "1.2e3".
+pub fn short(x: f64) -> String {
+    if !x.is_finite() {
+        "inf".into()
+    } else if x < 1000.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
+    }
+}

@@ -1,0 +1,256 @@
+//! The tests of the compare report: pairwise Fisher and Mann-Whitney U with A12 per scope,
+//! Friedman and Iman-Davenport over puzzles with the Wilcoxon-Holm post hoc (see the module
+//! docs of [`super`]).
+
+use super::data::{self as cd, Data, Run, Success};
+use anyhow::Result;
+use lab_stats::{fisher_exact_two_sided, holm_adjust, mann_whitney_u};
+
+/// One pairwise comparison in one scope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair {
+    pub scope: usize,
+    pub a: usize,
+    pub b: usize,
+    pub success_a: Success,
+    pub success_b: Success,
+    pub fisher_p: f64,
+    pub fisher_holm: f64,
+    /// Mann-Whitney U on the censored evaluations; `None` when every run of both failed.
+    pub mwu_p: Option<f64>,
+    pub mwu_holm: Option<f64>,
+    /// P(a run of A needs fewer evaluations than a run of B) + P(tie) / 2.
+    pub a12: f64,
+}
+
+/// Friedman's test over the puzzles of one scope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Friedman {
+    pub scope: usize,
+    /// What ERT counts: evaluations (deterministic) or seconds (wall time, machine-dependent).
+    pub unit: Unit,
+    pub puzzles: usize,
+    pub avg_ranks: Vec<f64>,
+    pub chi2: f64,
+    pub df: f64,
+    pub p: f64,
+    pub f_id: f64,
+    pub p_id: f64,
+    /// Nemenyi's critical difference of the average ranks at alpha = 0.05 (when tabulated).
+    pub nemenyi_cd: Option<f64>,
+    pub posthoc: Vec<PostHoc>,
+}
+
+/// The Wilcoxon signed-rank post hoc of one pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostHoc {
+    pub a: usize,
+    pub b: usize,
+    /// Puzzles with a non-zero difference.
+    pub n: usize,
+    pub v: f64,
+    pub p: f64,
+    pub holm: f64,
+    pub exact: bool,
+}
+
+/// Every pair of algorithms in every scope (pooled last).
+pub fn pairs(data: &Data) -> Result<Vec<Pair>> {
+    let k = data.algorithms.len();
+    let mut out = Vec::new();
+    for s in 0..=data.scopes.len() {
+        for a in 0..k {
+            for b in a + 1..k {
+                out.push(pair(data, s, a, b)?);
+            }
+        }
+    }
+    let fisher = holm_adjust(&out.iter().map(|p| p.fisher_p).collect::<Vec<_>>());
+    let with_mwu: Vec<usize> = (0..out.len()).filter(|&i| out[i].mwu_p.is_some()).collect();
+    let mwu = holm_adjust(
+        &with_mwu
+            .iter()
+            .map(|&i| out[i].mwu_p.unwrap_or(1.0))
+            .collect::<Vec<_>>(),
+    );
+    for (p, h) in out.iter_mut().zip(fisher) {
+        p.fisher_holm = h;
+    }
+    for (&i, h) in with_mwu.iter().zip(mwu) {
+        out[i].mwu_holm = Some(h);
+    }
+    Ok(out)
+}
+
+fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
+    let (ra, rb): (Vec<&Run>, Vec<&Run>) =
+        (data.runs_of(a, s).collect(), data.runs_of(b, s).collect());
+    let (sa, sb) = (
+        cd::success(ra.iter().copied()),
+        cd::success(rb.iter().copied()),
+    );
+    let (ca, cb) = (
+        cd::censored(ra.iter().copied()),
+        cd::censored(rb.iter().copied()),
+    );
+    let fisher_p = fisher_exact_two_sided(
+        sa.successes,
+        sa.runs - sa.successes,
+        sb.successes,
+        sb.runs - sb.successes,
+    );
+    let any_success = sa.successes + sb.successes > 0;
+    let mwu_p = if any_success {
+        // Every run of both tied (e.g. two identical configurations): nothing separates them.
+        match mann_whitney_u(&ca, &cb) {
+            Err(lab_stats::StatsError::ZeroVariance(_)) => Some(1.0),
+            r => Some(r?.p_value),
+        }
+    } else {
+        None
+    };
+    // Fewer evaluations is better: A12 of "A below B" is the A12 of B over A.
+    let a12 = lab_stats::vargha_delaney_a12(&cb, &ca)?;
+    Ok(Pair {
+        scope: s,
+        a,
+        b,
+        success_a: sa,
+        success_b: sb,
+        fisher_p,
+        fisher_holm: fisher_p,
+        mwu_p,
+        mwu_holm: None,
+        a12,
+    })
+}
+
+/// The unit of the ERTs a Friedman test ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Evaluations,
+    Seconds,
+}
+
+impl Unit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Evaluations => "evaluations",
+            Unit::Seconds => "seconds",
+        }
+    }
+}
+
+/// ERT in `unit` of every (puzzle of scope `s`, algorithm): rows are puzzles (blocks).
+pub fn ert_blocks(data: &Data, s: usize, unit: Unit) -> Vec<Vec<f64>> {
+    let pooled = s == data.scopes.len();
+    let k = data.algorithms.len();
+    let mut puzzles: Vec<usize> = data
+        .runs
+        .iter()
+        .filter(|r| pooled || r.scope == s)
+        .map(|r| r.puzzle)
+        .collect();
+    puzzles.sort_unstable();
+    puzzles.dedup();
+    puzzles
+        .iter()
+        .map(|&p| {
+            (0..k)
+                .map(|a| {
+                    let runs = data
+                        .runs
+                        .iter()
+                        .filter(|r| r.algorithm == a && r.puzzle == p);
+                    let x = cd::success(runs);
+                    match unit {
+                        Unit::Evaluations => x.ert_evaluations,
+                        Unit::Seconds => x.ert_seconds,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `blocks` with every infinite value replaced by 10 x the largest finite value (1 when none is
+/// finite): the signed-rank test's input (see the module docs).
+pub fn capped(blocks: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let largest = blocks
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(0.0f64, f64::max);
+    let cap = 10.0 * largest.max(1.0);
+    blocks
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&x| if x.is_finite() { x } else { cap })
+                .collect()
+        })
+        .collect()
+}
+
+/// Friedman's test and the Wilcoxon-Holm post hoc over the puzzles of scope `s`; `None` with
+/// fewer than two puzzles.
+pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
+    let blocks = ert_blocks(data, s, unit);
+    if blocks.len() < 2 {
+        return Ok(None);
+    }
+    // Ranks: lower ERT is better; infinite ERTs tie behind every finite one.
+    // Every puzzle ties every algorithm (e.g. nothing solved anything): no ranking to test.
+    let f = match lab_stats::friedman_test(&blocks) {
+        Err(lab_stats::StatsError::ZeroVariance(_)) => return Ok(None),
+        r => r?,
+    };
+    let k = data.algorithms.len();
+    let nemenyi_cd = lab_stats::nemenyi_critical_difference(k, blocks.len(), 0.05).ok();
+    let cap = capped(&blocks);
+    let mut posthoc = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let x: Vec<f64> = cap.iter().map(|r| r[a]).collect();
+            let y: Vec<f64> = cap.iter().map(|r| r[b]).collect();
+            let w = lab_stats::wilcoxon_signed_rank(&x, &y);
+            let (n, v, p, exact) = match w {
+                Ok(w) => (w.n, w.v, w.p_value, w.exact),
+                // Every difference is zero: nothing separates the two.
+                Err(_) => (0, 0.0, 1.0, true),
+            };
+            posthoc.push(PostHoc {
+                a,
+                b,
+                n,
+                v,
+                p,
+                holm: p,
+                exact,
+            });
+        }
+    }
+    let holm = holm_adjust(&posthoc.iter().map(|p| p.p).collect::<Vec<_>>());
+    for (p, h) in posthoc.iter_mut().zip(holm) {
+        p.holm = h;
+    }
+    Ok(Some(Friedman {
+        scope: s,
+        unit,
+        puzzles: blocks.len(),
+        avg_ranks: f.avg_ranks,
+        chi2: f.chi_square,
+        df: f.df,
+        p: f.p_value,
+        f_id: f.iman_davenport.f,
+        p_id: f.iman_davenport.p_value,
+        nemenyi_cd,
+        posthoc,
+    }))
+}
+
+/// Vargha & Delaney's magnitude label of an A12 value.
+pub fn magnitude(a12: f64) -> &'static str {
+    lab_stats::A12Magnitude::effsize(a12).map_or("", |m| m.as_str())
+}

@@ -1,0 +1,525 @@
+//! Published values against ours, cell by cell: comparison.csv (every published cell with its
+//! test and Holm-adjusted verdict) and the report of an ablation (variants against a published
+//! table's rows). Used by the Table 1 report (`table1.rs`) and every `report = "ablation"`.
+
+use crate::protocol::io::write_atomic_with;
+use crate::reports::groups::{Group, PublishedRow};
+use crate::spec::Entry;
+use crate::spec::Spec;
+use anyhow::Result;
+use lab_stats::{fisher_exact_two_sided, holm_adjust, welch_t_test, wilson_interval};
+use std::io::Write;
+use std::path::Path;
+
+/// Significance level of the verdicts (after Holm adjustment).
+pub const ALPHA: f64 = 0.05;
+
+/// One comparison line.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub family: &'static str,
+    pub level: String,
+    pub puzzle: String,
+    pub algorithm: String,
+    pub statistic: &'static str,
+    pub paper: f64,
+    pub ours: Option<f64>,
+    /// Runs behind the paper's row and behind ours (None for `givens`, a property of the
+    /// puzzle, and where the paper prints no run count). A `count` is compared as a rate over
+    /// these.
+    pub paper_runs: Option<u64>,
+    pub our_runs: Option<u64>,
+    /// 95 % interval of our statistic: Wilson for the success rate of a `count` (a rate, not a
+    /// count), Student's t for the mean of an `average`; None elsewhere.
+    pub ours_ci: Option<(f64, f64)>,
+    pub test: &'static str,
+    pub p: Option<f64>,
+    pub p_holm: Option<f64>,
+    /// Approximate power of the test, at the 5 % level, to detect a two-fold difference from
+    /// the paper's value (see [`power_two_fold_rate`] and [`power_two_fold_mean`]); None where
+    /// there is no test or it cannot be computed.
+    pub power_2x: Option<f64>,
+}
+
+/// Below this power a "no significant difference" is flagged "low power": the comparison
+/// could easily have missed a two-fold difference.
+pub const LOW_POWER: f64 = 0.8;
+
+/// Power of a two-sided two-proportion z test (normal approximation, unpooled variance) at
+/// the 5 % level to detect a success rate twice the paper's `p` (half of it when `2p > 1`),
+/// with `n_paper` and `n_ours` runs. None for `p = 0` (no two-fold of zero).
+pub fn power_two_fold_rate(p: f64, n_paper: u64, n_ours: u64) -> Option<f64> {
+    if !(p > 0.0 && p <= 1.0) || n_paper == 0 || n_ours == 0 {
+        return None;
+    }
+    let q = if 2.0 * p <= 1.0 { 2.0 * p } else { p / 2.0 };
+    let se = (p * (1.0 - p) / n_paper as f64 + q * (1.0 - q) / n_ours as f64).sqrt();
+    normal_power((q - p).abs(), se)
+}
+
+/// Power of a two-sided z test (normal approximation of Welch's) at the 5 % level to detect a
+/// mean twice the paper's `mean`, with the paper's `sd` over `n_paper` values and our `sd_ours`
+/// (the paper's when we have none) over `n_ours`.
+pub fn power_two_fold_mean(
+    mean: f64,
+    sd: f64,
+    n_paper: u64,
+    sd_ours: Option<f64>,
+    n_ours: u64,
+) -> Option<f64> {
+    if !(mean.is_finite() && mean > 0.0 && sd.is_finite()) || n_paper < 2 || n_ours < 2 {
+        return None;
+    }
+    let so = sd_ours.filter(|x| x.is_finite()).unwrap_or(sd);
+    let se = (sd * sd / n_paper as f64 + so * so / n_ours as f64).sqrt();
+    normal_power(mean, se)
+}
+
+fn normal_power(difference: f64, se: f64) -> Option<f64> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    if se == 0.0 {
+        return Some(1.0);
+    }
+    let n = Normal::new(0.0, 1.0).ok()?;
+    let shift = difference / se;
+    Some(n.cdf(shift - Z95) + n.cdf(-shift - Z95))
+}
+
+impl Cell {
+    /// The paper's value and ours on a common scale: success rates (count / runs) for a
+    /// `count`, whose run counts may differ; the values themselves otherwise.
+    pub fn comparable(&self) -> Option<(f64, f64)> {
+        let ours = self.ours?;
+        if self.statistic == "count" {
+            match (self.paper_runs, self.our_runs) {
+                (Some(pr), Some(or)) if pr > 0 && or > 0 => {
+                    Some((self.paper / pr as f64, ours / or as f64))
+                }
+                _ => None,
+            }
+        } else {
+            Some((self.paper, ours))
+        }
+    }
+
+    /// Ours over the paper's on the scale of [`Cell::comparable`]: the ratio of success rates
+    /// for a `count`.
+    pub fn ratio(&self) -> Option<f64> {
+        self.comparable()
+            .filter(|&(paper, _)| paper != 0.0)
+            .map(|(paper, ours)| ours / paper)
+    }
+
+    pub fn verdict(&self) -> String {
+        match (self.p_holm, self.comparable()) {
+            (Some(p), Some((paper, ours))) if p < ALPHA => {
+                format!(
+                    "differs ({})",
+                    if ours > paper {
+                        "ours higher"
+                    } else {
+                        "ours lower"
+                    }
+                )
+            }
+            (Some(_), _) if self.power_2x.is_some_and(|w| w < LOW_POWER) => {
+                "no significant difference (low power)".into()
+            }
+            (Some(_), _) => "no significant difference".into(),
+            (None, _) if self.test == "none" => "descriptive".into(),
+            _ => "n/a".into(),
+        }
+    }
+}
+
+/// z of the two-sided 95 % interval.
+const Z95: f64 = 1.959964;
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom, found by bisection on the
+/// two-sided p-value of [`welch_t_test`] against a zero-variance second sample (then
+/// `t = mean1 / sqrt(sd1^2 / n1)` and Welch's df is exactly `n1 - 1`).
+fn t975(df: u64) -> Option<f64> {
+    let n = df + 1;
+    let p = |t: f64| welch_t_test(t, (n as f64).sqrt(), n, 0.0, 0.0, 2).map(|w| w.p_value);
+    let (mut lo, mut hi) = (0.0_f64, 1000.0_f64);
+    if p(hi).ok()? > 0.05 {
+        return None;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if p(mid).ok()? > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// The t interval (95 %) of a mean from n >= 2 values with sample SD `sd`.
+fn t_interval(mean: f64, sd: f64, n: usize) -> Option<(f64, f64)> {
+    if n < 2 || !mean.is_finite() || !sd.is_finite() {
+        return None;
+    }
+    let half = t975(n as u64 - 1)? * sd / (n as f64).sqrt();
+    Some((mean - half, mean + half))
+}
+
+/// Build every comparison cell: for each published row (level, algorithm), each spec puzzle
+/// with that label and each spec algorithm with that paper label. Success counts: Fisher's
+/// exact test on (ours successes / runs) against (paper count / paper runs); their direction
+/// and ratio are those of the success rates, since the run counts may differ. Means: Welch's
+/// t-test from the published mean, SD and count against ours (needs >= 2 successes on each
+/// side). Minimum, maximum, median, SD: shown with their ratio, no test (no sampling
+/// distribution can be derived from the published numbers alone). Holm adjustment within each
+/// family: "primary" (the puzzles taken as the paper's) and "candidate" (uncertain files).
+pub fn comparison(
+    spec: &Spec,
+    puzzles: &[Entry],
+    g: &[Vec<Group>],
+    published: &[PublishedRow],
+) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for row in published {
+        for (p, pref) in spec.puzzles.iter().enumerate() {
+            if pref.label() != row.level {
+                continue;
+            }
+            for (a, alg) in spec.algorithms.iter().enumerate() {
+                if alg.paper_label.as_deref() != Some(row.algorithm.as_str()) {
+                    continue;
+                }
+                let x = &g[a][p];
+                let s = x.generations();
+                let family = if pref.primary { "primary" } else { "candidate" };
+                let puzzle_id = puzzles[p].id.clone();
+                let base = |statistic, paper, ours, test, p_value| Cell {
+                    family,
+                    level: row.level.clone(),
+                    puzzle: puzzle_id.clone(),
+                    algorithm: alg.label.clone(),
+                    statistic,
+                    paper,
+                    ours,
+                    paper_runs: row.runs,
+                    our_runs: Some(x.runs),
+                    ours_ci: None,
+                    test,
+                    p: p_value,
+                    p_holm: None,
+                    power_2x: None,
+                };
+                if let Some(gv) = row.givens {
+                    cells.push(Cell {
+                        paper_runs: None,
+                        our_runs: None,
+                        ..base(
+                            "givens",
+                            gv as f64,
+                            puzzles[p].givens.map(|g| g as f64),
+                            "none",
+                            None,
+                        )
+                    });
+                }
+                if let (Some(count), Some(runs)) = (row.count, row.runs) {
+                    let fisher = fisher_exact_two_sided(
+                        x.successes,
+                        x.runs - x.successes,
+                        count,
+                        runs.saturating_sub(count),
+                    );
+                    let (lo, hi) = wilson_interval(x.successes, x.runs, Z95);
+                    cells.push(Cell {
+                        ours_ci: Some((lo, hi)).filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+                        power_2x: power_two_fold_rate(count as f64 / runs as f64, runs, x.runs),
+                        ..base(
+                            "count",
+                            count as f64,
+                            Some(x.successes as f64),
+                            "fisher_exact",
+                            Some(fisher),
+                        )
+                    });
+                }
+                let published_count = row.count.unwrap_or(0);
+                if let Some(avg) = row.average {
+                    let (test, p_value) = match row.sd {
+                        None => ("none (no published SD)", None),
+                        Some(sd) => {
+                            let w = s
+                                .filter(|s| s.n >= 2 && published_count >= 2)
+                                .and_then(|s| {
+                                    welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, published_count)
+                                        .ok()
+                                });
+                            match w {
+                                Some(w) => ("welch_t", Some(w.p_value)),
+                                None => ("welch_t (too few successes)", None),
+                            }
+                        }
+                    };
+                    let power_2x = match (row.sd, p_value) {
+                        (Some(sd), Some(_)) => power_two_fold_mean(
+                            avg,
+                            sd,
+                            published_count,
+                            s.map(|s| s.sd),
+                            s.map_or(0, |s| s.n as u64),
+                        ),
+                        _ => None,
+                    };
+                    cells.push(Cell {
+                        ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
+                        power_2x,
+                        ..base("average", avg, s.map(|s| s.mean), test, p_value)
+                    });
+                }
+                for (name, paper, ours) in [
+                    ("minimum", row.minimum, s.map(|s| s.min)),
+                    ("maximum", row.maximum, s.map(|s| s.max)),
+                    ("median", row.median, s.map(|s| s.median)),
+                    ("sd", row.sd, s.filter(|s| s.n >= 2).map(|s| s.sd)),
+                ] {
+                    if let Some(v) = paper {
+                        cells.push(base(name, v, ours, "none", None));
+                    }
+                }
+                if let Some(t) = row.ets_s {
+                    let ours = lab_stats::ert(x.total_wall_ms / 1e3, x.successes);
+                    cells.push(base("ets_s", t, Some(ours), "none (other machine)", None));
+                }
+                if let Some(t) = row.time_s {
+                    // Seconds per run, measured single-threaded inside each run; a ratio to a
+                    // different machine, never a test.
+                    let ours = x.total_wall_ms / x.runs.max(1) as f64 / 1e3;
+                    cells.push(base("time_s", t, Some(ours), "none (other machine)", None));
+                }
+            }
+        }
+    }
+    for family in ["primary", "candidate"] {
+        let idx: Vec<usize> = (0..cells.len())
+            .filter(|&i| cells[i].family == family && cells[i].p.is_some())
+            .collect();
+        let ps: Vec<f64> = idx
+            .iter()
+            .map(|&i| cells[i].p.unwrap_or(f64::NAN))
+            .collect();
+        for (&i, q) in idx.iter().zip(holm_adjust(&ps)) {
+            cells[i].p_holm = Some(q);
+        }
+    }
+    cells
+}
+
+fn num(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => {
+            if x.fract() == 0.0 && x.abs() < 1e15 {
+                format!("{x:.0}")
+            } else {
+                format!("{x:.4}")
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+fn pval(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.4e}"),
+        _ => String::new(),
+    }
+}
+
+pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> {
+    write_atomic_with(path, |w| {
+        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict")?;
+        for c in cells {
+            let runs = |r: Option<u64>| r.map_or(String::new(), |r| r.to_string());
+            writeln!(
+                w,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                spec.id,
+                c.family,
+                c.level,
+                c.puzzle,
+                c.algorithm,
+                c.statistic,
+                num(Some(c.paper)),
+                runs(c.paper_runs),
+                num(c.ours),
+                runs(c.our_runs),
+                c.ratio()
+                    .filter(|r| r.is_finite())
+                    .map(|r| format!("{r:.3}"))
+                    .unwrap_or_default(),
+                num(c.ours_ci.map(|c| c.0)),
+                num(c.ours_ci.map(|c| c.1)),
+                c.test,
+                pval(c.p),
+                pval(c.p_holm),
+                c.power_2x.map_or(String::new(), |w| format!("{w:.3}")),
+                c.verdict()
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// A published "average (SD)" cell, with what the paper prints.
+pub fn paper_avg_sd(r: &PublishedRow) -> String {
+    match (r.average, r.sd) {
+        (Some(a), Some(sd)) => format!("{a:.1} ({sd:.1})"),
+        (Some(a), None) => format!("{a:.1}"),
+        _ => "-".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"
+id = "rates"
+title = "test"
+master_seed = 1
+runs = 50
+quick_runs = 2
+quick_max_generations = 10
+puzzles = [{ id = "mk_2star", label = "2 Star" }]
+
+[[algorithms]]
+label = "default"
+algorithm = "mk-ga"
+paper_label = "GA"
+max_generations = 100
+"#;
+
+    /// One success-count cell of ours (successes / runs) against the paper's (count / runs),
+    /// and the comparison.csv line written for it.
+    fn count_cell(ours: (u64, u64), paper: (u64, u64)) -> (Cell, String) {
+        let spec = Spec::parse(SPEC, "rates.toml").unwrap();
+        let puzzles = [Entry {
+            id: "mk_2star".into(),
+            givens: Some(30),
+            puzzles: 1,
+        }];
+        let g = vec![vec![Group {
+            runs: ours.1,
+            successes: ours.0,
+            ..Group::default()
+        }]];
+        let published = crate::reports::groups::parse_published(&format!(
+            "level,algorithm,runs,count\n2 Star,GA,{},{}\n",
+            paper.1, paper.0
+        ))
+        .unwrap();
+        let cells = comparison(&spec, &puzzles, &g, &published);
+        assert_eq!(cells.len(), 1);
+        let dir = std::env::temp_dir().join(format!(
+            "sudoku-lab-compare-{}-{}-{}-{}-{}",
+            std::process::id(),
+            ours.0,
+            ours.1,
+            paper.0,
+            paper.1
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("comparison.csv");
+        write_comparison(&path, &spec, &cells).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict"
+        );
+        (cells[0].clone(), lines.next().unwrap().to_string())
+    }
+
+    /// Direction and ratio are those of the success rates: with unequal run counts the raw
+    /// counts may point the other way (48 < 69 successes, but 96 % > 69 %).
+    #[test]
+    fn count_verdicts_compare_rates_not_raw_counts() {
+        /// (ours successes, our runs), (paper count, paper runs), ratio of rates, verdict.
+        type Case = ((u64, u64), (u64, u64), f64, &'static str);
+        let table: [Case; 6] = [
+            // unequal run counts, raw counts and rates opposite
+            ((48, 50), (69, 100), 0.96 / 0.69, "differs (ours higher)"),
+            ((30, 200), (20, 40), 0.15 / 0.5, "differs (ours lower)"),
+            // equal run counts
+            ((90, 100), (50, 100), 1.8, "differs (ours higher)"),
+            ((10, 100), (60, 100), 10.0 / 60.0, "differs (ours lower)"),
+            (
+                (48, 100),
+                (52, 100),
+                48.0 / 52.0,
+                "no significant difference",
+            ),
+            // a fourfold rate from 5 runs is no evidence of a difference, and the test could
+            // not have seen a two-fold one
+            (
+                (1, 5),
+                (5, 100),
+                4.0,
+                "no significant difference (low power)",
+            ),
+        ];
+        for (ours, paper, ratio, verdict) in table {
+            let (cell, line) = count_cell(ours, paper);
+            let what = format!("{ours:?} against {paper:?}: {line}");
+            assert_eq!(cell.verdict(), verdict, "{what}");
+            assert!((cell.ratio().unwrap() - ratio).abs() < 1e-12, "{what}");
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f[5], "count", "{what}");
+            assert_eq!(f[6], paper.0.to_string(), "{what}");
+            assert_eq!(f[7], paper.1.to_string(), "{what}");
+            assert_eq!(f[8], ours.0.to_string(), "{what}");
+            assert_eq!(f[9], ours.1.to_string(), "{what}");
+            assert_eq!(f[10], format!("{ratio:.3}"), "{what}");
+            // The Wilson 95 % interval of our success rate holds our rate.
+            let (lo, hi): (f64, f64) = (f[11].parse().unwrap(), f[12].parse().unwrap());
+            let rate = ours.0 as f64 / ours.1 as f64;
+            assert!(lo < rate && rate < hi, "{what}");
+            assert_eq!(f[17], verdict, "{what}");
+        }
+    }
+
+    /// Power to detect a two-fold difference, normal approximation (values by hand:
+    /// Phi(x) from the standard normal table).
+    #[test]
+    fn power_of_a_two_fold_difference() {
+        // p = 0.2 -> 0.4, 100 runs each: se = sqrt(0.2*0.8/100 + 0.4*0.6/100) = 0.063246,
+        // power = Phi(0.2/0.063246 - 1.959964) + Phi(-3.162278 - 1.959964) = Phi(1.202314)
+        // = 0.885383.
+        let w = power_two_fold_rate(0.2, 100, 100).unwrap();
+        assert!((w - 0.885383).abs() < 1e-5, "{w}");
+        // p = 0.8 -> 0.4 (doubling is impossible): the same se, twice the difference:
+        // Phi(6.324555 - 1.959964) = 0.9999936.
+        let w = power_two_fold_rate(0.8, 100, 100).unwrap();
+        assert!((w - 0.9999936).abs() < 1e-6, "{w}");
+        // 5 of our runs against 100 of the paper's: hopeless.
+        assert!(power_two_fold_rate(0.05, 100, 5).unwrap() < 0.1);
+        assert_eq!(power_two_fold_rate(0.0, 100, 100), None);
+        // Means: 1000 (SD 500) over 30 values against 20 of ours with SD 800:
+        // se = sqrt(500^2/30 + 800^2/20) = 200.8316; power = Phi(1000/200.8316 - 1.959964)
+        // = Phi(3.019332) = 0.998733 (+ a negligible lower tail).
+        let w = power_two_fold_mean(1000.0, 500.0, 30, Some(800.0), 20).unwrap();
+        assert!((w - 0.998733).abs() < 1e-5, "{w}");
+        assert_eq!(power_two_fold_mean(1000.0, 500.0, 1, None, 20), None);
+    }
+
+    #[test]
+    fn t_quantiles_match_tables() {
+        // qt(0.975, df) in R.
+        for (df, q) in [(1, 12.706205), (4, 2.776445), (9, 2.262157), (99, 1.984217)] {
+            assert!((t975(df).unwrap() - q).abs() < 1e-5, "df {df}");
+        }
+        let (lo, hi) = t_interval(10.0, 2.0, 10).unwrap();
+        assert!((hi - 10.0 - 2.262157 * 2.0 / 10f64.sqrt()).abs() < 1e-5);
+        assert!((10.0 - lo - (hi - 10.0)).abs() < 1e-12);
+        assert!(t_interval(10.0, 2.0, 1).is_none());
+    }
+}

@@ -1,0 +1,259 @@
+//! What is compiled into the binary, so that `reproduce` works from any folder without the
+//! repository: the specs of `experiments/`, the puzzle files they name, and the published
+//! tables.
+
+use super::Spec;
+use anyhow::{Context, Result};
+use std::path::Path;
+
+/// Puzzle files used by the embedded specs, embedded as well so `reproduce` works anywhere.
+pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
+    (
+        "puzzles/benbassat-first-row.txt",
+        include_str!("../../../../experiments/puzzles/benbassat-first-row.txt"),
+    ),
+    (
+        "puzzles/kennett/very-easy.txt",
+        include_str!("../../../../experiments/puzzles/kennett/very-easy.txt"),
+    ),
+    (
+        "puzzles/kennett/easy.txt",
+        include_str!("../../../../experiments/puzzles/kennett/easy.txt"),
+    ),
+    (
+        "puzzles/kennett/medium.txt",
+        include_str!("../../../../experiments/puzzles/kennett/medium.txt"),
+    ),
+    (
+        "puzzles/kennett/hard.txt",
+        include_str!("../../../../experiments/puzzles/kennett/hard.txt"),
+    ),
+    (
+        "puzzles/kennett/fiendish.txt",
+        include_str!("../../../../experiments/puzzles/kennett/fiendish.txt"),
+    ),
+    (
+        "puzzles/cso/6x6-easy.txt",
+        include_str!("../../../../experiments/puzzles/cso/6x6-easy.txt"),
+    ),
+    (
+        "puzzles/cso/6x6-medium.txt",
+        include_str!("../../../../experiments/puzzles/cso/6x6-medium.txt"),
+    ),
+    (
+        "puzzles/cso/6x6-hard.txt",
+        include_str!("../../../../experiments/puzzles/cso/6x6-hard.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-easy.txt",
+        include_str!("../../../../experiments/puzzles/cso/9x9-easy.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-medium.txt",
+        include_str!("../../../../experiments/puzzles/cso/9x9-medium.txt"),
+    ),
+    (
+        "puzzles/cso/9x9-hard.txt",
+        include_str!("../../../../experiments/puzzles/cso/9x9-hard.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-easy.txt",
+        include_str!("../../../../experiments/puzzles/cso/12x12-easy.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-medium.txt",
+        include_str!("../../../../experiments/puzzles/cso/12x12-medium.txt"),
+    ),
+    (
+        "puzzles/cso/12x12-hard.txt",
+        include_str!("../../../../experiments/puzzles/cso/12x12-hard.txt"),
+    ),
+    (
+        "puzzles/retga-journal/easy.txt",
+        include_str!("../../../../experiments/puzzles/retga-journal/easy.txt"),
+    ),
+    (
+        "puzzles/retga-journal/medium.txt",
+        include_str!("../../../../experiments/puzzles/retga-journal/medium.txt"),
+    ),
+    (
+        "puzzles/retga-journal/hard.txt",
+        include_str!("../../../../experiments/puzzles/retga-journal/hard.txt"),
+    ),
+];
+
+/// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "ret-ga-table1",
+        include_str!("../../../../experiments/ret-ga-table1.toml"),
+    ),
+    (
+        "ret-ga-ablation",
+        include_str!("../../../../experiments/ret-ga-ablation.toml"),
+    ),
+    (
+        "mk-ga-ablation",
+        include_str!("../../../../experiments/mk-ga-ablation.toml"),
+    ),
+    (
+        "reseda-table1",
+        include_str!("../../../../experiments/reseda-table1.toml"),
+    ),
+    (
+        "reseda-table2",
+        include_str!("../../../../experiments/reseda-table2.toml"),
+    ),
+    (
+        "reseda-table3",
+        include_str!("../../../../experiments/reseda-table3.toml"),
+    ),
+    (
+        "reseda-table5",
+        include_str!("../../../../experiments/reseda-table5.toml"),
+    ),
+    (
+        "reseda-ablation",
+        include_str!("../../../../experiments/reseda-ablation.toml"),
+    ),
+    (
+        "reseda-cell-order-easy",
+        include_str!("../../../../experiments/reseda-cell-order-easy.toml"),
+    ),
+    (
+        "reseda-cell-order-medium",
+        include_str!("../../../../experiments/reseda-cell-order-medium.toml"),
+    ),
+    (
+        "reseda-cell-order-hard",
+        include_str!("../../../../experiments/reseda-cell-order-hard.toml"),
+    ),
+    (
+        "reseda-table4",
+        include_str!("../../../../experiments/reseda-table4.toml"),
+    ),
+    (
+        "reseda-fig4",
+        include_str!("../../../../experiments/reseda-fig4.toml"),
+    ),
+    (
+        "reseda-coupling",
+        include_str!("../../../../experiments/reseda-coupling.toml"),
+    ),
+    (
+        "benbassat",
+        include_str!("../../../../experiments/benbassat.toml"),
+    ),
+    (
+        "cso-sizes",
+        include_str!("../../../../experiments/cso-sizes.toml"),
+    ),
+    (
+        "cso-sensitivity",
+        include_str!("../../../../experiments/cso-sensitivity.toml"),
+    ),
+    (
+        "cso-vs",
+        include_str!("../../../../experiments/cso-vs.toml"),
+    ),
+    (
+        "benchmark-9x9",
+        include_str!("../../../../experiments/benchmark-9x9.toml"),
+    ),
+    (
+        "lewis-sa-reheat",
+        include_str!("../../../../experiments/lewis-sa-reheat.toml"),
+    ),
+    (
+        "cso-ablation",
+        include_str!("../../../../experiments/cso-ablation.toml"),
+    ),
+    (
+        "ret-ga-tables234",
+        include_str!("../../../../experiments/ret-ga-tables234.toml"),
+    ),
+];
+
+/// Published-value files (`experiments/paper/*.csv`), embedded.
+pub const PAPER_FILES: &[(&str, &str)] = &[
+    (
+        "paper/ret-ga-table1.csv",
+        include_str!("../../../../experiments/paper/ret-ga-table1.csv"),
+    ),
+    (
+        "paper/reseda-table1.csv",
+        include_str!("../../../../experiments/paper/reseda-table1.csv"),
+    ),
+    (
+        "paper/reseda-table2.csv",
+        include_str!("../../../../experiments/paper/reseda-table2.csv"),
+    ),
+    (
+        "paper/reseda-table3.csv",
+        include_str!("../../../../experiments/paper/reseda-table3.csv"),
+    ),
+    (
+        "paper/reseda-table5.csv",
+        include_str!("../../../../experiments/paper/reseda-table5.csv"),
+    ),
+    (
+        "paper/reseda-table4.csv",
+        include_str!("../../../../experiments/paper/reseda-table4.csv"),
+    ),
+    (
+        "paper/reseda-fig4.txt",
+        include_str!("../../../../experiments/paper/reseda-fig4.txt"),
+    ),
+    (
+        "paper/reseda-coupling.csv",
+        include_str!("../../../../experiments/paper/reseda-coupling.csv"),
+    ),
+    (
+        "paper/benbassat.csv",
+        include_str!("../../../../experiments/paper/benbassat.csv"),
+    ),
+    (
+        "paper/ret-ga-table2.csv",
+        include_str!("../../../../experiments/paper/ret-ga-table2.csv"),
+    ),
+    (
+        "paper/ret-ga-table3.csv",
+        include_str!("../../../../experiments/paper/ret-ga-table3.csv"),
+    ),
+    (
+        "paper/ret-ga-table4.csv",
+        include_str!("../../../../experiments/paper/ret-ga-table4.csv"),
+    ),
+];
+
+pub fn embedded(id: &str) -> Result<Spec> {
+    let (_, text) = EMBEDDED.iter().find(|(k, _)| *k == id).with_context(|| {
+        let ids: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
+        format!("unknown experiment '{id}' (known: {})", ids.join(", "))
+    })?;
+    Spec::parse(text, &format!("experiments/{id}.toml"))
+}
+
+/// Published values for a spec: embedded file, or a file next to a user's spec.
+pub fn published_text(spec: &Spec, base: Option<&Path>) -> Result<Option<String>> {
+    let Some(name) = &spec.published else {
+        return Ok(None);
+    };
+    paper_text(name, base).map(Some)
+}
+
+/// A published-values file: next to a user's spec (`base`), else embedded.
+pub fn paper_text(name: &str, base: Option<&Path>) -> Result<String> {
+    if let Some(b) = base {
+        let p = b.join(name);
+        if p.exists() {
+            return std::fs::read_to_string(&p)
+                .with_context(|| format!("cannot read {}", p.display()));
+        }
+    }
+    PAPER_FILES
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map(|(_, t)| t.to_string())
+        .with_context(|| format!("published values file '{name}' not found"))
+}

@@ -1,0 +1,240 @@
+//! Experiment specs: TOML files in `experiments/` (embedded in the binary for `reproduce`), or a
+//! user's file for `run`. Unknown keys are errors everywhere.
+//!
+//! This module holds the spec's types and [`Spec::parse`]; [`validate`] checks a parsed spec
+//! (everything that can be checked before the first run without the puzzles), [`puzzles`]
+//! loads its puzzles (with the checks that need them), [`embedded`] holds the specs, puzzle
+//! files and published tables compiled into the binary, and [`sensitivity`] reads the design
+//! of a one-parameter-at-a-time study.
+
+pub mod embedded;
+mod puzzles;
+mod sensitivity;
+mod validate;
+
+pub use embedded::{embedded, paper_text, published_text, EMBEDDED, EMBEDDED_PUZZLE_FILES};
+pub use puzzles::{read_capped, read_spec};
+pub use sensitivity::sensitivity_panels;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use sudoku_core::Puzzle;
+
+/// One experiment: algorithms x puzzles x runs.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// Experiment id, used for the output folder and the run seeds.
+    pub id: String,
+    pub title: String,
+    /// Where the published values come from (paper, table).
+    #[serde(default)]
+    pub paper: String,
+    pub master_seed: u64,
+    /// Runs per (algorithm, puzzle).
+    pub runs: u64,
+    /// `--quick`: runs per (algorithm, puzzle) and a generation cap, so the whole experiment
+    /// finishes in well under a minute on 2 cores while exercising the same code.
+    pub quick_runs: u64,
+    pub quick_max_generations: u64,
+    /// `--quick`: puzzle sets (`all = true`) are cut to their first this-many puzzles.
+    #[serde(default)]
+    pub quick_set_size: Option<usize>,
+    /// Published values, a CSV in `experiments/paper/` (embedded for `reproduce`).
+    #[serde(default)]
+    pub published: Option<String>,
+    /// Which report to build beside summary.csv: "table1" (Ret-GA Table 1, Fig. 7, Fig. 8),
+    /// "ablation" (variants against a published table's rows), "grades" (RESEDA Figure 4.2:
+    /// per-cell correctness grades against a published grid), "counter" (an algorithm counter),
+    /// "effort" (success and effort without published values), "versus" ("effort" plus
+    /// pairwise Fisher and Mann-Whitney tests between the algorithms), "levels" (per-puzzle
+    /// success rate and average generations by difficulty level, against published per-puzzle
+    /// tables named in `published_levels`, and the claim that success falls and effort rises
+    /// from level to level: Ret-GA journal Tables 2-4) or "none".
+    #[serde(default = "default_report")]
+    pub report: String,
+    /// An extra chart: "alpha" (success and rounds against the algorithms' `alpha` option, one
+    /// line per `strategy`: RESEDA Tables 1 and 2); "success-by-variant" or
+    /// "success-by-puzzle" (success and time per run, ours and the paper's); "sensitivity"
+    /// (one parameter at a time against the first algorithm, the baseline).
+    #[serde(default)]
+    pub chart: Option<String>,
+    /// With `report = "counter"`: the algorithm counter to report (e.g. "distinct_boards").
+    #[serde(default)]
+    pub counter: Option<String>,
+    /// With `counter`: the prefix of the counters that trace it over generations
+    /// (`<prefix><generation>`, e.g. "boards_at_"), drawn as `trajectory.png`.
+    #[serde(default)]
+    pub trajectory: Option<String>,
+    /// With `report = "versus"`: "all" pairs of algorithms (default) or "baseline" (each
+    /// algorithm against the first only, for ablations).
+    #[serde(default)]
+    pub versus: Option<String>,
+    /// With `report = "levels"`: puzzle `label` -> a published per-puzzle table, a CSV in
+    /// `experiments/paper/` (embedded for `reproduce`) with columns
+    /// `problem,givens,success,minimum,maximum,average,median,sd` (an optional `runs` column,
+    /// else 100 runs per puzzle), e.g. `{ Easy = "paper/ret-ga-table2.csv" }`. Every label of
+    /// the spec's puzzles needs a file with as many rows as the label has puzzles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_levels: Option<std::collections::BTreeMap<String, String>>,
+    /// Record anytime data: every run's best penalty so far (values missing from rows, columns
+    /// and boxes of the algorithm's current best grid) against evaluations, one line per
+    /// improvement, in `trajectories.csv` beside `runs.csv` (see the `trajectory` module).
+    /// Needed by `report = "compare"`'s fixed-target and fixed-budget views and by
+    /// `export --format ioh`. Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub anytime: bool,
+    pub puzzles: Vec<PuzzleRef>,
+    pub algorithms: Vec<AlgorithmSpec>,
+}
+
+fn default_report() -> String {
+    "none".into()
+}
+
+/// A puzzle: a bank id, or a file (path relative to the spec) with an index.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleRef {
+    /// Bank id (see `sudoku-lab list`), or the id to give the puzzle read from `file`.
+    pub id: String,
+    /// A puzzle file (any format `puzzles check` reads), relative to the spec file.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// 0-based index of the puzzle in `file`.
+    #[serde(default)]
+    pub index: usize,
+    /// The bank puzzle to use when `id` is a name of the spec's own (default: `id` itself).
+    #[serde(default)]
+    pub bank: Option<String>,
+    /// Runs of this entry's puzzles, overriding the spec's `runs` (not under `--quick` or
+    /// `--runs`).
+    #[serde(default)]
+    pub runs: Option<u64>,
+    /// With `file`: every puzzle of the file, as one entry whose runs are reported together
+    /// (ids `<id>-0001`, `<id>-0002`, ...; `index` is ignored). For sets such as Kennett's
+    /// 1000 puzzles per level.
+    #[serde(default)]
+    pub all: bool,
+    /// With `all`: only the first this-many puzzles of the file (a fixed sample; Kennett's
+    /// files are in generation order, so their first puzzles are as random as any). `--quick`
+    /// cuts further to `quick_set_size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take: Option<usize>,
+    /// Fix box b (0-based, row-major) to the puzzle's unique solution: RESEDA's coupling when
+    /// the right block is guessed.
+    #[serde(default)]
+    pub fix_box_from_solution: Option<usize>,
+    /// Replace the puzzle by every admissible filling of box b (ids `<id>-01`, ...): RESEDA's
+    /// coupling over all guesses (24 for the upper-left block of AI Escargot).
+    #[serde(default)]
+    pub box_fillings: Option<usize>,
+    /// The paper's row this puzzle stands for (e.g. "Difficult"); candidates share a label.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// False for candidate files whose identity with the paper's puzzle is uncertain.
+    #[serde(default = "yes")]
+    pub primary: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One algorithm configuration.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlgorithmSpec {
+    /// Label in runs.csv (unique within the spec), e.g. "ret-ga".
+    pub label: String,
+    /// Which algorithm: "ret-ga" or "mk-ga".
+    pub algorithm: String,
+    /// The paper's column for this algorithm (e.g. "Ret-GA", "GA").
+    #[serde(default)]
+    pub paper_label: Option<String>,
+    pub max_generations: u64,
+    #[serde(default)]
+    pub max_evaluations: Option<u64>,
+    /// Algorithm options (see `sudoku-lab list` and the crate docs); unknown keys are errors.
+    #[serde(default)]
+    pub params: toml::Table,
+}
+
+impl AlgorithmSpec {
+    /// The run budget, with the `--quick` generation cap when asked.
+    pub fn budget(&self, quick_cap: Option<u64>) -> sudoku_core::Budget {
+        sudoku_core::Budget {
+            max_generations: Some(
+                quick_cap.map_or(self.max_generations, |q| q.min(self.max_generations)),
+            ),
+            max_evaluations: self.max_evaluations,
+        }
+    }
+}
+
+impl PuzzleRef {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.id)
+    }
+}
+
+impl Spec {
+    /// Parse and validate a spec. `base` resolves puzzle files (None for embedded specs).
+    pub fn parse(text: &str, name: &str) -> Result<Spec> {
+        let spec: Spec = toml::from_str(text).map_err(|e| {
+            let msg = e.message().to_string();
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start].matches('\n').count() + 1;
+                    anyhow::anyhow!("{name}:{line}: {msg}")
+                }
+                None => anyhow::anyhow!("{name}: {msg}"),
+            }
+        })?;
+        spec.validate()
+            .with_context(|| format!("{name}: invalid spec"))?;
+        Ok(spec)
+    }
+}
+
+/// The most runs a protocol may plan (all algorithms, puzzles and runs together): the plan, the
+/// resume index and runs.csv grow with it (about 100 bytes of memory per run).
+pub const MAX_RUNS: u64 = 10_000_000;
+
+/// Names written into runs.csv and the reports (algorithm labels, puzzle ids and labels) stay in
+/// a character set no CSV or Markdown table needs to quote: letters, digits, space and
+/// `-_.+()/:*'`. A paper_label may also hold commas (the published tables' columns do, e.g.
+/// "both, alpha 0.7"): summary.csv quotes it.
+fn check_name(key: &str, value: &str, comma: bool) -> Result<()> {
+    if value.is_empty() {
+        bail!("{key} is empty");
+    }
+    if let Some(c) = value
+        .chars()
+        .find(|&c| !(c.is_alphanumeric() || " -_.+()/:*'".contains(c) || (comma && c == ',')))
+    {
+        bail!("{key} '{}': character {c:?} is not allowed (letters, digits, space and -_.+()/:*'{} only)", value.escape_default(), if comma { "," } else { "" });
+    }
+    Ok(())
+}
+
+/// The puzzles of a spec: every puzzle to run (sets expanded), and per spec entry what the
+/// reports need. Runs are reported per entry.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub puzzles: Vec<Puzzle>,
+    /// Runs of each puzzle.
+    pub runs: Vec<u64>,
+    pub entries: Vec<Entry>,
+    /// Puzzle id -> entry index.
+    pub entry_of: std::collections::HashMap<String, usize>,
+}
+
+/// One spec puzzle entry (a puzzle, or a set of puzzles).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: String,
+    /// The number of givens, when all its puzzles have the same.
+    pub givens: Option<usize>,
+    pub puzzles: usize,
+}

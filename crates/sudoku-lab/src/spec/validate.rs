@@ -1,0 +1,196 @@
+//! The checks of a parsed spec: names, sizes, the report and chart keys and what each report
+//! needs, the algorithms' options (each is built once), all before the first run.
+
+use super::{check_name, Spec, MAX_RUNS};
+use anyhow::{bail, Context, Result};
+
+impl Spec {
+    pub(super) fn validate(&self) -> Result<()> {
+        if self.id.is_empty()
+            || !self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            bail!(
+                "id '{}' must be non-empty letters, digits, '-' or '_'",
+                self.id
+            );
+        }
+        if self.runs == 0 || self.quick_runs == 0 {
+            bail!("runs and quick_runs must be at least 1");
+        }
+        for (key, v) in [("runs", self.runs), ("quick_runs", self.quick_runs)]
+            .into_iter()
+            .chain(self.puzzles.iter().filter_map(|p| Some(("runs", p.runs?))))
+        {
+            if v > MAX_RUNS {
+                bail!("{key} = {v} is over the limit of {MAX_RUNS} runs");
+            }
+        }
+        if self.quick_set_size == Some(0) {
+            bail!("quick_set_size must be at least 1");
+        }
+        for p in &self.puzzles {
+            check_name("puzzle id", &p.id, false)?;
+            if let Some(l) = &p.label {
+                check_name("puzzle label", l, false)?;
+            }
+        }
+        for a in &self.algorithms {
+            check_name("algorithm label", &a.label, false)?;
+            if let Some(l) = &a.paper_label {
+                check_name("paper_label", l, true)?;
+            }
+        }
+        if self.puzzles.is_empty() || self.algorithms.is_empty() {
+            bail!("a spec needs at least one puzzle and one algorithm");
+        }
+        let mut seen = std::collections::HashSet::new();
+        for p in &self.puzzles {
+            if !seen.insert(&p.id) {
+                bail!("puzzle id '{}' appears twice", p.id);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for a in &self.algorithms {
+            if !seen.insert(&a.label) {
+                bail!("algorithm label '{}' appears twice", a.label);
+            }
+            if a.max_generations == 0 {
+                bail!(
+                    "algorithm '{}': max_generations must be at least 1",
+                    a.label
+                );
+            }
+            crate::algos::solver(&a.algorithm, &a.params)
+                .with_context(|| format!("algorithm '{}'", a.label))?;
+        }
+        const REPORTS: [&str; 9] = [
+            "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels",
+            "compare",
+        ];
+        for p in &self.puzzles {
+            match (p.take, p.all) {
+                (Some(0), _) => bail!("puzzle '{}': take must be at least 1", p.id),
+                (Some(_), false) => bail!("puzzle '{}': take needs all = true", p.id),
+                _ => {}
+            }
+        }
+        if !REPORTS.contains(&self.report.as_str()) {
+            bail!(
+                "report '{}' is not one of: {}",
+                self.report,
+                REPORTS.join(", ")
+            );
+        }
+        match (self.report == "levels", &self.published_levels) {
+            (true, None) => bail!(
+                "report = \"levels\" needs published_levels (puzzle label -> published per-puzzle CSV)"
+            ),
+            (false, Some(_)) => bail!("published_levels needs report = \"levels\""),
+            (true, Some(files)) => {
+                let mut labels: Vec<&str> = Vec::new();
+                for p in &self.puzzles {
+                    if p.all || p.box_fillings.is_some() {
+                        bail!(
+                            "report \"levels\" needs one puzzle per entry: '{}' is a set",
+                            p.id
+                        );
+                    }
+                    if !labels.contains(&p.label()) {
+                        labels.push(p.label());
+                    }
+                }
+                if let Some(k) = files.keys().find(|k| !labels.contains(&k.as_str())) {
+                    bail!(
+                        "published_levels: '{k}' is the label of no puzzle (labels: {})",
+                        labels.join(", ")
+                    );
+                }
+                if let Some(l) = labels.iter().find(|l| !files.contains_key(**l)) {
+                    bail!("published_levels: puzzle label '{l}' has no file");
+                }
+            }
+            (false, None) => {}
+        }
+        if (self.report == "counter") != self.counter.is_some() {
+            bail!("report = \"counter\" and the key `counter` go together");
+        }
+        if matches!(self.report.as_str(), "table1" | "ablation" | "counter")
+            && self.published.is_none()
+        {
+            bail!(
+                "report \"{}\" needs published (a CSV of the paper's values)",
+                self.report
+            );
+        }
+        if let Some(name) = &self.counter {
+            for a in &self.algorithms {
+                let emitted = crate::algos::counters(&a.algorithm, &a.params);
+                if !emitted.contains(&name.as_str()) {
+                    bail!(
+                        "counter '{name}': algorithm '{}' ({}) does not emit it (it emits: {})",
+                        a.label,
+                        a.algorithm,
+                        emitted.join(", ")
+                    );
+                }
+            }
+        }
+        match (&self.trajectory, &self.counter) {
+            (Some(_), None) => bail!("trajectory needs report = \"counter\""),
+            (Some(prefix), Some(_))
+                if !self.algorithms.iter().any(|a| {
+                    crate::algos::counters(&a.algorithm, &a.params)
+                        .iter()
+                        .any(|c| c.starts_with(prefix.as_str()))
+                }) =>
+            {
+                bail!("trajectory: no algorithm emits counters named {prefix}<generation>")
+            }
+            _ => {}
+        }
+        const CHARTS: [&str; 4] = [
+            "alpha",
+            "success-by-variant",
+            "success-by-puzzle",
+            "sensitivity",
+        ];
+        if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
+            bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
+        }
+        // A chart is drawn by one kind of report only: anything else would be silently ignored.
+        match (self.chart.as_deref(), self.report.as_str()) {
+            (None, _)
+            | (Some("alpha" | "success-by-variant" | "success-by-puzzle"), "ablation")
+            | (Some("sensitivity"), "effort" | "versus") => {}
+            (Some(c @ ("alpha" | "success-by-variant" | "success-by-puzzle")), r) => {
+                bail!("chart \"{c}\" is drawn by report \"ablation\" only, not \"{r}\"")
+            }
+            (Some(c), r) => bail!(
+                "chart \"{c}\" cannot be drawn by report \"{r}\" (report \"compare\" draws its own charts; \"sensitivity\" needs \"effort\" or \"versus\")"
+            ),
+        }
+        if self.report == "compare" && self.algorithms.len() < 2 {
+            bail!("report \"compare\" needs at least two algorithms");
+        }
+        match self.versus.as_deref() {
+            None => {}
+            Some("all" | "baseline") if self.report == "versus" => {}
+            Some(v) => {
+                bail!("versus = \"{v}\" needs report \"versus\" and is \"all\" or \"baseline\"")
+            }
+        }
+        if self.chart.as_deref() == Some("sensitivity") {
+            if !matches!(self.report.as_str(), "effort" | "versus") {
+                bail!("chart \"sensitivity\" needs report \"effort\" or \"versus\"");
+            }
+            super::sensitivity_panels(self)?;
+        }
+        if self.report == "grades" && (self.puzzles.len() != 1 || self.algorithms.len() != 1) {
+            bail!("report 'grades' needs exactly one puzzle and one algorithm");
+        }
+        Ok(())
+    }
+}
