@@ -127,13 +127,13 @@ fn oversized_settings_are_refused_naming_the_key() {
         &[],
         "runs = 1000000000000 is over the limit",
     );
-    // Each entry under the limit, the plan over it.
+    // Each entry under the bound, the plan over it.
     spec_refused(
         &d,
         "plan.toml",
-        &SPEC.replace("runs = 3", "runs = 9000000"),
+        &SPEC.replace("runs = 3", "runs = 900000000"),
         &[],
-        "the plan has 36000000 runs",
+        "the plan has 3600000000 runs (algorithms x puzzles x runs), over the limit of 1000000000",
     );
     std::fs::write(d.join("ok.toml"), SPEC).unwrap();
     refused(
@@ -141,6 +141,19 @@ fn oversized_settings_are_refused_naming_the_key() {
         &["run", "ok.toml", "--out", "out", "--runs", "1000000000000"],
         "the plan has 4000000000000 runs",
     );
+    // Under the bound, but the plan's index would not fit in the memory available (set low
+    // here by SUDOKU_LAB_MEMORY_MB; by default MemAvailable and the cgroup's limit).
+    let o = run(bin()
+        .current_dir(&d)
+        .env("SUDOKU_LAB_MEMORY_MB", "10")
+        .args(["run", "ok.toml", "--out", "out", "--runs", "200000"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("runs: the plan has 800000 runs (algorithms x puzzles x runs), whose index needs about 12 MB, more than the 10 MB of memory available"),
+        "{err}"
+    );
+    assert!(!d.join("out").exists());
     for (algo, param) in [
         ("ret-ga", "population_factor = 100000000"),
         ("mk-ga", "population = 1000000000"),
@@ -508,4 +521,51 @@ fn scheduling_changes_no_output_byte() {
             "{t} threads"
         );
     }
+}
+
+/// The plan is computed run by run, not materialised (issue 11): a protocol of 20 million runs
+/// starts, and writes its first rows, within a small resident memory (a materialised plan held
+/// 32 bytes per run, 640 MB here, and the resume set about 100 bytes per run more).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_plan_of_millions_of_runs_starts_in_little_memory() {
+    let d = tmpdir("lazy-plan");
+    std::fs::write(
+        d.join("ok.toml"),
+        SPEC.replace("max_generations = 200", "max_generations = 2"),
+    )
+    .unwrap();
+    let mut child = bin()
+        .current_dir(&d)
+        .args([
+            "run",
+            "ok.toml",
+            "--out",
+            "out",
+            "--runs",
+            "5000000",
+            "--threads",
+            "2",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let runs = d.join("out/runs.csv");
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&runs).map_or(0, |t| t.lines().count()) < 100 {
+        assert!(start.elapsed().as_secs() < 60, "no rows after 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    assert!(
+        kb < 64 * 1024,
+        "resident memory {kb} kB with 20 million runs planned"
+    );
 }

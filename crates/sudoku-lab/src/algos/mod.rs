@@ -90,12 +90,56 @@ pub fn individuals(algorithm: &str, params: &toml::Table, n: usize) -> Option<(&
 /// the next generation).
 pub const BYTES_PER_CELL: u64 = 4;
 
-/// Memory available to this process, from `/proc/meminfo` (None where it cannot be read).
+/// Memory available to this process: the least of `MemAvailable` (`/proc/meminfo`), what the
+/// process's cgroup may still use (its limit minus its usage, as a Slurm job or a container
+/// sets it; cgroup v2 or v1; "max" and absent limits count as none) and `SUDOKU_LAB_MEMORY_MB`
+/// when set. None where none can be read.
 pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    let meminfo = || {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    let cgroup = || {
+        // cgroup v2 (`0::/path`: memory.max) or v1 (`N:memory:/path`: memory.limit_in_bytes).
+        let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+        let (dir, limit, usage) = own.lines().find_map(|l| {
+            let (_, rest) = l.split_once(':')?;
+            let (controllers, path) = rest.split_once(':')?;
+            let path = path.trim_start_matches('/');
+            match controllers {
+                "" => Some((
+                    format!("/sys/fs/cgroup/{path}"),
+                    "memory.max",
+                    "memory.current",
+                )),
+                c if c.split(',').any(|c| c == "memory") => Some((
+                    format!("/sys/fs/cgroup/memory/{path}"),
+                    "memory.limit_in_bytes",
+                    "memory.usage_in_bytes",
+                )),
+                _ => None,
+            }
+        })?;
+        let read = |f: &str| -> Option<u64> {
+            std::fs::read_to_string(std::path::Path::new(&dir).join(f))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()
+        };
+        Some(read(limit)?.saturating_sub(read(usage).unwrap_or(0)))
+    };
+    let setting = || {
+        let mb: u64 = std::env::var("SUDOKU_LAB_MEMORY_MB")
+            .ok()?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(mb << 20)
+    };
+    [meminfo(), cgroup(), setting()].into_iter().flatten().min()
 }
 
 /// Refuse an algorithm whose populations on grids of order `n`, on `threads` threads at once,

@@ -13,10 +13,9 @@
 
 use crate::protocol::io::{for_each_row, HEADER};
 use crate::protocol::meta::Settings;
-use crate::protocol::plan::{plan, shard_assignment};
+use crate::protocol::plan::{shard_assignment, IndexSet, Plan};
 use crate::spec::Spec;
 use anyhow::{bail, Context, Result};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One shard folder, read and checked.
@@ -133,19 +132,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     let spec_dir = first.meta["spec_dir"].as_str().map(PathBuf::from);
     let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
     let cap = s.quick.then_some(spec.quick_max_generations);
-    let budgets: Vec<_> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
-    let costs: Vec<u64> = budgets.iter().map(crate::algos::expected_cost).collect();
-    let jobs = plan(&spec, &loaded.puzzles, &loaded.runs);
-    let slice = shard_assignment(&jobs, &costs, first.n);
-    let mut owner: HashMap<(String, String, u64), (usize, bool)> = HashMap::new();
-    for (j, sl) in jobs.iter().zip(&slice) {
-        let key = (
-            spec.algorithms[j.algorithm].label.clone(),
-            loaded.puzzles[j.puzzle].id.clone(),
-            j.run,
-        );
-        owner.insert(key, (sl + 1, false));
-    }
+    let costs: Vec<u64> = (spec.algorithms.iter())
+        .map(|a| crate::algos::expected_cost(&a.budget(cap)))
+        .collect();
+    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs);
     if out.join("runs.csv").exists() {
         bail!(
             "{}: runs.csv exists; merge into a new folder",
@@ -153,46 +143,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         );
     }
     // Every row checked before anything is written.
-    let mut rows = String::from(HEADER);
-    rows.push('\n');
-    for sh in &shards {
-        let path = sh.dir.join("runs.csv");
-        for_each_row(&path, |r| {
-            let key = (r.algorithm.clone(), r.puzzle.clone(), r.run);
-            match owner.get_mut(&key) {
-                None => bail!(
-                    "{}: run {}/{}/{} is not in the plan",
-                    path.display(),
-                    r.algorithm,
-                    r.puzzle,
-                    r.run
-                ),
-                Some((k, _)) if *k != sh.k => bail!(
-                    "{}: run {}/{}/{} belongs to shard {k}, not {}",
-                    path.display(),
-                    r.algorithm,
-                    r.puzzle,
-                    r.run,
-                    sh.k
-                ),
-                Some((_, true)) => bail!(
-                    "{}: run {}/{}/{} appears twice",
-                    path.display(),
-                    r.algorithm,
-                    r.puzzle,
-                    r.run
-                ),
-                Some((_, seen)) => *seen = true,
-            }
-            rows.push_str(&r.to_line());
-            rows.push('\n');
-            Ok(())
-        })?;
-    }
-    if let Some(((a, p, r), (k, _))) = owner.iter().find(|(_, (_, seen))| !seen) {
-        bail!("run {a}/{p}/{r} of shard {k} is missing: finish that shard (--resume)");
-    }
-    write_merged(out, &shards, &rows, spec.anytime)?;
+    check_rows(&plan, &shard_assignment(&plan, &costs, first.n), &shards)?;
+    write_merged(out, &shards, spec.anytime)?;
     Ok(Merged {
         spec,
         settings: first.settings.clone(),
@@ -200,24 +152,67 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     })
 }
 
-/// runs.csv, trajectories.csv (the shards' blocks; put in plan order by the resume) and a
-/// meta.json whose settings are the shards' without the shard, with every shard's sessions and
-/// the sum of their wall times.
-fn write_merged(out: &Path, shards: &[Shard], rows: &str, anytime: bool) -> Result<()> {
-    use crate::protocol::io::write_atomic;
+/// Every row of every shard is a run of the plan that the shard rule gives to that shard, no
+/// run appears twice, and together they cover the plan.
+fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
+    let mut seen = IndexSet::empty(plan.len());
+    for sh in shards {
+        let path = sh.dir.join("runs.csv");
+        for_each_row(&path, |r| {
+            let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
+            let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) else {
+                bail!("{}: run {run} is not in the plan", path.display());
+            };
+            let k = owner[i as usize] as usize + 1;
+            if k != sh.k {
+                bail!(
+                    "{}: run {run} belongs to shard {k}, not {}",
+                    path.display(),
+                    sh.k
+                );
+            }
+            if !seen.insert(i) {
+                bail!("{}: run {run} appears twice", path.display());
+            }
+            Ok(())
+        })?;
+    }
+    if let Some(i) = (0..plan.len()).find(|&i| !seen.contains(i)) {
+        let j = plan.job(i);
+        bail!(
+            "run {}/{}/{} of shard {} is missing: finish that shard (--resume)",
+            plan.algorithm_label(j.algorithm),
+            plan.puzzle_id(j.puzzle),
+            j.run,
+            owner[i as usize] + 1
+        );
+    }
+    Ok(())
+}
+
+/// runs.csv (the shards' rows), trajectories.csv (the shards' blocks; both put in plan order by
+/// the resume that follows) and a meta.json whose settings are the shards' without the shard,
+/// with every shard's sessions and the sum of their wall times. The files are streamed, not
+/// held.
+fn write_merged(out: &Path, shards: &[Shard], anytime: bool) -> Result<()> {
+    use crate::protocol::io::{write_atomic, write_atomic_with};
+    use crate::protocol::trajectory::{FILE, HEADER as TRAJ_HEADER};
+    use std::io::{BufRead, Write};
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     if anytime {
-        let mut t = format!("{}\n", crate::protocol::trajectory::HEADER);
-        for sh in shards {
-            let path = sh.dir.join(crate::protocol::trajectory::FILE);
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            for line in text.lines().skip(1) {
-                t.push_str(line);
-                t.push('\n');
+        write_atomic_with(&out.join(FILE), |w| {
+            writeln!(w, "{TRAJ_HEADER}")?;
+            for sh in shards {
+                let path = sh.dir.join(FILE);
+                let f = std::fs::File::open(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                for line in std::io::BufReader::new(f).lines().skip(1) {
+                    let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+                    writeln!(w, "{line}")?;
+                }
             }
-        }
-        write_atomic(&out.join(crate::protocol::trajectory::FILE), t.as_bytes())?;
+            Ok(())
+        })?;
     }
     let mut meta = shards[0].meta.clone();
     meta["settings"]
@@ -238,5 +233,13 @@ fn write_merged(out: &Path, shards: &[Shard], rows: &str, anytime: bool) -> Resu
         &out.join("meta.json"),
         serde_json::to_string_pretty(&meta)?.as_bytes(),
     )?;
-    write_atomic(&out.join("runs.csv"), rows.as_bytes())
+    write_atomic_with(&out.join("runs.csv"), |w| {
+        writeln!(w, "{HEADER}")?;
+        for sh in shards {
+            for_each_row(&sh.dir.join("runs.csv"), |r| {
+                Ok(writeln!(w, "{}", r.to_line())?)
+            })?;
+        }
+        Ok(())
+    })
 }

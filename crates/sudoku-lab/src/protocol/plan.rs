@@ -1,11 +1,19 @@
 //! The plan of a protocol: every (algorithm, puzzle, run) in the spec's order with its seed, and
 //! the rule that cuts it into shards.
+//!
+//! The plan is never materialised (issue 11: `runs = 10^12` once filled the memory): a job is
+//! computed from its index in the plan, and sets of jobs (done, this shard's) are bit sets, so
+//! a protocol holds a few bits per run besides the resume index of [`super::run`] (12 bytes per
+//! run; the plan's size is checked against the memory available by
+//! [`crate::spec::check_plan_memory`]).
 
 use crate::spec::Spec;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use sudoku_core::{run_seed, Puzzle};
 
 /// One planned run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job {
     pub algorithm: usize,
     pub puzzle: usize,
@@ -13,38 +21,349 @@ pub struct Job {
     pub seed: u64,
 }
 
-/// The plan: every (algorithm, puzzle, run) in the spec's order. All algorithms share the run
-/// seeds of a (puzzle, run): common random numbers, as in paired comparisons.
-pub fn plan(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
-    let mut jobs = Vec::new();
-    for a in 0..spec.algorithms.len() {
-        for (p, puzzle) in puzzles.iter().enumerate() {
-            for run in 0..runs[p] {
-                jobs.push(Job {
-                    algorithm: a,
-                    puzzle: p,
-                    run,
-                    seed: run_seed(spec.master_seed, &spec.id, &puzzle.id, run),
-                });
+/// The plan: for every algorithm of the spec, for every puzzle, its runs, numbered from 0 in
+/// that order. All algorithms share the run seeds of a (puzzle, run): common random numbers,
+/// as in paired comparisons. Holds two words per puzzle, whatever the number of runs.
+pub struct Plan<'a> {
+    spec: &'a Spec,
+    puzzles: &'a [Puzzle],
+    runs: &'a [u64],
+    /// Runs of one algorithm: the sum of `runs`.
+    per_algorithm: u64,
+    /// Index of the first run of each puzzle within an algorithm's runs.
+    starts: Vec<u64>,
+    algorithm_index: HashMap<&'a str, usize>,
+    puzzle_index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan of `spec` on its loaded `puzzles`, `runs[p]` runs of puzzle `p`.
+    pub fn new(spec: &'a Spec, puzzles: &'a [Puzzle], runs: &'a [u64]) -> Plan<'a> {
+        let mut starts = Vec::with_capacity(runs.len());
+        let mut total = 0u64;
+        for &r in runs {
+            starts.push(total);
+            total = total.saturating_add(r);
+        }
+        Plan {
+            spec,
+            puzzles,
+            runs,
+            per_algorithm: total,
+            starts,
+            algorithm_index: (spec.algorithms.iter().enumerate())
+                .map(|(i, a)| (a.label.as_str(), i))
+                .collect(),
+            puzzle_index: (puzzles.iter().enumerate())
+                .map(|(i, p)| (p.id.as_str(), i))
+                .collect(),
+        }
+    }
+
+    /// Number of runs in the plan.
+    pub fn len(&self) -> u64 {
+        self.per_algorithm
+            .saturating_mul(self.spec.algorithms.len() as u64)
+    }
+
+    /// The job at plan index `i` (< [`Plan::len`]).
+    pub fn job(&self, i: u64) -> Job {
+        let algorithm = (i / self.per_algorithm) as usize;
+        let r = i % self.per_algorithm;
+        let puzzle = self.starts.partition_point(|&s| s <= r) - 1;
+        let run = r - self.starts[puzzle];
+        Job {
+            algorithm,
+            puzzle,
+            run,
+            seed: run_seed(
+                self.spec.master_seed,
+                &self.spec.id,
+                &self.puzzles[puzzle].id,
+                run,
+            ),
+        }
+    }
+
+    /// The plan index of (algorithm, puzzle, run), None when the plan has no such run.
+    pub fn index(&self, algorithm: usize, puzzle: usize, run: u64) -> Option<u64> {
+        (algorithm < self.spec.algorithms.len()
+            && puzzle < self.runs.len()
+            && run < self.runs[puzzle])
+            .then(|| algorithm as u64 * self.per_algorithm + self.starts[puzzle] + run)
+    }
+
+    /// The plan index of a run named as in runs.csv (algorithm label, puzzle id, run).
+    pub fn index_of(&self, algorithm: &str, puzzle: &str, run: u64) -> Option<u64> {
+        self.index(
+            *self.algorithm_index.get(algorithm)?,
+            *self.puzzle_index.get(puzzle)?,
+            run,
+        )
+    }
+
+    /// Every plan index, the runs of the algorithm with the largest expected cost first (ties
+    /// in the spec's order), each algorithm's runs in plan order: the order in which runs are
+    /// started and in which the shard rule deals them out.
+    pub fn by_cost<'p>(&'p self, costs: &'p [u64]) -> impl Iterator<Item = u64> + 'p {
+        let mut algorithms: Vec<usize> = (0..self.spec.algorithms.len()).collect();
+        algorithms.sort_by_key(|&a| Reverse(costs[a]));
+        algorithms.into_iter().flat_map(move |a| {
+            let first = a as u64 * self.per_algorithm;
+            first..first + self.per_algorithm
+        })
+    }
+
+    /// The label of algorithm `a`.
+    pub fn algorithm_label(&self, a: usize) -> &str {
+        &self.spec.algorithms[a].label
+    }
+
+    /// The id of puzzle `p`.
+    pub fn puzzle_id(&self, p: usize) -> &str {
+        &self.puzzles[p].id
+    }
+
+    /// The algorithm of plan index `i`.
+    pub fn algorithm_of(&self, i: u64) -> usize {
+        (i / self.per_algorithm) as usize
+    }
+}
+
+/// A set of plan indices, one bit each.
+#[derive(Clone, Debug)]
+pub struct IndexSet {
+    bits: Vec<u64>,
+}
+
+impl IndexSet {
+    /// The empty set of indices below `len`.
+    pub fn empty(len: u64) -> IndexSet {
+        IndexSet {
+            bits: vec![0; len.div_ceil(64) as usize],
+        }
+    }
+
+    /// Every index below `len`.
+    pub fn full(len: u64) -> IndexSet {
+        let mut s = IndexSet {
+            bits: vec![u64::MAX; len.div_ceil(64) as usize],
+        };
+        if len % 64 != 0 {
+            if let Some(last) = s.bits.last_mut() {
+                *last = (1u64 << (len % 64)) - 1;
+            }
+        }
+        s
+    }
+
+    /// Add `i`; true when it was not in the set.
+    pub fn insert(&mut self, i: u64) -> bool {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        let was = self.bits[w] >> b & 1 == 1;
+        self.bits[w] |= 1 << b;
+        !was
+    }
+
+    pub fn contains(&self, i: u64) -> bool {
+        self.bits
+            .get((i / 64) as usize)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    /// Number of indices in the set.
+    pub fn count(&self) -> u64 {
+        self.bits.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// Number of indices in both sets.
+    pub fn count_common(&self, other: &IndexSet) -> u64 {
+        (self.bits.iter().zip(&other.bits))
+            .map(|(a, b)| u64::from((a & b).count_ones()))
+            .sum()
+    }
+}
+
+/// The shard (0-based) of every run of the plan when it is cut into `n` slices balanced by
+/// expected cost: the runs, longest expected first (ties in plan order, see [`Plan::by_cost`]),
+/// each go to the slice with the least expected cost so far (ties to the lowest slice):
+/// Graham's LPT rule. It depends only on the plan and the budgets, so every shard computes the
+/// same assignment.
+pub fn shard_assignment(plan: &Plan, costs: &[u64], n: usize) -> Vec<u32> {
+    let mut out = vec![0u32; plan.len() as usize];
+    deal(plan, costs, n, |i, s| out[i as usize] = s as u32);
+    out
+}
+
+/// The runs of shard `k` (1-based) of `n` by [`shard_assignment`]'s rule, as a set.
+pub fn shard_members(plan: &Plan, costs: &[u64], k: usize, n: usize) -> IndexSet {
+    let mut set = IndexSet::empty(plan.len());
+    deal(plan, costs, n, |i, s| {
+        if s + 1 == k {
+            set.insert(i);
+        }
+    });
+    set
+}
+
+/// The LPT rule: calls `to(index, slice)` for every run of the plan.
+fn deal(plan: &Plan, costs: &[u64], n: usize, mut to: impl FnMut(u64, usize)) {
+    let mut loads: BinaryHeap<Reverse<(u128, usize)>> =
+        (0..n.max(1)).map(|s| Reverse((0, s))).collect();
+    for i in plan.by_cost(costs) {
+        let Some(Reverse((load, s))) = loads.pop() else {
+            return;
+        };
+        to(i, s);
+        let cost = u128::from(costs[plan.algorithm_of(i)].max(1));
+        loads.push(Reverse((load + cost, s)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"
+id = "plan-test"
+title = "t"
+master_seed = 7
+runs = 3
+quick_runs = 1
+quick_max_generations = 10
+
+[[puzzles]]
+id = "mk_easy"
+
+[[puzzles]]
+id = "mk_1star"
+
+[[algorithms]]
+label = "a"
+algorithm = "mk-ga"
+max_generations = 10
+
+[[algorithms]]
+label = "b"
+algorithm = "ret-ga"
+max_generations = 1000
+
+[[algorithms]]
+label = "c"
+algorithm = "mk-ga"
+max_generations = 100
+"#;
+
+    /// The plan as it was materialised before it became lazy: every (algorithm, puzzle, run)
+    /// in the spec's order.
+    fn materialised(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
+        let mut jobs = Vec::new();
+        for a in 0..spec.algorithms.len() {
+            for (p, puzzle) in puzzles.iter().enumerate() {
+                for run in 0..runs[p] {
+                    let seed = run_seed(spec.master_seed, &spec.id, &puzzle.id, run);
+                    jobs.push(Job {
+                        algorithm: a,
+                        puzzle: p,
+                        run,
+                        seed,
+                    });
+                }
+            }
+        }
+        jobs
+    }
+
+    /// The shard rule as it was written over the materialised plan (a linear scan for the
+    /// least-loaded slice).
+    fn lpt_by_scan(jobs: &[Job], costs: &[u64], n: usize) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by_key(|&j| Reverse(costs[jobs[j].algorithm]));
+        let mut load = vec![0u128; n.max(1)];
+        let mut out = vec![0; jobs.len()];
+        for j in order {
+            let s = (0..load.len()).min_by_key(|&s| (load[s], s)).unwrap_or(0);
+            load[s] += u128::from(costs[jobs[j].algorithm].max(1));
+            out[j] = s as u32;
+        }
+        out
+    }
+
+    fn fixture() -> (Spec, Vec<Puzzle>) {
+        let spec = Spec::parse(SPEC, "plan-test").unwrap();
+        let puzzles = ["mk_easy", "mk_1star"]
+            .iter()
+            .map(|id| sudoku_core::bank_puzzle(id).unwrap().clone())
+            .collect();
+        (spec, puzzles)
+    }
+
+    #[test]
+    fn the_lazy_plan_is_the_materialised_one() {
+        let (spec, puzzles) = fixture();
+        for runs in [vec![3u64, 3], vec![1, 5], vec![4, 1]] {
+            let want = materialised(&spec, &puzzles, &runs);
+            let plan = Plan::new(&spec, &puzzles, &runs);
+            assert_eq!(plan.len(), want.len() as u64);
+            let jobs: Vec<Job> = (0..plan.len()).map(|i| plan.job(i)).collect();
+            assert_eq!(jobs, want);
+            for (i, j) in want.iter().enumerate() {
+                assert_eq!(plan.index(j.algorithm, j.puzzle, j.run), Some(i as u64));
+                let (a, p) = (&spec.algorithms[j.algorithm].label, &puzzles[j.puzzle].id);
+                assert_eq!(plan.index_of(a, p, j.run), Some(i as u64));
+            }
+            assert_eq!(plan.index(0, 0, runs[0]), None);
+            assert_eq!(plan.index(3, 0, 0), None);
+            assert_eq!(plan.index_of("a", "nope", 0), None);
+        }
+    }
+
+    #[test]
+    fn the_shard_rule_is_unchanged() {
+        let (spec, puzzles) = fixture();
+        let runs = [5u64, 3];
+        let plan = Plan::new(&spec, &puzzles, &runs);
+        let jobs = materialised(&spec, &puzzles, &runs);
+        for costs in [[1000u64, 100_000, 10_000], [7, 7, 7], [0, 5, 5]] {
+            for n in 1..=7 {
+                let want = lpt_by_scan(&jobs, &costs, n);
+                assert_eq!(shard_assignment(&plan, &costs, n), want, "{costs:?} n={n}");
+                for k in 1..=n {
+                    let set = shard_members(&plan, &costs, k, n);
+                    let members: Vec<u64> = (0..plan.len()).filter(|&i| set.contains(i)).collect();
+                    let expected: Vec<u64> = (0..plan.len())
+                        .filter(|&i| want[i as usize] as usize + 1 == k)
+                        .collect();
+                    assert_eq!(members, expected);
+                }
             }
         }
     }
-    jobs
-}
 
-/// The shard (0-based) of every job of `jobs` when the plan is cut into `n` slices balanced by
-/// expected cost: the jobs, longest expected first (ties in plan order), each go to the slice
-/// with the least expected cost so far (ties to the lowest slice): Graham's LPT rule. It
-/// depends only on the plan and the budgets, so every shard computes the same assignment.
-pub fn shard_assignment(jobs: &[Job], costs: &[u64], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&j| std::cmp::Reverse(costs[jobs[j].algorithm]));
-    let mut load = vec![0u128; n.max(1)];
-    let mut out = vec![0; jobs.len()];
-    for j in order {
-        let s = (0..load.len()).min_by_key(|&s| (load[s], s)).unwrap_or(0);
-        load[s] += u128::from(costs[jobs[j].algorithm].max(1));
-        out[j] = s;
+    #[test]
+    fn runs_start_with_the_costliest_algorithm() {
+        let (spec, puzzles) = fixture();
+        let runs = [2u64, 1];
+        let plan = Plan::new(&spec, &puzzles, &runs);
+        let order: Vec<u64> = plan.by_cost(&[10, 1000, 10]).collect();
+        assert_eq!(order, vec![3, 4, 5, 0, 1, 2, 6, 7, 8]);
     }
-    out
+
+    #[test]
+    fn index_sets_count_and_hold() {
+        for len in [0u64, 1, 63, 64, 65, 130] {
+            let full = IndexSet::full(len);
+            assert_eq!(full.count(), len);
+            assert!(!full.contains(len));
+            let mut s = IndexSet::empty(len);
+            assert_eq!(s.count(), 0);
+            for i in (0..len).step_by(3) {
+                assert!(s.insert(i));
+                assert!(!s.insert(i));
+            }
+            assert_eq!(s.count(), len.div_ceil(3));
+            assert_eq!(s.count_common(&full), s.count());
+            assert!((0..len).all(|i| s.contains(i) == (i % 3 == 0)));
+        }
+    }
 }

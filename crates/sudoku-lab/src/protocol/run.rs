@@ -7,16 +7,15 @@
 //! count apart from `wall_ms`. Run seeds come from (master seed, experiment, puzzle, run), never
 //! from thread or order.
 
-use super::plan::{plan, shard_assignment, Job};
+use super::plan::{shard_members, IndexSet, Job, Plan};
 use crate::protocol::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
 use crate::protocol::progress::Progress;
 use crate::protocol::trajectory::Recorder;
 use crate::spec::Spec;
 use anyhow::{bail, Context, Result};
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 use sudoku_core::{rng_from_seed, Budget, NoObserver, Observer, Puzzle, Solver, Units};
 
@@ -123,62 +122,38 @@ impl<'a> Protocol<'a> {
         Done { row, trajectory }
     }
 
+    /// The plan of this protocol.
+    pub fn plan(&self) -> Plan<'_> {
+        Plan::new(self.spec, self.puzzles, &self.runs)
+    }
+
+    /// The expected cost of a run of each algorithm (see [`crate::algos::expected_cost`]).
+    fn costs(&self) -> Vec<u64> {
+        self.budgets
+            .iter()
+            .map(crate::algos::expected_cost)
+            .collect()
+    }
+
+    /// The runs this protocol executes: the whole plan, or with `--shard k/n` its k-th slice.
+    fn members(&self, plan: &Plan) -> IndexSet {
+        match self.shard {
+            None => IndexSet::full(plan.len()),
+            Some((k, n)) => shard_members(plan, &self.costs(), k, n),
+        }
+    }
+
     /// Run every job not yet in `runs_path`, appending rows as they finish, then put the file in
     /// canonical order. Returns (runs executed now, runs found done).
     pub fn run(&self, runs_path: &Path, resume: bool, threads: usize) -> Result<(usize, usize)> {
-        let jobs = self.jobs();
-        let mut done: HashSet<(String, String, u64)> = HashSet::new();
-        if runs_path.exists() {
-            if !resume {
-                bail!(
-                    "{} exists: pass --resume to continue it, or --fresh to start over",
-                    runs_path.display()
-                );
-            }
-            crate::protocol::io::upgrade_runs(runs_path)?;
-            let valid = for_each_row(runs_path, |r| {
-                if r.experiment != self.spec.id {
-                    bail!(
-                        "{}: rows of experiment '{}', not '{}'",
-                        runs_path.display(),
-                        r.experiment,
-                        self.spec.id
-                    );
-                }
-                done.insert((r.algorithm, r.puzzle, r.run));
-                Ok(())
-            })?;
-            // Drop a torn last line before appending.
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(runs_path)
-                .and_then(|f| {
-                    if f.metadata()?.len() != valid {
-                        f.set_len(valid)?;
-                    }
-                    Ok(f)
-                })
-                .with_context(|| format!("cannot write {}", runs_path.display()))?;
-            drop(f);
-        } else {
-            write_atomic(runs_path, format!("{HEADER}\n").as_bytes())?;
-        }
-        let pending: Vec<Job> = jobs
-            .iter()
-            .filter(|j| {
-                let key = (
-                    self.spec.algorithms[j.algorithm].label.clone(),
-                    self.puzzles[j.puzzle].id.clone(),
-                    j.run,
-                );
-                !done.contains(&key)
-            })
-            .copied()
-            .collect();
-        let found = jobs.len() - pending.len();
+        let plan = self.plan();
+        let mine = self.members(&plan);
+        let done = self.runs_done(&plan, runs_path, resume)?;
+        let found = mine.count_common(&done);
+        let pending = mine.count() - found;
         let traj_path = runs_path.with_file_name(crate::protocol::trajectory::FILE);
         let traj_file = if self.anytime {
-            Some(self.open_trajectories(&traj_path, &jobs, &done)?)
+            Some(self.open_trajectories(&plan, &traj_path, &mine, &done)?)
         } else {
             None
         };
@@ -186,22 +161,261 @@ impl<'a> Protocol<'a> {
             .append(true)
             .open(runs_path)
             .with_context(|| format!("cannot append to {}", runs_path.display()))?;
+        if found > 0 {
+            eprintln!("resuming: {found} runs already done");
+        }
+        let costs = self.costs();
+        // One run per task, the longest expected first: the threads take the next run from a
+        // shared list as they finish, so no thread is left with a long contiguous chunk of
+        // expensive runs (the order of execution never shows in the files: see `canonicalise`).
+        let order = || {
+            plan.by_cost(&costs)
+                .filter(|&i| mine.contains(i) && !done.contains(i))
+        };
+        let effort = order()
+            .map(|i| costs[plan.algorithm_of(i)])
+            .fold(0u64, u64::saturating_add);
+        let progress = Progress::new(&self.spec.id, effort, pending);
+        let writer = Writer::start(file, runs_path, traj_file, &traj_path);
+        self.execute_all(&plan, Mutex::new(order()), threads, &progress, &writer.tx)?;
+        writer.finish()?;
+        self.canonicalise(&plan, runs_path, &mine)?;
+        if self.anytime {
+            self.rewrite_blocks(
+                &plan,
+                &traj_path,
+                crate::protocol::trajectory::HEADER,
+                &mine,
+            )?;
+        }
+        Ok((pending as usize, found as usize))
+    }
+
+    /// Execute the runs `order` yields on `threads` threads, sending each result to the writer
+    /// as it finishes; progress is reported meanwhile.
+    fn execute_all(
+        &self,
+        plan: &Plan,
+        order: Mutex<impl Iterator<Item = u64> + Send>,
+        threads: usize,
+        progress: &Progress,
+        tx: &mpsc::Sender<Done>,
+    ) -> Result<()> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .context("cannot start the thread pool")?;
-        if found > 0 {
-            eprintln!("resuming: {found} runs already done");
-        }
-        let effort: u64 = pending
-            .iter()
-            .map(|j| crate::algos::expected_cost(&self.budgets[j.algorithm]))
-            .fold(0u64, u64::saturating_add);
-        let progress = Progress::new(&self.spec.id, effort, pending.len() as u64);
         let stop = std::sync::atomic::AtomicBool::new(false);
+        let next = || order.lock().ok().and_then(|mut o| o.next());
+        std::thread::scope(|scope| {
+            scope.spawn(|| progress.report(&stop));
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while let Some(i) = next() {
+                    let _ = tx.send(self.execute_observed(&plan.job(i), Some(progress)));
+                }
+            });
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        Ok(())
+    }
+
+    /// The runs already in `runs_path` (with `resume`; a torn last line is cut off so that new
+    /// rows append cleanly), or a new runs.csv with its header.
+    fn runs_done(&self, plan: &Plan, runs_path: &Path, resume: bool) -> Result<IndexSet> {
+        let mut done = IndexSet::empty(plan.len());
+        if !runs_path.exists() {
+            write_atomic(runs_path, format!("{HEADER}\n").as_bytes())?;
+            return Ok(done);
+        }
+        if !resume {
+            bail!(
+                "{} exists: pass --resume to continue it, or --fresh to start over",
+                runs_path.display()
+            );
+        }
+        crate::protocol::io::upgrade_runs(runs_path)?;
+        let valid = for_each_row(runs_path, |r| {
+            if r.experiment != self.spec.id {
+                bail!(
+                    "{}: rows of experiment '{}', not '{}'",
+                    runs_path.display(),
+                    r.experiment,
+                    self.spec.id
+                );
+            }
+            if let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) {
+                done.insert(i);
+            }
+            Ok(())
+        })?;
+        // Drop a torn last line before appending.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(runs_path)
+            .and_then(|f| {
+                if f.metadata()?.len() != valid {
+                    f.set_len(valid)?;
+                }
+                Ok(())
+            })
+            .with_context(|| format!("cannot write {}", runs_path.display()))?;
+        Ok(done)
+    }
+
+    /// The trajectories file, ready to append: created with its header, or (on resume) rewritten
+    /// with the blocks of the finished runs only, so that blocks of runs in flight at an
+    /// interruption (and a torn last line) are dropped before those runs are redone.
+    fn open_trajectories(
+        &self,
+        plan: &Plan,
+        path: &Path,
+        mine: &IndexSet,
+        done: &IndexSet,
+    ) -> Result<std::fs::File> {
+        if path.exists() {
+            let mut finished = IndexSet::empty(plan.len());
+            for i in (0..plan.len()).filter(|&i| mine.contains(i) && done.contains(i)) {
+                finished.insert(i);
+            }
+            self.rewrite_blocks(plan, path, crate::protocol::trajectory::HEADER, &finished)?;
+        } else if done.count() > 0 {
+            bail!(
+                "{} is missing but runs.csv has finished runs: their anytime data is lost; use --fresh",
+                path.display()
+            );
+        } else {
+            let header = format!("{}\n", crate::protocol::trajectory::HEADER);
+            write_atomic(path, header.as_bytes())?;
+        }
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot append to {}", path.display()))
+    }
+
+    /// Rewrite runs.csv in plan order, atomically.
+    fn canonicalise(&self, plan: &Plan, runs_path: &Path, mine: &IndexSet) -> Result<()> {
+        self.rewrite_blocks(plan, runs_path, HEADER, mine)
+    }
+
+    /// Rewrite a file of per-run blocks of lines (one line per run for runs.csv, one line per
+    /// improvement for trajectories.csv) keyed by (algorithm, puzzle, run) in its 2nd to 4th
+    /// fields, in plan order, atomically: the runs of `keep` must all be present. The last
+    /// block of a key wins; a torn last line is ignored. Only an index (plan index -> byte
+    /// range) is held, not the lines.
+    fn rewrite_blocks(
+        &self,
+        plan: &Plan,
+        path: &Path,
+        header: &str,
+        keep: &IndexSet,
+    ) -> Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        let index = BlockIndex::read(plan, path)?;
+        let mut raw = std::fs::File::open(path)?;
+        let mut buf = Vec::new();
+        write_atomic_with(path, |out| {
+            writeln!(out, "{header}")?;
+            for i in (0..plan.len()).filter(|&i| keep.contains(i)) {
+                let Some((off, len)) = index.get(i) else {
+                    let j = plan.job(i);
+                    bail!(
+                        "run {}/{}/{} is missing from {}",
+                        j.algorithm,
+                        j.puzzle,
+                        j.run,
+                        path.display()
+                    );
+                };
+                raw.seek(SeekFrom::Start(off))?;
+                buf.resize(len, 0);
+                raw.read_exact(&mut buf)?;
+                out.write_all(&buf)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Where each run's block of lines starts in a file and how long it is, by plan index.
+struct BlockIndex {
+    offsets: Vec<u64>,
+    lengths: Vec<u32>,
+}
+
+impl BlockIndex {
+    /// Index the blocks of `path` (header skipped; a torn last line ignored; lines naming no
+    /// run of the plan skipped; consecutive lines of the same run form one block, and a later
+    /// block of a run replaces an earlier one).
+    fn read(plan: &Plan, path: &Path) -> Result<BlockIndex> {
+        use std::io::BufRead;
+        let len = plan.len() as usize;
+        let mut index = BlockIndex {
+            offsets: vec![u64::MAX; len],
+            lengths: vec![0; len],
+        };
+        let mut f = std::io::BufReader::new(std::fs::File::open(path)?);
+        let mut offset = 0u64;
+        let mut line = String::new();
+        let mut first = true;
+        let mut previous: Option<u64> = None;
+        loop {
+            line.clear();
+            let k = f.read_line(&mut line)?;
+            if k == 0 || !line.ends_with('\n') {
+                break;
+            }
+            if !first {
+                let key = run_key(plan, &line);
+                if let Some(i) = key {
+                    let i = i as usize;
+                    if previous == key {
+                        index.lengths[i] += k as u32;
+                    } else {
+                        (index.offsets[i], index.lengths[i]) = (offset, k as u32);
+                    }
+                }
+                previous = key;
+            }
+            first = false;
+            offset += k as u64;
+        }
+        Ok(index)
+    }
+
+    /// The byte range of run `i`'s block, if the file has one.
+    fn get(&self, i: u64) -> Option<(u64, usize)> {
+        let i = i as usize;
+        (self.offsets[i] != u64::MAX).then(|| (self.offsets[i], self.lengths[i] as usize))
+    }
+}
+
+/// The plan index of the run a runs.csv or trajectories.csv line belongs to (its 2nd to 4th
+/// fields: algorithm, puzzle, run).
+fn run_key(plan: &Plan, line: &str) -> Option<u64> {
+    let mut it = line.splitn(5, ',');
+    let (_, alg, puz, run) = (it.next(), it.next()?, it.next()?, it.next()?);
+    plan.index_of(alg, puz, run.parse().ok()?)
+}
+
+/// The thread that appends finished runs to runs.csv (and their trajectory blocks first), one
+/// flushed line at a time, so an interruption loses only the runs in flight.
+struct Writer {
+    tx: mpsc::Sender<Done>,
+    handle: std::thread::JoinHandle<Result<()>>,
+}
+
+impl Writer {
+    fn start(
+        file: std::fs::File,
+        runs_path: &Path,
+        traj_file: Option<std::fs::File>,
+        traj_path: &Path,
+    ) -> Writer {
         let (tx, rx) = mpsc::channel::<Done>();
-        let (runs_name, traj_name) = (runs_path.to_path_buf(), traj_path.clone());
-        let writer = std::thread::spawn(move || -> Result<()> {
+        let (runs_name, traj_name) = (runs_path.to_path_buf(), traj_path.to_path_buf());
+        let handle = std::thread::spawn(move || -> Result<()> {
             let mut w = std::io::BufWriter::new(file);
             let mut t = traj_file.map(std::io::BufWriter::new);
             for Done { row, trajectory } in rx {
@@ -217,200 +431,14 @@ impl<'a> Protocol<'a> {
             }
             Ok(())
         });
-        // One run per task, the longest expected first: the threads take the next run from a
-        // shared list as they finish, so no thread is left with a long contiguous chunk of
-        // expensive runs (the order of execution never shows in the files: see `canonicalise`).
-        let order = self.schedule(&pending);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            scope.spawn(|| progress.report(&stop));
-            pool.broadcast(|_| {
-                let tx = tx.clone();
-                while let Some(&j) =
-                    order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-                {
-                    let _ = tx.send(self.execute_observed(&pending[j], Some(&progress)));
-                }
-            });
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        drop(tx);
-        writer
+        Writer { tx, handle }
+    }
+
+    /// Wait until every sent run is written.
+    fn finish(self) -> Result<()> {
+        drop(self.tx);
+        self.handle
             .join()
-            .map_err(|_| anyhow::anyhow!("the runs.csv writer panicked"))??;
-        self.canonicalise(runs_path, &jobs)?;
-        if self.anytime {
-            self.rewrite_blocks(
-                &traj_path,
-                crate::protocol::trajectory::HEADER,
-                &jobs,
-                |_| true,
-            )?;
-        }
-        Ok((pending.len(), found))
-    }
-
-    /// The jobs of this protocol: the plan, or this shard's slice of it (in plan order).
-    pub fn jobs(&self) -> Vec<Job> {
-        let jobs = plan(self.spec, self.puzzles, &self.runs);
-        match self.shard {
-            None => jobs,
-            Some((k, n)) => {
-                let costs: Vec<u64> = self
-                    .budgets
-                    .iter()
-                    .map(crate::algos::expected_cost)
-                    .collect();
-                let slice = shard_assignment(&jobs, &costs, n);
-                jobs.into_iter()
-                    .zip(slice)
-                    .filter(|&(_, s)| s + 1 == k)
-                    .map(|(j, _)| j)
-                    .collect()
-            }
-        }
-    }
-
-    /// Indices of `pending` in the order to start them: by expected cost (see
-    /// [`crate::algos::expected_cost`]), longest first; ties keep plan order.
-    fn schedule(&self, pending: &[Job]) -> Vec<usize> {
-        let cost: Vec<u64> = self
-            .budgets
-            .iter()
-            .map(crate::algos::expected_cost)
-            .collect();
-        let mut order: Vec<usize> = (0..pending.len()).collect();
-        order.sort_by_key(|&j| std::cmp::Reverse(cost[pending[j].algorithm]));
-        order
-    }
-
-    /// The trajectories file, ready to append: created with its header, or (on resume) rewritten
-    /// with the blocks of the finished runs only, so that blocks of runs in flight at an
-    /// interruption (and a torn last line) are dropped before those runs are redone.
-    fn open_trajectories(
-        &self,
-        path: &Path,
-        jobs: &[Job],
-        done: &HashSet<(String, String, u64)>,
-    ) -> Result<std::fs::File> {
-        if path.exists() {
-            let key = |j: &Job| {
-                (
-                    self.spec.algorithms[j.algorithm].label.clone(),
-                    self.puzzles[j.puzzle].id.clone(),
-                    j.run,
-                )
-            };
-            self.rewrite_blocks(path, crate::protocol::trajectory::HEADER, jobs, |j| {
-                done.contains(&key(j))
-            })?;
-        } else if !done.is_empty() {
-            bail!(
-                "{} is missing but runs.csv has finished runs: their anytime data is lost; use --fresh",
-                path.display()
-            );
-        } else {
-            write_atomic(
-                path,
-                format!("{}\n", crate::protocol::trajectory::HEADER).as_bytes(),
-            )?;
-        }
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot append to {}", path.display()))
-    }
-
-    /// Rewrite runs.csv in plan order, atomically.
-    fn canonicalise(&self, runs_path: &Path, jobs: &[Job]) -> Result<()> {
-        self.rewrite_blocks(runs_path, HEADER, jobs, |_| true)
-    }
-
-    /// Rewrite a file of per-run blocks of lines (one line per run for runs.csv, one line per
-    /// improvement for trajectories.csv) keyed by (algorithm, puzzle, run) in its 2nd to 4th
-    /// fields, in plan order, atomically: the jobs `keep` selects must all be present. The last
-    /// block of a key wins; a torn last line is ignored. Only an index (key -> byte range) is
-    /// held, not the lines.
-    fn rewrite_blocks(
-        &self,
-        path: &Path,
-        header: &str,
-        jobs: &[Job],
-        keep: impl Fn(&Job) -> bool,
-    ) -> Result<()> {
-        let runs_path = path;
-        use std::collections::HashMap;
-        use std::io::{BufRead, Read, Seek, SeekFrom};
-        let mut index: HashMap<(usize, usize, u64), (u64, usize)> = HashMap::new();
-        let alg_index: HashMap<&str, usize> = self
-            .spec
-            .algorithms
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (a.label.as_str(), i))
-            .collect();
-        let puz_index: HashMap<&str, usize> = self
-            .puzzles
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id.as_str(), i))
-            .collect();
-        let mut f = std::io::BufReader::new(std::fs::File::open(runs_path)?);
-        let mut offset = 0u64;
-        let mut line = String::new();
-        let mut first = true;
-        let mut previous: Option<(usize, usize, u64)> = None;
-        loop {
-            line.clear();
-            let k = f.read_line(&mut line)?;
-            if k == 0 || !line.ends_with('\n') {
-                break;
-            }
-            if !first {
-                let mut it = line.splitn(5, ',');
-                let (_, alg, puz, run) = (it.next(), it.next(), it.next(), it.next());
-                let key = match (
-                    alg.and_then(|a| alg_index.get(a)),
-                    puz.and_then(|p| puz_index.get(p)),
-                    run.and_then(|r| r.parse::<u64>().ok()),
-                ) {
-                    (Some(a), Some(p), Some(r)) => Some((*a, *p, r)),
-                    _ => None,
-                };
-                if let Some(key) = key {
-                    if previous == Some(key) {
-                        if let Some(e) = index.get_mut(&key) {
-                            e.1 += k;
-                        }
-                    } else {
-                        index.insert(key, (offset, k));
-                    }
-                }
-                previous = key;
-            }
-            first = false;
-            offset += k as u64;
-        }
-        let mut raw = f.into_inner();
-        let mut buf = Vec::new();
-        write_atomic_with(runs_path, |out| {
-            writeln!(out, "{header}")?;
-            for j in jobs.iter().filter(|j| keep(j)) {
-                let Some(&(off, len)) = index.get(&(j.algorithm, j.puzzle, j.run)) else {
-                    bail!(
-                        "run {}/{}/{} is missing from {}",
-                        j.algorithm,
-                        j.puzzle,
-                        j.run,
-                        runs_path.display()
-                    );
-                };
-                raw.seek(SeekFrom::Start(off))?;
-                buf.resize(len, 0);
-                raw.read_exact(&mut buf)?;
-                out.write_all(&buf)?;
-            }
-            Ok(())
-        })
+            .map_err(|_| anyhow::anyhow!("the runs.csv writer panicked"))?
     }
 }

@@ -197,9 +197,32 @@ impl Spec {
     }
 }
 
-/// The most runs a protocol may plan (all algorithms, puzzles and runs together): the plan, the
-/// resume index and runs.csv grow with it (about 100 bytes of memory per run).
-pub const MAX_RUNS: u64 = 10_000_000;
+/// The most runs one `runs` value (and a plan as a whole) may ask for: a bound on the numbers,
+/// far above any protocol's wall time. What a plan may really hold is set by the memory
+/// available ([`check_plan_memory`]).
+pub const MAX_RUNS: u64 = 1_000_000_000;
+
+/// Memory a protocol needs per planned run at most (issue 11: the plan is never materialised):
+/// the resume index (an offset and a length, 12 bytes), the shard of every run when merging
+/// (4 bytes), and bit sets of the runs done and of a shard's runs (1 byte).
+pub const BYTES_PER_RUN: u64 = 17;
+
+/// Refuse a plan of `total` runs whose index would need more memory than is available
+/// ([`crate::algos::available_memory`]), naming the key to lower.
+pub fn check_plan_memory(total: u128) -> Result<()> {
+    let Some(available) = crate::algos::available_memory() else {
+        return Ok(());
+    };
+    let need = total.saturating_mul(u128::from(BYTES_PER_RUN));
+    if need > u128::from(available) {
+        bail!(
+            "runs: the plan has {total} runs (algorithms x puzzles x runs), whose index needs about {} MB, more than the {} MB of memory available",
+            need >> 20,
+            available >> 20
+        );
+    }
+    Ok(())
+}
 
 /// Names written into runs.csv and the reports (algorithm labels, puzzle ids and labels) stay in
 /// a character set no CSV or Markdown table needs to quote: letters, digits, space and
