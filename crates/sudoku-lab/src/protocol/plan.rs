@@ -149,7 +149,7 @@ impl IndexSet {
         let mut s = IndexSet {
             bits: vec![u64::MAX; len.div_ceil(64) as usize],
         };
-        if len % 64 != 0 {
+        if !len.is_multiple_of(64) {
             if let Some(last) = s.bits.last_mut() {
                 *last = (1u64 << (len % 64)) - 1;
             }
