@@ -56,4 +56,8 @@ pub enum ParseErrorKind {
     BadSolution(String),
     #[error("no puzzle found in the input")]
     Empty,
+    /// A line longer than any puzzle format writes ([`crate::parse::MAX_LINE`]): refused before
+    /// its cells are read, so a huge one-line file does not fill the memory.
+    #[error("line of {length} characters, longer than the {max} a puzzle line may have")]
+    LineTooLong { length: usize, max: usize },
 }

@@ -141,8 +141,33 @@ fn cell_value(ctx: &Ctx, tok: &str, line: usize, col: usize) -> Result<u8, Parse
     }
 }
 
+/// The longest line whose cells are read, in bytes. The longest line a format writes is a
+/// 25x25 grid on one line (625 characters, or in tokens 625 numbers of up to two digits with
+/// separators: under 2 kB). A cell takes 24 bytes while it is parsed, so a 60 MB line once took
+/// 1.4 GB before "wrong length" (issue 11); it is now refused before its cells are read.
+pub const MAX_LINE: usize = 16 * 1024;
+
+/// The most cells a puzzle has (25 x 25): a grid read over several lines stops there.
+const MAX_CELLS: usize = 625;
+
+/// Refuse a line longer than [`MAX_LINE`] before its cells are read.
+fn check_length(ctx: &Ctx, s: &str, line: usize) -> Result<(), ParseError> {
+    if s.len() > MAX_LINE {
+        return Err(ctx.err(
+            line,
+            1,
+            ParseErrorKind::LineTooLong {
+                length: s.chars().count(),
+                max: MAX_LINE,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// One line of a one-puzzle-per-line file: every character a cell.
 fn line_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
+    check_length(ctx, s, line)?;
     s.chars()
         .enumerate()
         .map(|(i, c)| {
@@ -162,6 +187,7 @@ fn is_separator_line(s: &str) -> bool {
 /// One row of a multi-line grid: separators `|` and `+` dropped; whitespace-separated tokens if
 /// the row has whitespace between cells, else one character per cell.
 fn row_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
+    check_length(ctx, s, line)?;
     let mut cells = Vec::new();
     let tokenised = s.trim().contains(char::is_whitespace);
     if tokenised {
@@ -349,6 +375,18 @@ fn parse_kennett(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
             start = ln;
         }
         cells.extend(row_cells(ctx, raw, ln)?);
+        if cells.len() > MAX_CELLS {
+            return Err(ctx.err(
+                start,
+                1,
+                ParseErrorKind::WrongLength {
+                    found: cells.len(),
+                    expected: format!(
+                        "at most {MAX_CELLS} (a 25x25 grid) before the next '%' line"
+                    ),
+                },
+            ));
+        }
     }
     flush(&mut cells, &title, start, &mut out)?;
     Ok(out)
@@ -383,6 +421,15 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
             let r = lines[i];
             if !r.trim_start().starts_with('#') && !is_separator_line(r) {
                 rows.push(row_cells(ctx, r, i + 1)?);
+            }
+            if rows.len() > 25 {
+                return Err(ctx.err(
+                    start,
+                    1,
+                    ParseErrorKind::UnsupportedSize(
+                        "more than 25 rows without a blank line (the largest grid is 25x25)".into(),
+                    ),
+                ));
             }
             i += 1;
         }
@@ -465,6 +512,47 @@ mod tests {
         let e = parse_first("12x\n", "bad").unwrap_err();
         assert_eq!((e.line, e.column), (1, 3));
         assert!(parse_first("# only a comment\n", "empty").is_err());
+    }
+
+    /// Inputs that once filled the memory before their error (issue 11) are refused early,
+    /// each with its error; a long line after the first puzzle does not stop `parse_first`.
+    #[test]
+    fn oversized_lines_and_grids_are_refused_before_their_cells_are_read() {
+        let long = "1".repeat(MAX_LINE + 1);
+        let nine_rows = (0..9).map(|_| "123456789\n").collect::<String>();
+        let cases: [(&str, String, &str); 5] = [
+            (
+                "one long line",
+                long.clone(),
+                "1:1: line of 16385 characters, longer than the 16384",
+            ),
+            (
+                "a long row",
+                format!("1 2\n{long} 3\n"),
+                "2:1: line of 16387 characters",
+            ),
+            (
+                "kennett without titles",
+                format!("% one\n{}", nine_rows.repeat(8)),
+                "2:1: wrong length: 630 cells, expected at most 625 (a 25x25 grid)",
+            ),
+            (
+                "rows without a blank line",
+                "1 2 3\n".repeat(30),
+                "1:1: unsupported size: more than 25 rows without a blank line",
+            ),
+            (
+                "bank",
+                format!("id\tgivens\tpuzzle\tsolution\nx\t1\t{long}\t\n"),
+                "2:5: line of 16385",
+            ),
+        ];
+        for (name, text, want) in cases {
+            let e = parse_puzzles(&text, "f").unwrap_err().to_string();
+            assert!(e.starts_with(&format!("f:{want}")), "{name}: {e}");
+        }
+        let p = parse_first(&format!("{L81}\n{long}\n"), "f").unwrap();
+        assert_eq!(p.grid.to_line(), L81);
     }
 
     #[test]
