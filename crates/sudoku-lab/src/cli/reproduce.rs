@@ -2,6 +2,7 @@
 
 use super::args::ProtocolFlags;
 use crate::algos;
+use crate::protocol::lock::Lock;
 use crate::protocol::meta::{Meta, Settings};
 use crate::protocol::Protocol;
 use crate::reports::{self, groups::Group};
@@ -144,29 +145,93 @@ pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
 
 fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let spec = &p.spec;
-    let cap = p.quick.then_some(spec.quick_max_generations);
-    let settings = Settings {
-        experiment: spec.id.clone(),
-        master_seed: spec.master_seed,
-        runs: p.runs,
-        forced_runs: p.forced_runs,
-        quick: p.quick,
-        spec_toml: toml::to_string(spec)?,
-        shard: p.shard.map(|(k, n)| format!("{k}/{n}")),
-    };
+    let settings = settings(p)?;
     let runs_path = p.out.join("runs.csv");
     let meta_path = p.out.join("meta.json");
     // One process per folder, from before the first look at its files to the last write.
+    let _lock = claim_folder(p, flags, &settings)?;
+    let prior_wall = if flags.resume {
+        prior_wall(p, &runs_path, &meta_path)
+    } else {
+        0.0
+    };
+    let mut meta = start_meta(p, flags, settings, prior_wall)?;
+    // Whatever fails from here on, meta.json says so (and why) instead of "running".
+    let done = match run_and_report(p, flags, prior_wall, &mut meta) {
+        Ok(o) => o,
+        Err(e) => {
+            meta.status = "failed".into();
+            meta.error = Some(
+                e.chain()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(": "),
+            );
+            let _ = meta.write(&meta_path);
+            return Err(e);
+        }
+    };
+    meta.finished_utc = Some(crate::protocol::meta::utc_now());
+    meta.wall_seconds = Some(done.wall);
+    meta.runs_executed_this_session = Some(done.executed);
+    meta.runs_resumed = Some(done.resumed);
+    if let Some(last) = meta.sessions.last_mut() {
+        last.finished_utc = meta.finished_utc.clone();
+        last.runs_executed = Some(done.executed);
+    }
+    meta.status = if done.invalid == 0 {
+        "complete"
+    } else {
+        "complete-with-invalid-claims"
+    }
+    .into();
+    meta.write(&meta_path)?;
+    print_summary(spec, &p.loaded.entries, &done.groups);
+    eprintln!(
+        "{}: {} runs, {:.1} s of protocol wall time ({} runs resumed); results in {}",
+        spec.id,
+        done.executed,
+        done.wall,
+        done.resumed,
+        p.out.display()
+    );
+    if done.invalid > 0 {
+        bail!("{} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug", done.invalid);
+    }
+    Ok(())
+}
+
+/// What must be equal for `--resume` to continue the folder (recorded in meta.json).
+fn settings(p: &Prepared) -> Result<Settings> {
+    Ok(Settings {
+        experiment: p.spec.id.clone(),
+        master_seed: p.spec.master_seed,
+        runs: p.runs,
+        forced_runs: p.forced_runs,
+        quick: p.quick,
+        spec_toml: toml::to_string(&p.spec)?,
+        shard: p.shard.map(|(k, n)| format!("{k}/{n}")),
+    })
+}
+
+/// Create and lock the output folder, and check that its files may be used: a `--resume`
+/// continues runs made with the same settings; otherwise an existing runs.csv is kept unless
+/// `--fresh` (or a scratch `--quick` folder) asks to start over, which removes it. Temporary
+/// files of killed processes are removed. Returns the lock, held until the protocol ends.
+fn claim_folder(p: &Prepared, flags: &ProtocolFlags, settings: &Settings) -> Result<Lock> {
+    let runs_path = p.out.join("runs.csv");
+    let meta_path = p.out.join("meta.json");
+    let trajectories = p.out.join(crate::protocol::trajectory::FILE);
     std::fs::create_dir_all(&p.out)
         .with_context(|| format!("cannot create {}", p.out.display()))?;
-    let _lock = crate::protocol::lock::Lock::take(&p.out)?;
+    let lock = Lock::take(&p.out)?;
     if flags.resume && runs_path.exists() {
         match Meta::read_settings(&meta_path)? {
-            Some(_) if spec.anytime && !p.out.join(crate::protocol::trajectory::FILE).exists() => bail!(
+            Some(_) if p.spec.anytime && !trajectories.exists() => bail!(
                 "{}: trajectories.csv is missing beside runs.csv (anytime = true): the anytime data of the finished runs is lost; use --fresh",
                 p.out.display()
             ),
-            Some(old) if same_settings(&old, &settings) => {}
+            Some(old) if same_settings(&old, settings) => {}
             Some(_) => bail!(
                 "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
                 p.out.display()
@@ -181,35 +246,47 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     }
     crate::protocol::lock::remove_stale_temps(&p.out);
     if flags.fresh || p.scratch {
-        for stale in [&runs_path, &p.out.join(crate::protocol::trajectory::FILE)] {
+        for stale in [&runs_path, &trajectories] {
             if stale.exists() {
                 std::fs::remove_file(stale)
                     .with_context(|| format!("cannot remove {}", stale.display()))?;
             }
         }
     }
-    let prior_wall = if flags.resume {
-        match Meta::read_wall(&meta_path) {
-            // No session recorded its time (the ones that ran were killed): estimate theirs
-            // from the runs they left, run time over threads, rather than count nothing.
-            w if w == 0.0 && runs_path.exists() => {
-                let mut ms = 0.0;
-                let _ = crate::protocol::io::for_each_row(&runs_path, |r| {
-                    ms += r.wall_ms;
-                    Ok(())
-                });
-                let threads = Meta::read_sessions(&meta_path)
-                    .last()
-                    .map_or(p.threads, |s| s.threads)
-                    .max(1);
-                ms / 1e3 / threads as f64
-            }
-            w => w,
+    Ok(lock)
+}
+
+/// The protocol wall time of the earlier sessions of a resumed folder. When none recorded its
+/// time (the ones that ran were killed), theirs is estimated from the runs they left, run time
+/// over threads, rather than counted as nothing.
+fn prior_wall(p: &Prepared, runs_path: &Path, meta_path: &Path) -> f64 {
+    match Meta::read_wall(meta_path) {
+        w if w == 0.0 && runs_path.exists() => {
+            let mut ms = 0.0;
+            let _ = crate::protocol::io::for_each_row(runs_path, |r| {
+                ms += r.wall_ms;
+                Ok(())
+            });
+            let threads = Meta::read_sessions(meta_path)
+                .last()
+                .map_or(p.threads, |s| s.threads)
+                .max(1);
+            ms / 1e3 / threads as f64
         }
-    } else {
-        0.0
-    };
-    let mut meta = Meta::new(settings, spec, p.threads);
+        w => w,
+    }
+}
+
+/// meta.json as the protocol starts: the settings, this session (with the earlier ones of a
+/// resumed folder) and status "running", written at once.
+fn start_meta(
+    p: &Prepared,
+    flags: &ProtocolFlags,
+    settings: Settings,
+    prior_wall: f64,
+) -> Result<Meta> {
+    let meta_path = p.out.join("meta.json");
+    let mut meta = Meta::new(settings, &p.spec, p.threads);
     meta.spec_dir = p
         .base
         .as_ref()
@@ -228,94 +305,85 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         runs_executed: None,
     });
     meta.write(&meta_path)?;
-    // Whatever fails from here on, meta.json says so (and why) instead of "running".
-    let outcome = (|| -> Result<_> {
-        let protocol = Protocol::new(spec, &p.loaded.puzzles, p.loaded.runs.clone(), cap, p.shard)?;
-        let start = Instant::now();
-        eprintln!(
-            "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
-            spec.id,
-            spec.algorithms.len(),
-            p.loaded.puzzles.len(),
-            p.runs,
-            p.threads,
-            p.out.display()
-        );
-        let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
-        // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
-        // add nothing.
-        let wall = prior_wall
-            + if executed > 0 {
-                start.elapsed().as_secs_f64()
-            } else {
-                0.0
-            };
-        // Recorded at once: a kill while the reports are written keeps this session's time.
-        meta.wall_seconds = Some(wall);
-        meta.write(&meta_path)?;
-        let inputs = reports::Inputs {
-            spec,
-            loaded: &p.loaded,
-            published: &p.published,
-            out: &p.out,
-            runs: p.runs,
-            quick_cap: cap,
-            wall,
-            threads: p.threads,
-        };
-        let groups = reports::write_summary(&inputs)?;
-        if p.shard.is_some() {
-            // A shard holds part of the plan: the reports are written by `merge`.
-            let invalid = std::fs::read_to_string(&runs_path)?
-                .matches(",invalid_claim,")
-                .count();
-            return Ok((executed, resumed, wall, groups, invalid));
-        }
-        reports::write(&inputs, &groups)?;
-        let invalid = std::fs::read_to_string(&runs_path)?
-            .matches(",invalid_claim,")
-            .count();
-        Ok((executed, resumed, wall, groups, invalid))
-    })();
-    let (executed, resumed, wall, groups, invalid) = match outcome {
-        Ok(o) => o,
-        Err(e) => {
-            meta.status = "failed".into();
-            meta.error = Some(
-                e.chain()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(": "),
-            );
-            let _ = meta.write(&meta_path);
-            return Err(e);
-        }
-    };
-    meta.finished_utc = Some(crate::protocol::meta::utc_now());
-    meta.wall_seconds = Some(wall);
-    meta.runs_executed_this_session = Some(executed);
-    meta.runs_resumed = Some(resumed);
-    if let Some(last) = meta.sessions.last_mut() {
-        last.finished_utc = meta.finished_utc.clone();
-        last.runs_executed = Some(executed);
-    }
-    meta.status = if invalid == 0 {
-        "complete"
-    } else {
-        "complete-with-invalid-claims"
-    }
-    .into();
-    meta.write(&meta_path)?;
-    print_summary(spec, &p.loaded.entries, &groups);
+    Ok(meta)
+}
+
+/// What a session did.
+struct Outcome {
+    executed: usize,
+    resumed: usize,
+    /// Protocol wall time over all sessions, seconds.
+    wall: f64,
+    groups: Vec<Vec<Group>>,
+    /// Rows whose claimed solution the exact checker rejected.
+    invalid: usize,
+}
+
+/// Run the pending runs, record the wall time in meta.json, and write summary.csv and (but in
+/// a shard, whose reports `merge` writes) the spec's report.
+fn run_and_report(
+    p: &Prepared,
+    flags: &ProtocolFlags,
+    prior_wall: f64,
+    meta: &mut Meta,
+) -> Result<Outcome> {
+    let spec = &p.spec;
+    let cap = p.quick.then_some(spec.quick_max_generations);
+    let runs_path = p.out.join("runs.csv");
+    let protocol = Protocol::new(spec, &p.loaded.puzzles, p.loaded.runs.clone(), cap, p.shard)?;
+    let start = Instant::now();
     eprintln!(
-        "{}: {executed} runs, {wall:.1} s of protocol wall time ({resumed} runs resumed); results in {}",
+        "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
         spec.id,
+        spec.algorithms.len(),
+        p.loaded.puzzles.len(),
+        p.runs,
+        p.threads,
         p.out.display()
     );
-    if invalid > 0 {
-        bail!("{invalid} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug");
+    let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
+    // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
+    // add nothing.
+    let wall = prior_wall
+        + if executed > 0 {
+            start.elapsed().as_secs_f64()
+        } else {
+            0.0
+        };
+    // Recorded at once: a kill while the reports are written keeps this session's time.
+    meta.wall_seconds = Some(wall);
+    meta.write(&p.out.join("meta.json"))?;
+    let inputs = reports::Inputs {
+        spec,
+        loaded: &p.loaded,
+        published: &p.published,
+        out: &p.out,
+        runs: p.runs,
+        quick_cap: cap,
+        wall,
+        threads: p.threads,
+    };
+    let groups = reports::write_summary(&inputs)?;
+    if p.shard.is_none() {
+        reports::write(&inputs, &groups)?;
     }
-    Ok(())
+    Ok(Outcome {
+        executed,
+        resumed,
+        wall,
+        groups,
+        invalid: count_invalid(&runs_path)?,
+    })
+}
+
+/// Rows of runs.csv marked `invalid_claim` (read row by row).
+fn count_invalid(runs_path: &Path) -> Result<usize> {
+    let mut n = 0;
+    crate::protocol::io::for_each_row(runs_path, |r| {
+        n += usize::from(r.termination == "invalid_claim");
+        Ok(())
+    })?;
+    Ok(n)
 }
 
 /// `k/n` with 1 <= k <= n <= 100 000.

@@ -178,47 +178,53 @@ pub fn for_each_row_in(
         } else {
             l
         };
-        let row: Row = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(l.as_bytes())
-            .deserialize()
-            .next()
-            .with_context(|| format!("{}:{lineno}: empty row", path.display()))?
-            .map_err(|e| {
-                // The csv crate counts records and lines of this one line: name the column.
-                let what = match e.kind() {
-                    csv::ErrorKind::Deserialize { err, .. } => match err.field() {
-                        Some(k) => format!(
-                            "{}: {}",
-                            HEADER.split(',').nth(k as usize).unwrap_or("field"),
-                            err.kind()
-                        ),
-                        None => err.kind().to_string(),
-                    },
-                    _ => e.to_string(),
-                };
-                anyhow::anyhow!("{}:{lineno}: malformed row: {what}", path.display())
-            })?;
-        // Rows are written back as they are read (`--resume`, `merge`) without quoting: a
-        // field holding a separator or a quote would come back as another row.
-        for (name, v) in [
-            ("experiment", &row.experiment),
-            ("algorithm", &row.algorithm),
-            ("puzzle", &row.puzzle),
-            ("termination", &row.termination),
-            ("grid", &row.grid),
-            ("counters", &row.counters),
-        ] {
-            if v.contains([',', '"', '\r', '\n']) {
-                anyhow::bail!(
-                    "{}:{lineno}: malformed row: {name} holds a comma, quote or line break",
-                    path.display()
-                );
-            }
-        }
-        f(row)?;
+        f(parse_row(l, lineno, path)?)?;
     }
     Ok(valid)
+}
+
+/// One data line of a runs.csv (without its line break) as a [`Row`]; errors name the file,
+/// the line and the column.
+fn parse_row(l: &str, lineno: usize, path: &Path) -> Result<Row> {
+    let row: Row = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(l.as_bytes())
+        .deserialize()
+        .next()
+        .with_context(|| format!("{}:{lineno}: empty row", path.display()))?
+        .map_err(|e| {
+            // The csv crate counts records and lines of this one line: name the column.
+            let what = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+                    Some(k) => format!(
+                        "{}: {}",
+                        HEADER.split(',').nth(k as usize).unwrap_or("field"),
+                        err.kind()
+                    ),
+                    None => err.kind().to_string(),
+                },
+                _ => e.to_string(),
+            };
+            anyhow::anyhow!("{}:{lineno}: malformed row: {what}", path.display())
+        })?;
+    // Rows are written back as they are read (`--resume`, `merge`) without quoting: a
+    // field holding a separator or a quote would come back as another row.
+    for (name, v) in [
+        ("experiment", &row.experiment),
+        ("algorithm", &row.algorithm),
+        ("puzzle", &row.puzzle),
+        ("termination", &row.termination),
+        ("grid", &row.grid),
+        ("counters", &row.counters),
+    ] {
+        if v.contains([',', '"', '\r', '\n']) {
+            anyhow::bail!(
+                "{}:{lineno}: malformed row: {name} holds a comma, quote or line break",
+                path.display()
+            );
+        }
+    }
+    Ok(row)
 }
 
 /// Rewrite a runs.csv of the first format (no `counters` column) in the current one,
