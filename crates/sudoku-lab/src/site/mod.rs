@@ -44,6 +44,22 @@ impl Experiment {
             .pointer("/settings/quick")
             .and_then(Value::as_bool)
     }
+    /// `--runs N` of a reduced protocol (not `--quick`): every puzzle run N times.
+    fn reduced_runs(&self) -> Option<u64> {
+        match self.quick() {
+            Some(false) => self.meta.pointer("/settings/forced_runs")?.as_u64(),
+            _ => None,
+        }
+    }
+    /// The protocol's badge: quick, reduced (`--runs N`) or full.
+    fn mode_badge(&self) -> String {
+        match (self.quick(), self.reduced_runs()) {
+            (Some(true), _) => "<span class=\"badge quick\">quick</span>".into(),
+            (Some(false), Some(n)) => format!("<span class=\"badge quick\">reduced: --runs {n}</span>"),
+            (Some(false), None) => "<span class=\"badge full\">full</span>".into(),
+            (None, _) => "<span class=\"badge other\">?</span>".into(),
+        }
+    }
     fn status(&self) -> String {
         match (&self.meta_error, self.s("/status")) {
             (Some(_), _) => "meta.json unreadable".into(),
@@ -214,14 +230,6 @@ pub fn fmt_seconds(s: f64) -> String {
     }
 }
 
-fn mode_badge(quick: Option<bool>) -> &'static str {
-    match quick {
-        Some(true) => "<span class=\"badge quick\">quick</span>",
-        Some(false) => "<span class=\"badge full\">full</span>",
-        None => "<span class=\"badge other\">?</span>",
-    }
-}
-
 fn status_badge(status: &str) -> String {
     let class = if status == "complete" {
         "complete"
@@ -241,7 +249,7 @@ fn index_page(exps: &[Experiment]) -> String {
     b.push_str(
         "<div class=\"table-wrap\"><table class=\"index\">\n<thead><tr><th>Experiment</th>\
         <th>Title</th><th>Paper</th><th>Status</th><th>Runs</th><th>Wall time</th>\
-        <th>Quick or full</th></tr></thead>\n<tbody>\n",
+        <th>Protocol</th></tr></thead>\n<tbody>\n",
     );
     let mut total_runs = 0;
     let mut total_wall = 0.0;
@@ -260,7 +268,7 @@ fn index_page(exps: &[Experiment]) -> String {
             status = status_badge(&e.status()),
             runs = e.runs.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
             wall = e.wall().map(fmt_seconds).unwrap_or_else(|| "-".into()),
-            mode = mode_badge(e.quick()),
+            mode = e.mode_badge(),
         );
     }
     let _ = writeln!(
@@ -294,7 +302,7 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
         "<p>Paper: {} · status {} · {} · folder <a href=\"{files_url}/\"><code>{}</code></a></p>",
         escape(e.s("/spec/paper").unwrap_or("-")),
         status_badge(&e.status()),
-        mode_badge(e.quick()),
+        e.mode_badge(),
         escape(&results.join(&e.folder).to_string_lossy()),
     );
     b.push_str(&contents_list());
@@ -353,6 +361,20 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
     let mut flags = String::new();
     if quick {
         flags.push_str(" --quick");
+    }
+    // The flags that made this folder's runs: `--resume` refuses other settings.
+    if let Some(n) = e.reduced_runs() {
+        let _ = write!(flags, " --runs {n}");
+    }
+    let seed = e.meta.pointer("/settings/master_seed").and_then(Value::as_u64);
+    let spec_seed = crate::spec::embedded(&id).ok().map(|s| s.master_seed);
+    if let (Some(seed), Some(spec_seed)) = (seed, spec_seed) {
+        if seed != spec_seed {
+            let _ = write!(flags, " --seed {seed}");
+        }
+    }
+    if let Some(shard) = e.s("/settings/shard") {
+        let _ = write!(flags, " --shard {shard}");
     }
     let default_dir = !quick && e.folder == id;
     if !default_dir || !embedded {
@@ -529,14 +551,15 @@ fn facts_section(e: &Experiment) -> String {
     let m = &e.meta;
     let g = |p: &str| json_text(m.pointer(p));
     let mut s = String::from("<h2 id=\"facts\">Run facts (meta.json)</h2>\n<dl class=\"facts\">\n");
-    let mode = match e.quick() {
-        Some(true) => "quick (--quick: fewer runs, generation cap)",
-        Some(false) => "full",
-        None => "-",
+    let mode = match (e.quick(), e.reduced_runs()) {
+        (Some(true), _) => "quick (--quick: fewer runs, generation cap)".to_string(),
+        (Some(false), Some(n)) => format!("reduced (--runs {n}: {n} runs per puzzle)"),
+        (Some(false), None) => "full".into(),
+        (None, _) => "-".into(),
     };
     let facts: Vec<(&str, String)> = vec![
         ("Status", e.status()),
-        ("Quick or full", mode.into()),
+        ("Protocol", mode),
         ("Git revision", g("/git_revision")),
         ("Master seed", g("/settings/master_seed")),
         ("Runs per (algorithm, puzzle)", g("/settings/runs")),
