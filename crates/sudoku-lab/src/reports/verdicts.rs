@@ -7,7 +7,7 @@ use crate::reports::groups::{Group, PublishedRow};
 use crate::spec::Entry;
 use crate::spec::Spec;
 use anyhow::Result;
-use lab_stats::{fisher_exact_two_sided, holm_adjust, welch_t_test, wilson_interval};
+use lab_stats::{fisher_exact_two_sided, holm_adjust, welch_t_test, wilson_interval, Summary};
 use std::io::Write;
 use std::path::Path;
 
@@ -189,115 +189,197 @@ pub fn comparison(
                 if alg.paper_label.as_deref() != Some(row.algorithm.as_str()) {
                     continue;
                 }
-                let x = &g[a][p];
-                let s = x.generations();
-                let family = if pref.primary { "primary" } else { "candidate" };
-                let puzzle_id = puzzles[p].id.clone();
-                let base = |statistic, paper, ours, test, p_value| Cell {
-                    family,
-                    level: row.level.clone(),
-                    puzzle: puzzle_id.clone(),
-                    algorithm: alg.label.clone(),
-                    statistic,
-                    paper,
+                let ours = &g[a][p];
+                let source = Source {
+                    row,
+                    family: if pref.primary { "primary" } else { "candidate" },
+                    puzzle: &puzzles[p],
+                    algorithm: &alg.label,
                     ours,
-                    paper_runs: row.runs,
-                    our_runs: Some(x.runs),
-                    ours_ci: None,
-                    test,
-                    p: p_value,
-                    p_holm: None,
-                    power_2x: None,
+                    generations: ours.generations(),
                 };
-                if let Some(gv) = row.givens {
-                    cells.push(Cell {
-                        paper_runs: None,
-                        our_runs: None,
-                        ..base(
-                            "givens",
-                            gv as f64,
-                            puzzles[p].givens.map(|g| g as f64),
-                            "none",
-                            None,
-                        )
+                source.push_cells(&mut cells);
+            }
+        }
+    }
+    adjust_within_families(&mut cells);
+    cells
+}
+
+/// What every comparison cell of one (published row, spec puzzle, spec algorithm) shares: the
+/// paper's row, the puzzle entry and algorithm it is compared with, and our runs of them.
+struct Source<'a> {
+    row: &'a PublishedRow,
+    family: &'static str,
+    puzzle: &'a Entry,
+    algorithm: &'a str,
+    ours: &'a Group,
+    /// The generations of our successful runs (None when no run solved).
+    generations: Option<Summary>,
+}
+
+impl Source<'_> {
+    /// The cells of this source, in the order of comparison.csv: givens, count, average, the
+    /// descriptive statistics, then the times.
+    fn push_cells(&self, cells: &mut Vec<Cell>) {
+        cells.extend(self.givens());
+        cells.extend(self.count());
+        cells.extend(self.average());
+        cells.extend(self.descriptive());
+        cells.extend(self.times());
+    }
+
+    /// A cell of this source with our run count beside the paper's, no interval, no power and
+    /// no Holm-adjusted p-value yet (that one needs every cell of the family).
+    fn cell(
+        &self,
+        statistic: &'static str,
+        paper: f64,
+        ours: Option<f64>,
+        test: &'static str,
+        p: Option<f64>,
+    ) -> Cell {
+        Cell {
+            family: self.family,
+            level: self.row.level.clone(),
+            puzzle: self.puzzle.id.clone(),
+            algorithm: self.algorithm.to_string(),
+            statistic,
+            paper,
+            ours,
+            paper_runs: self.row.runs,
+            our_runs: Some(self.ours.runs),
+            ours_ci: None,
+            test,
+            p,
+            p_holm: None,
+            power_2x: None,
+        }
+    }
+
+    /// The puzzle's givens against the paper's: a property of the puzzle, so no run counts.
+    fn givens(&self) -> Option<Cell> {
+        let gv = self.row.givens?;
+        Some(Cell {
+            paper_runs: None,
+            our_runs: None,
+            ..self.cell(
+                "givens",
+                gv as f64,
+                self.puzzle.givens.map(|g| g as f64),
+                "none",
+                None,
+            )
+        })
+    }
+
+    /// Successes: Fisher's exact test, the Wilson interval of our rate and the power to see a
+    /// two-fold rate; only where the paper prints both its count and its runs.
+    fn count(&self) -> Option<Cell> {
+        let (Some(count), Some(runs)) = (self.row.count, self.row.runs) else {
+            return None;
+        };
+        let x = self.ours;
+        let fisher = fisher_exact_two_sided(
+            x.successes,
+            x.runs - x.successes,
+            count,
+            runs.saturating_sub(count),
+        );
+        let (lo, hi) = wilson_interval(x.successes, x.runs, Z95);
+        Some(Cell {
+            ours_ci: Some((lo, hi)).filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+            power_2x: power_two_fold_rate(count as f64 / runs as f64, runs, x.runs),
+            ..self.cell(
+                "count",
+                count as f64,
+                Some(x.successes as f64),
+                "fisher_exact",
+                Some(fisher),
+            )
+        })
+    }
+
+    /// The mean generations of successful runs: Welch's t-test where the paper prints an SD,
+    /// our t interval and the power to see a two-fold mean.
+    fn average(&self) -> Option<Cell> {
+        let avg = self.row.average?;
+        let s = self.generations;
+        let (test, p_value) = self.average_test(avg);
+        let power_2x = match (self.row.sd, p_value) {
+            (Some(sd), Some(_)) => power_two_fold_mean(
+                avg,
+                sd,
+                self.row.count.unwrap_or(0),
+                s.map(|s| s.sd),
+                s.map_or(0, |s| s.n as u64),
+            ),
+            _ => None,
+        };
+        Some(Cell {
+            ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
+            power_2x,
+            ..self.cell("average", avg, s.map(|s| s.mean), test, p_value)
+        })
+    }
+
+    /// The test of our mean against the paper's `avg` and its p-value: Welch's t-test from the
+    /// published SD and count, which needs >= 2 successes on each side.
+    fn average_test(&self, avg: f64) -> (&'static str, Option<f64>) {
+        let published_count = self.row.count.unwrap_or(0);
+        match self.row.sd {
+            None => ("none (no published SD)", None),
+            Some(sd) => {
+                let w = self
+                    .generations
+                    .filter(|s| s.n >= 2 && published_count >= 2)
+                    .and_then(|s| {
+                        welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, published_count).ok()
                     });
-                }
-                if let (Some(count), Some(runs)) = (row.count, row.runs) {
-                    let fisher = fisher_exact_two_sided(
-                        x.successes,
-                        x.runs - x.successes,
-                        count,
-                        runs.saturating_sub(count),
-                    );
-                    let (lo, hi) = wilson_interval(x.successes, x.runs, Z95);
-                    cells.push(Cell {
-                        ours_ci: Some((lo, hi)).filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
-                        power_2x: power_two_fold_rate(count as f64 / runs as f64, runs, x.runs),
-                        ..base(
-                            "count",
-                            count as f64,
-                            Some(x.successes as f64),
-                            "fisher_exact",
-                            Some(fisher),
-                        )
-                    });
-                }
-                let published_count = row.count.unwrap_or(0);
-                if let Some(avg) = row.average {
-                    let (test, p_value) = match row.sd {
-                        None => ("none (no published SD)", None),
-                        Some(sd) => {
-                            let w = s
-                                .filter(|s| s.n >= 2 && published_count >= 2)
-                                .and_then(|s| {
-                                    welch_t_test(s.mean, s.sd, s.n as u64, avg, sd, published_count)
-                                        .ok()
-                                });
-                            match w {
-                                Some(w) => ("welch_t", Some(w.p_value)),
-                                None => ("welch_t (too few successes)", None),
-                            }
-                        }
-                    };
-                    let power_2x = match (row.sd, p_value) {
-                        (Some(sd), Some(_)) => power_two_fold_mean(
-                            avg,
-                            sd,
-                            published_count,
-                            s.map(|s| s.sd),
-                            s.map_or(0, |s| s.n as u64),
-                        ),
-                        _ => None,
-                    };
-                    cells.push(Cell {
-                        ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
-                        power_2x,
-                        ..base("average", avg, s.map(|s| s.mean), test, p_value)
-                    });
-                }
-                for (name, paper, ours) in [
-                    ("minimum", row.minimum, s.map(|s| s.min)),
-                    ("maximum", row.maximum, s.map(|s| s.max)),
-                    ("median", row.median, s.map(|s| s.median)),
-                    ("sd", row.sd, s.filter(|s| s.n >= 2).map(|s| s.sd)),
-                ] {
-                    if let Some(v) = paper {
-                        cells.push(base(name, v, ours, "none", None));
-                    }
-                }
-                if let Some(t) = row.ets_s {
-                    let ours = lab_stats::ert(x.total_wall_ms / 1e3, x.successes);
-                    cells.push(base("ets_s", t, Some(ours), "none (other machine)", None));
-                }
-                if let Some(t) = row.time_s {
-                    // Seconds per run, measured single-threaded inside each run; a ratio to a
-                    // different machine, never a test.
-                    let ours = x.total_wall_ms / x.runs.max(1) as f64 / 1e3;
-                    cells.push(base("time_s", t, Some(ours), "none (other machine)", None));
+                match w {
+                    Some(w) => ("welch_t", Some(w.p_value)),
+                    None => ("welch_t (too few successes)", None),
                 }
             }
         }
     }
+
+    /// Minimum, maximum, median and SD of the generations of successful runs, where the paper
+    /// prints them: no test (no sampling distribution follows from the published numbers).
+    fn descriptive(&self) -> Vec<Cell> {
+        let (row, s) = (self.row, self.generations);
+        [
+            ("minimum", row.minimum, s.map(|s| s.min)),
+            ("maximum", row.maximum, s.map(|s| s.max)),
+            ("median", row.median, s.map(|s| s.median)),
+            ("sd", row.sd, s.filter(|s| s.n >= 2).map(|s| s.sd)),
+        ]
+        .into_iter()
+        .filter_map(|(name, paper, ours)| paper.map(|v| self.cell(name, v, ours, "none", None)))
+        .collect()
+    }
+
+    /// The expected time to solve and the time per run, where the paper prints them: ratios
+    /// to another machine, never a test.
+    fn times(&self) -> Vec<Cell> {
+        let x = self.ours;
+        let mut cells = Vec::new();
+        if let Some(t) = self.row.ets_s {
+            let ours = lab_stats::ert(x.total_wall_ms / 1e3, x.successes);
+            cells.push(self.cell("ets_s", t, Some(ours), "none (other machine)", None));
+        }
+        if let Some(t) = self.row.time_s {
+            // Seconds per run, measured single-threaded inside each run.
+            let ours = x.total_wall_ms / x.runs.max(1) as f64 / 1e3;
+            cells.push(self.cell("time_s", t, Some(ours), "none (other machine)", None));
+        }
+        cells
+    }
+}
+
+/// Holm's adjustment of the p-values within each family ("primary", then "candidate"), each
+/// family's p-values in cell order; cells without a test keep no adjusted p-value.
+fn adjust_within_families(cells: &mut [Cell]) {
     for family in ["primary", "candidate"] {
         let idx: Vec<usize> = (0..cells.len())
             .filter(|&i| cells[i].family == family && cells[i].p.is_some())
@@ -310,7 +392,6 @@ pub fn comparison(
             cells[i].p_holm = Some(q);
         }
     }
-    cells
 }
 
 fn num(v: Option<f64>) -> String {
@@ -374,6 +455,16 @@ pub fn paper_avg_sd(r: &PublishedRow) -> String {
         (Some(a), Some(sd)) => format!("{a:.1} ({sd:.1})"),
         (Some(a), None) => format!("{a:.1}"),
         _ => "-".into(),
+    }
+}
+
+/// The Holm-adjusted p-value of a cell as the Markdown reports print it: "<0.001" below
+/// 0.001, three decimals otherwise, "-" where there is no cell or no test.
+pub fn p_holm_text(c: Option<&Cell>) -> String {
+    match c.and_then(|c| c.p_holm) {
+        Some(q) if q < 0.001 => "<0.001".to_string(),
+        Some(q) => format!("{q:.3}"),
+        None => "-".into(),
     }
 }
 

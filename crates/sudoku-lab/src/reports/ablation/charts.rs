@@ -40,126 +40,208 @@ fn param_f64(t: &toml::Table, key: &str) -> Option<f64> {
         .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
 }
 
+/// The markers of the lines, taken in turn; a line's paper series takes another one.
+const MARKERS: [Marker; 5] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Diamond,
+    Marker::Cross,
+];
+
+/// How the `k`-th line of a chart is drawn: ours and the paper's share a colour; the paper's
+/// is dashed, with the marker `paper_shift` places further in [`MARKERS`].
+struct LineStyle {
+    colour: usize,
+    ours: Marker,
+    paper: Marker,
+}
+
+impl LineStyle {
+    /// The style of the `k`-th line.
+    fn new(k: usize, paper_shift: usize) -> LineStyle {
+        LineStyle {
+            colour: k,
+            ours: MARKERS[k % MARKERS.len()],
+            paper: MARKERS[(k + paper_shift) % MARKERS.len()],
+        }
+    }
+
+    /// The series "`name` (sudoku-lab)" of `ours` and "`name` (paper)" of `paper`, in this
+    /// style (callers add error bars or missing marks).
+    fn pair(&self, name: &str, ours: Vec<(f64, f64)>, paper: Vec<(f64, f64)>) -> [Series; 2] {
+        [
+            Series::new(format!("{name} (sudoku-lab)"), ours, self.ours).color(self.colour),
+            Series::new(format!("{name} (paper)"), paper, self.paper)
+                .color(self.colour)
+                .dashed(),
+        ]
+    }
+}
+
+/// The success panel of both charts: % of runs with Wilson bars, from 0 to 105 %.
+fn success_panel(x_label: &str, x: XAxis, series: Vec<Series>) -> LineChart {
+    LineChart {
+        title: crate::reports::quick::title("success (% of runs, Wilson 95 % interval)"),
+        x_label: x_label.into(),
+        y_label: "% successful".into(),
+        x,
+        y_min: Some(0.0),
+        y_max: Some(105.0),
+        log_y: false,
+        log_x: false,
+        series,
+    }
+}
+
+/// One algorithm of an alpha chart: its strategy, its alpha and its index in the spec.
+struct AlphaPoint {
+    strategy: String,
+    alpha: f64,
+    alg: usize,
+}
+
+/// One alpha of a strategy: ours and the paper's at it.
+struct AlphaRow {
+    alpha: f64,
+    ours: Ours,
+    paper: Paper,
+}
+
 /// Draw `alpha.svg/png` for a spec whose algorithms differ by `alpha` and `strategy`.
 pub fn draw(spec: &Spec, g: &[Vec<Group>], published: &[PublishedRow], dir: &Path) -> Result<()> {
-    // (strategy, alpha, algorithm index)
-    let mut points: Vec<(String, f64, usize)> = Vec::new();
-    for (a, alg) in spec.algorithms.iter().enumerate() {
-        let alpha = param_f64(&alg.params, "alpha").unwrap_or(0.7);
-        let strategy = alg
-            .params
-            .get("strategy")
-            .and_then(|v| v.as_str())
-            .unwrap_or("both")
-            .to_string();
-        points.push((strategy, alpha, a));
+    let points = alpha_points(spec);
+    let mut success = Vec::new();
+    let mut rounds = Vec::new();
+    for (k, s) in strategies(&points).iter().enumerate() {
+        let rows = alpha_rows(spec, g, published, &points, s);
+        let style = LineStyle::new(k, 3);
+        success.extend(alpha_success_series(s, &style, &rows));
+        rounds.extend(alpha_rounds_series(s, &style, &rows));
     }
-    let mut strategies: Vec<String> = points.iter().map(|p| p.0.clone()).collect();
+    render_alpha(success, rounds, alpha_axis(&points), dir)
+}
+
+/// The strategy and alpha of every algorithm (`both` and 0.7 where the spec sets none).
+fn alpha_points(spec: &Spec) -> Vec<AlphaPoint> {
+    spec.algorithms
+        .iter()
+        .enumerate()
+        .map(|(a, alg)| AlphaPoint {
+            strategy: alg
+                .params
+                .get("strategy")
+                .and_then(|v| v.as_str())
+                .unwrap_or("both")
+                .to_string(),
+            alpha: param_f64(&alg.params, "alpha").unwrap_or(0.7),
+            alg: a,
+        })
+        .collect()
+}
+
+/// The strategies, sorted, each once: one line each.
+fn strategies(points: &[AlphaPoint]) -> Vec<String> {
+    let mut strategies: Vec<String> = points.iter().map(|p| p.strategy.clone()).collect();
     strategies.dedup();
     strategies.sort();
     strategies.dedup();
-    let markers = [
-        Marker::Circle,
-        Marker::Square,
-        Marker::Triangle,
-        Marker::Diamond,
-        Marker::Cross,
-    ];
-    let mut success = Vec::new();
-    let mut rounds = Vec::new();
-    // Ours and the paper's of a strategy share a colour; the paper's line is dashed.
-    for (k, s) in strategies.iter().enumerate() {
-        // alpha, ours (successes, runs, mean rounds), the paper's (count, runs, mean rounds)
-        let mut rows: Vec<(f64, Ours, Paper)> = Vec::new();
-        for (_, alpha, a) in points.iter().filter(|p| &p.0 == s) {
-            let x = &g[*a][0];
-            let r = x.generations().map_or(f64::NAN, |s| s.mean);
-            let paper = published.iter().find(|row| {
-                Some(row.algorithm.as_str()) == spec.algorithms[*a].paper_label.as_deref()
-            });
-            let prounds = paper.and_then(|p| p.average).unwrap_or(f64::NAN);
-            rows.push((
-                *alpha,
-                (x.successes, x.runs, r),
-                (
-                    paper.and_then(|p| p.count),
-                    paper.and_then(|p| p.runs),
-                    prounds,
-                ),
-            ));
-        }
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let m = markers[k % markers.len()];
-        let pm = markers[(k + 3) % markers.len()];
-        let ours_rate: Vec<(f64, f64)> = rows
-            .iter()
-            .map(|r| (r.0, rate(Some(r.1 .0), Some(r.1 .1))))
-            .collect();
-        let paper_rate: Vec<(f64, f64)> =
-            rows.iter().map(|r| (r.0, rate(r.2 .0, r.2 .1))).collect();
-        success.push(
-            Series::new(format!("{s} (sudoku-lab)"), ours_rate, m)
-                .color(k)
-                .error_bars(
-                    rows.iter()
-                        .map(|r| wilson(Some(r.1 .0), Some(r.1 .1)))
-                        .collect(),
-                ),
-        );
-        success.push(
-            Series::new(format!("{s} (paper)"), paper_rate, pm)
-                .color(k)
-                .dashed()
-                .error_bars(rows.iter().map(|r| wilson(r.2 .0, r.2 .1)).collect()),
-        );
-        rounds.push(
-            Series::new(
-                format!("{s} (sudoku-lab)"),
-                rows.iter().map(|r| (r.0, r.1 .2)).collect(),
-                m,
-            )
-            .color(k)
-            .missing(
-                rows.iter().filter(|r| r.1 .0 == 0).map(|r| r.0).collect(),
-                NO_RUN_SOLVED,
+    strategies
+}
+
+/// Ours and the paper's at every alpha of `strategy` (our first puzzle; the paper's row of the
+/// algorithm's paper label), by increasing alpha.
+fn alpha_rows(
+    spec: &Spec,
+    g: &[Vec<Group>],
+    published: &[PublishedRow],
+    points: &[AlphaPoint],
+    strategy: &str,
+) -> Vec<AlphaRow> {
+    let mut rows: Vec<AlphaRow> = Vec::new();
+    for p in points.iter().filter(|p| p.strategy == strategy) {
+        let x = &g[p.alg][0];
+        let r = x.generations().map_or(f64::NAN, |s| s.mean);
+        let paper = published.iter().find(|row| {
+            Some(row.algorithm.as_str()) == spec.algorithms[p.alg].paper_label.as_deref()
+        });
+        let prounds = paper.and_then(|p| p.average).unwrap_or(f64::NAN);
+        rows.push(AlphaRow {
+            alpha: p.alpha,
+            ours: (x.successes, x.runs, r),
+            paper: (
+                paper.and_then(|p| p.count),
+                paper.and_then(|p| p.runs),
+                prounds,
             ),
-        );
-        rounds.push(
-            Series::new(
-                format!("{s} (paper)"),
-                rows.iter().map(|r| (r.0, r.2 .2)).collect(),
-                pm,
-            )
-            .color(k)
-            .dashed()
-            .missing(
-                rows.iter()
-                    .filter(|r| r.2 .0 == Some(0))
-                    .map(|r| r.0)
-                    .collect(),
-                NO_RUN_SOLVED,
-            ),
-        );
+        });
     }
-    let (lo, hi) = points
+    rows.sort_by(|a, b| a.alpha.total_cmp(&b.alpha));
+    rows
+}
+
+/// Success against alpha of one strategy, ours and the paper's, with Wilson bars.
+fn alpha_success_series(name: &str, style: &LineStyle, rows: &[AlphaRow]) -> [Series; 2] {
+    let ours_rate: Vec<(f64, f64)> = rows
         .iter()
-        .fold((1.0f64, 0.0f64), |(l, h), p| (l.min(p.1), h.max(p.1)));
-    let x = XAxis::Numeric {
+        .map(|r| (r.alpha, rate(Some(r.ours.0), Some(r.ours.1))))
+        .collect();
+    let paper_rate: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.alpha, rate(r.paper.0, r.paper.1)))
+        .collect();
+    let [ours, paper] = style.pair(name, ours_rate, paper_rate);
+    [
+        ours.error_bars(
+            rows.iter()
+                .map(|r| wilson(Some(r.ours.0), Some(r.ours.1)))
+                .collect(),
+        ),
+        paper.error_bars(rows.iter().map(|r| wilson(r.paper.0, r.paper.1)).collect()),
+    ]
+}
+
+/// Mean rounds of successful runs against alpha of one strategy, ours and the paper's, with a
+/// mark where no run solved.
+fn alpha_rounds_series(name: &str, style: &LineStyle, rows: &[AlphaRow]) -> [Series; 2] {
+    let [ours, paper] = style.pair(
+        name,
+        rows.iter().map(|r| (r.alpha, r.ours.2)).collect(),
+        rows.iter().map(|r| (r.alpha, r.paper.2)).collect(),
+    );
+    [
+        ours.missing(
+            rows.iter()
+                .filter(|r| r.ours.0 == 0)
+                .map(|r| r.alpha)
+                .collect(),
+            NO_RUN_SOLVED,
+        ),
+        paper.missing(
+            rows.iter()
+                .filter(|r| r.paper.0 == Some(0))
+                .map(|r| r.alpha)
+                .collect(),
+            NO_RUN_SOLVED,
+        ),
+    ]
+}
+
+/// The alpha axis: the alphas run, 0.05 more on each side, within 0 and 1.
+fn alpha_axis(points: &[AlphaPoint]) -> XAxis {
+    let (lo, hi) = points.iter().fold((1.0f64, 0.0f64), |(l, h), p| {
+        (l.min(p.alpha), h.max(p.alpha))
+    });
+    XAxis::Numeric {
         min: (lo - 0.05).max(0.0),
         max: (hi + 0.05).min(1.0),
-    };
+    }
+}
+
+/// The alpha chart's two panels, success and rounds (log scale), into `alpha.svg/png`.
+fn render_alpha(success: Vec<Series>, rounds: Vec<Series>, x: XAxis, dir: &Path) -> Result<()> {
     let panels = [
-        LineChart {
-            title: crate::reports::quick::title("success (% of runs, Wilson 95 % interval)"),
-            x_label: "alpha".into(),
-            y_label: "% successful".into(),
-            x: x.clone(),
-            y_min: Some(0.0),
-            y_max: Some(105.0),
-            log_y: false,
-            log_x: false,
-            series: success,
-        },
+        success_panel("alpha", x.clone(), success),
         LineChart {
             title: crate::reports::quick::title("rounds of successful runs (mean)"),
             x_label: "alpha".into(),
@@ -199,107 +281,38 @@ pub fn draw_success(
     } else {
         spec.puzzles.iter().map(|p| p.label().to_string()).collect()
     };
-    let lines: Vec<usize> = if by_variant {
-        (0..spec.puzzles.len()).collect()
+    let lines = if by_variant {
+        spec.puzzles.len()
     } else {
-        (0..spec.algorithms.len()).collect()
+        spec.algorithms.len()
     };
-    let markers = [
-        Marker::Circle,
-        Marker::Square,
-        Marker::Triangle,
-        Marker::Diamond,
-        Marker::Cross,
-    ];
     let mut success = Vec::new();
     let mut time = Vec::new();
-    // Ours and the paper's of a line share a colour; the paper's line is dashed.
-    for (k, &line) in lines.iter().enumerate() {
-        let mut ours_s = Vec::new();
-        let mut paper_s = Vec::new();
-        let mut ours_b = Vec::new();
-        let mut paper_b = Vec::new();
-        let mut ours_t = Vec::new();
-        let mut paper_t = Vec::new();
-        for x in 0..labels.len() {
-            let (a, p) = if by_variant { (x, line) } else { (line, x) };
-            let grp = &g[a][p];
-            let row = published.iter().find(|r| {
-                r.level == spec.puzzles[p].label()
-                    && Some(r.algorithm.as_str()) == spec.algorithms[a].paper_label.as_deref()
-            });
-            let xf = x as f64;
-            ours_s.push((xf, rate(Some(grp.successes), Some(grp.runs))));
-            ours_b.push(wilson(Some(grp.successes), Some(grp.runs)));
-            let (count, runs) = (row.and_then(|r| r.count), row.and_then(|r| r.runs));
-            paper_s.push((xf, rate(count, runs)));
-            paper_b.push(wilson(count, runs));
-            let t = grp.total_wall_ms / grp.runs.max(1) as f64 / 1e3;
-            ours_t.push((xf, if t > 0.0 { t } else { f64::NAN }));
-            paper_t.push((xf, row.and_then(|r| r.time_s).unwrap_or(f64::NAN)));
-        }
+    for line in 0..lines {
+        let v = LineValues::new(spec, g, published, by_variant, line, labels.len());
         let name = if by_variant {
             spec.puzzles[line].label().to_string()
         } else {
             spec.algorithms[line].label.clone()
         };
-        let (m, pm) = (markers[k % markers.len()], markers[(k + 2) % markers.len()]);
-        success.push(
-            Series::new(format!("{name} (sudoku-lab)"), ours_s, m)
-                .color(k)
-                .error_bars(ours_b),
-        );
-        success.push(
-            Series::new(format!("{name} (paper)"), paper_s, pm)
-                .color(k)
-                .dashed()
-                .error_bars(paper_b),
-        );
-        time.push(Series::new(format!("{name} (sudoku-lab)"), ours_t, m).color(k));
-        time.push(
-            Series::new(format!("{name} (paper)"), paper_t, pm)
-                .color(k)
-                .dashed(),
-        );
+        let style = LineStyle::new(line, 2);
+        let [ours, paper] = style.pair(&name, v.ours_rate, v.paper_rate);
+        success.push(ours.error_bars(v.ours_bars));
+        success.push(paper.error_bars(v.paper_bars));
+        time.extend(style.pair(&name, v.ours_time, v.paper_time));
     }
-    let mut panels = vec![LineChart {
-        title: crate::reports::quick::title("success (% of runs, Wilson 95 % interval)"),
-        x_label: if by_variant {
-            "configuration"
-        } else {
-            "puzzle"
-        }
-        .into(),
-        y_label: "% successful".into(),
-        x: XAxis::Categories(labels.clone()),
-        y_min: Some(0.0),
-        y_max: Some(105.0),
-        log_y: false,
-        log_x: false,
-        series: success,
-    }];
-    if time
-        .iter()
-        .any(|s| s.name.ends_with("(paper)") && s.points.iter().any(|p| p.1.is_finite()))
-    {
-        panels.push(LineChart {
-            title: crate::reports::quick::title(
-                "time per run, seconds (paper: Core 2 Duo 2.66 GHz)",
-            ),
-            x_label: if by_variant {
-                "configuration"
-            } else {
-                "puzzle"
-            }
-            .into(),
-            y_label: "seconds".into(),
-            x: XAxis::Categories(labels),
-            y_min: None,
-            y_max: None,
-            log_y: true,
-            log_x: false,
-            series: time,
-        });
+    let x_label = if by_variant {
+        "configuration"
+    } else {
+        "puzzle"
+    };
+    let mut panels = vec![success_panel(
+        x_label,
+        XAxis::Categories(labels.clone()),
+        success,
+    )];
+    if paper_times_known(&time) {
+        panels.push(time_panel(x_label, labels, time));
     }
     let columns = panels.len();
     render_panels(
@@ -311,4 +324,79 @@ pub fn draw_success(
         &dir.join("success.png"),
     )
     .context("cannot draw the success chart")
+}
+
+/// The values of one line of the success chart at every x position: success rates with their
+/// Wilson bars and times per run, ours and the paper's.
+struct LineValues {
+    ours_rate: Vec<(f64, f64)>,
+    paper_rate: Vec<(f64, f64)>,
+    ours_bars: Vec<(f64, f64)>,
+    paper_bars: Vec<(f64, f64)>,
+    ours_time: Vec<(f64, f64)>,
+    paper_time: Vec<(f64, f64)>,
+}
+
+impl LineValues {
+    /// Line `line` (a puzzle when `by_variant`, else an algorithm) at the `positions` x
+    /// positions (the algorithms when `by_variant`, else the puzzles).
+    fn new(
+        spec: &Spec,
+        g: &[Vec<Group>],
+        published: &[PublishedRow],
+        by_variant: bool,
+        line: usize,
+        positions: usize,
+    ) -> LineValues {
+        let mut v = LineValues {
+            ours_rate: Vec::new(),
+            paper_rate: Vec::new(),
+            ours_bars: Vec::new(),
+            paper_bars: Vec::new(),
+            ours_time: Vec::new(),
+            paper_time: Vec::new(),
+        };
+        for x in 0..positions {
+            let (a, p) = if by_variant { (x, line) } else { (line, x) };
+            let grp = &g[a][p];
+            let row = published.iter().find(|r| {
+                r.level == spec.puzzles[p].label()
+                    && Some(r.algorithm.as_str()) == spec.algorithms[a].paper_label.as_deref()
+            });
+            let xf = x as f64;
+            v.ours_rate
+                .push((xf, rate(Some(grp.successes), Some(grp.runs))));
+            v.ours_bars
+                .push(wilson(Some(grp.successes), Some(grp.runs)));
+            let (count, runs) = (row.and_then(|r| r.count), row.and_then(|r| r.runs));
+            v.paper_rate.push((xf, rate(count, runs)));
+            v.paper_bars.push(wilson(count, runs));
+            let t = grp.total_wall_ms / grp.runs.max(1) as f64 / 1e3;
+            v.ours_time.push((xf, if t > 0.0 { t } else { f64::NAN }));
+            v.paper_time
+                .push((xf, row.and_then(|r| r.time_s).unwrap_or(f64::NAN)));
+        }
+        v
+    }
+}
+
+/// Whether the paper prints a time for any point: the time panel is drawn only then.
+fn paper_times_known(time: &[Series]) -> bool {
+    time.iter()
+        .any(|s| s.name.ends_with("(paper)") && s.points.iter().any(|p| p.1.is_finite()))
+}
+
+/// The time panel of the success chart: seconds per run on a log scale.
+fn time_panel(x_label: &str, labels: Vec<String>, series: Vec<Series>) -> LineChart {
+    LineChart {
+        title: crate::reports::quick::title("time per run, seconds (paper: Core 2 Duo 2.66 GHz)"),
+        x_label: x_label.into(),
+        y_label: "seconds".into(),
+        x: XAxis::Categories(labels),
+        y_min: None,
+        y_max: None,
+        log_y: true,
+        log_x: false,
+        series,
+    }
 }
