@@ -268,7 +268,10 @@ fn a_reduced_protocol_is_labelled_and_its_commands_repeat_runs() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
     let page = std::fs::read_to_string(docs.join("ret-ga-tables234.html")).unwrap();
     assert!(page.contains("reduced: --runs 10"), "badge");
-    assert!(page.contains("reproduce ret-ga-tables234 --runs 10 --resume"), "command");
+    assert!(
+        page.contains("reproduce ret-ga-tables234 --runs 10 --resume"),
+        "command"
+    );
     let index = std::fs::read_to_string(docs.join("index.html")).unwrap();
     assert!(index.contains("reduced: --runs 10"));
     let full = std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap();

@@ -4,6 +4,7 @@
 //! least two runs; otherwise the ratio only), Holm-adjusted over the file.
 
 use crate::protocol::io::{counter, for_each_row, write_atomic_with};
+use crate::reports::format::p_value;
 use crate::reports::groups::PublishedRow;
 use crate::spec::{Loaded, Spec};
 use anyhow::{bail, Result};
@@ -57,7 +58,7 @@ struct Line {
     p_holm: Option<f64>,
 }
 
-/// counter.csv, comparison.csv and report.md's text.
+/// comparison.csv (the counter against its published values) and report.md's text.
 pub fn report(
     spec: &Spec,
     loaded: &Loaded,
@@ -174,7 +175,7 @@ fn markdown(spec: &Spec, name: &str, wall: f64, lines: &[Line]) -> String {
             l.level,
             paper_cell(l.paper),
             ours_cell(l.ours),
-            pval(l.p_holm)
+            p_value(l.p_holm)
         ));
     }
     md
@@ -206,15 +207,6 @@ fn ours_cell(ours: Option<Summary>) -> String {
             o.n
         )
     })
-}
-
-/// A Holm-adjusted p-value: three decimals, "<0.001" below that, "-" without a test.
-fn pval(p: Option<f64>) -> String {
-    match p {
-        Some(q) if q < 0.001 => "<0.001".to_string(),
-        Some(q) => format!("{q:.3}"),
-        None => "-".into(),
-    }
 }
 
 /// The mean of the trajectory counters (`<prefix><generation>`) per algorithm, drawn against

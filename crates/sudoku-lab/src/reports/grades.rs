@@ -40,7 +40,7 @@ fn grade(correct: u64, runs: u64) -> char {
     }
 }
 
-/// Count, per cell, the runs of `algorithm_index` whose final grid is right there; write
+/// Count, per cell, the runs (of the spec's one algorithm) whose final grid is right there; write
 /// grades.csv, fig4.svg/png and return report.md's text.
 pub fn report(
     spec: &Spec,

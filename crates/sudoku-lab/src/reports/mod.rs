@@ -20,6 +20,7 @@ pub mod ablation;
 pub mod compare;
 pub mod counter;
 pub mod effort;
+pub mod format;
 pub mod grades;
 pub mod groups;
 mod inputs;

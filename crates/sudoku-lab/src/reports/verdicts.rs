@@ -461,11 +461,7 @@ pub fn paper_avg_sd(r: &PublishedRow) -> String {
 /// The Holm-adjusted p-value of a cell as the Markdown reports print it: "<0.001" below
 /// 0.001, three decimals otherwise, "-" where there is no cell or no test.
 pub fn p_holm_text(c: Option<&Cell>) -> String {
-    match c.and_then(|c| c.p_holm) {
-        Some(q) if q < 0.001 => "<0.001".to_string(),
-        Some(q) => format!("{q:.3}"),
-        None => "-".into(),
-    }
+    super::format::p_value(c.and_then(|c| c.p_holm))
 }
 
 #[cfg(test)]

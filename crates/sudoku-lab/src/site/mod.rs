@@ -55,7 +55,9 @@ impl Experiment {
     fn mode_badge(&self) -> String {
         match (self.quick(), self.reduced_runs()) {
             (Some(true), _) => "<span class=\"badge quick\">quick</span>".into(),
-            (Some(false), Some(n)) => format!("<span class=\"badge quick\">reduced: --runs {n}</span>"),
+            (Some(false), Some(n)) => {
+                format!("<span class=\"badge quick\">reduced: --runs {n}</span>")
+            }
             (Some(false), None) => "<span class=\"badge full\">full</span>".into(),
             (None, _) => "<span class=\"badge other\">?</span>".into(),
         }
@@ -366,7 +368,10 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
     if let Some(n) = e.reduced_runs() {
         let _ = write!(flags, " --runs {n}");
     }
-    let seed = e.meta.pointer("/settings/master_seed").and_then(Value::as_u64);
+    let seed = e
+        .meta
+        .pointer("/settings/master_seed")
+        .and_then(Value::as_u64);
     let spec_seed = crate::spec::embedded(&id).ok().map(|s| s.master_seed);
     if let (Some(seed), Some(spec_seed)) = (seed, spec_seed) {
         if seed != spec_seed {

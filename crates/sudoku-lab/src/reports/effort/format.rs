@@ -14,15 +14,6 @@ pub fn f(x: Option<f64>, digits: usize) -> String {
     }
 }
 
-/// A Markdown p-value: three decimals, "<0.001" below that, "-" without a test.
-pub fn pval(p: Option<f64>) -> String {
-    match p {
-        Some(q) if q < 0.001 => "<0.001".into(),
-        Some(q) => format!("{q:.3}"),
-        None => "-".into(),
-    }
-}
-
 /// A Markdown ERT in evaluations, "-" where no run succeeded.
 pub fn ert_cell(c: &Cell) -> String {
     if c.successes == 0 {

@@ -4,8 +4,9 @@
 //! file Holm-adjusted together.
 
 use super::cells::Cell;
-use super::format::{f, pval};
+use super::format::f;
 use crate::protocol::io::write_atomic_with;
+use crate::reports::format::p_value as pval;
 use crate::spec::{Loaded, Spec};
 use anyhow::Result;
 use lab_stats::{fisher_exact_two_sided, holm_adjust, mann_whitney_u};

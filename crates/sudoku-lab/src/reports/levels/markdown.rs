@@ -3,6 +3,7 @@
 
 use super::stats::{median, Kind, Measure, Outcome, Test, Z95};
 use super::values::{pooled, PublishedLevel, PuzzleValue};
+use crate::reports::format::p_value;
 use crate::spec::Spec;
 use lab_stats::{summarize, wilson_interval};
 use std::fmt::Write as _;
@@ -86,15 +87,6 @@ fn heading(spec: &Spec, levels: &[PublishedLevel], note: &RunNote) -> String {
     md
 }
 
-/// A p-value: three decimals, "<0.001" below that, "-" without a test.
-fn pval(p: Option<f64>) -> String {
-    match p {
-        Some(q) if q < 0.001 => "<0.001".into(),
-        Some(q) => format!("{q:.3}"),
-        None => "-".into(),
-    }
-}
-
 /// Pooled success with its Wilson 95 % interval, e.g. "2500/2500 (99.8-100 %)".
 fn pooled_cell((s, n): (u64, u64)) -> String {
     let (lo, hi) = wilson_interval(s, n, Z95);
@@ -119,7 +111,7 @@ fn spread(xs: &[f64], scale: f64, digits: usize) -> String {
 fn test_cell(t: &Test) -> String {
     match t.outcome {
         Outcome::Tested { a12, .. } => {
-            format!("A12 {a12:.2}, p {} : {}", pval(t.p_holm), t.verdict())
+            format!("A12 {a12:.2}, p {} : {}", p_value(t.p_holm), t.verdict())
         }
         _ => t.verdict(),
     }
@@ -228,7 +220,7 @@ fn claims_section(tests: &[Test]) -> String {
             med(&t.xb),
             med(&t.xa),
             t.a12().map_or("-".into(), |x| format!("{x:.2}")),
-            pval(t.p_holm),
+            p_value(t.p_holm),
             t.verdict(),
         );
     }
