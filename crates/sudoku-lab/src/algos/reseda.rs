@@ -29,17 +29,33 @@ struct ResedaParams {
     attempts: Option<u32>,
 }
 
+/// RESEDA from the options of a spec entry: each option checked, the ones not set at the
+/// paper's values.
 pub fn reseda(params: &toml::Table) -> Result<Reseda> {
     let p: ResedaParams = toml::Value::Table(params.clone()).try_into()?;
+    let mut c = ResedaConfig::default();
+    set_sizes(&p, &mut c)?;
+    set_sampler(&p, &mut c)?;
+    set_restarts(&p, &mut c)?;
+    Ok(Reseda::new(c)?)
+}
+
+/// The numbers of a round: Q (`samples`), Q1 (`elite`), both within the memory limit, and
+/// `alpha`, `beta`.
+fn set_sizes(p: &ResedaParams, c: &mut ResedaConfig) -> Result<()> {
     use super::options::{at_most, MAX_INDIVIDUALS};
     at_most("samples", p.samples, MAX_INDIVIDUALS)?;
     at_most("elite", p.elite, MAX_INDIVIDUALS)?;
-    let mut c = ResedaConfig::default();
     c.samples = p.samples.unwrap_or(c.samples);
     c.elite = p.elite.unwrap_or(c.elite);
     c.alpha = p.alpha.unwrap_or(c.alpha);
     c.beta = p.beta.unwrap_or(c.beta);
-    c.attempts = p.attempts.unwrap_or(c.attempts);
+    Ok(())
+}
+
+/// How samples are drawn and the elite chosen: the readings of the paper's sampler
+/// (`strategy`, `block_pick`, `cell_order`, `fallback`, `elite_selection`).
+fn set_sampler(p: &ResedaParams, c: &mut ResedaConfig) -> Result<()> {
     if let Some(v) = &p.strategy {
         c.strategy = pick(
             "strategy",
@@ -96,6 +112,12 @@ pub fn reseda(params: &toml::Table) -> Result<Reseda> {
             ],
         )?;
     }
+    Ok(())
+}
+
+/// The restarts: the zones a partial restart fixes (`zones`), the result of a failed
+/// resolution they start from (`failed_result`), and the full restarts of a run (`attempts`).
+fn set_restarts(p: &ResedaParams, c: &mut ResedaConfig) -> Result<()> {
     if let Some(z) = p.zones {
         c.zones = match z {
             0 => Zones::None,
@@ -115,7 +137,8 @@ pub fn reseda(params: &toml::Table) -> Result<Reseda> {
             ],
         )?;
     }
-    Ok(Reseda::new(c)?)
+    c.attempts = p.attempts.unwrap_or(c.attempts);
+    Ok(())
 }
 
 #[cfg(test)]

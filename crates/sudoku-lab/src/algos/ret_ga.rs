@@ -31,15 +31,27 @@ struct RetGaParams {
     success_generation: Option<String>,
 }
 
+/// The Retrievable GA from the options of a spec entry: each option checked, the ones not set
+/// at the papers' values.
 pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
     let p: RetGaParams = toml::Value::Table(params.clone()).try_into()?;
+    let mut c = RetGaConfig::default();
+    set_population(&p, &mut c)?;
+    set_reset(&p, &mut c)?;
+    set_operators(&p, &mut c)?;
+    set_success_generation(&p, &mut c)?;
+    Ok(RetGa::new(c)?)
+}
+
+/// The population size (within the memory limit) and the crossover and mutation
+/// probabilities.
+fn set_population(p: &RetGaParams, c: &mut RetGaConfig) -> Result<()> {
     // Population = factor x N: 10^5 x 9 is already ~10^6 individuals.
     at_most(
         "population_factor",
         p.population_factor,
         MAX_INDIVIDUALS / 10,
     )?;
-    let mut c = RetGaConfig::default();
     if let Some(v) = p.population_factor {
         c.population_factor = v;
     }
@@ -49,6 +61,12 @@ pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
     if let Some(v) = p.mutation_probability {
         c.mutation_probability = v;
     }
+    Ok(())
+}
+
+/// When the population is regenerated: a fixed `reset_point` (else the papers' table by
+/// number of givens) and what it counts (`reset_rule`).
+fn set_reset(p: &RetGaParams, c: &mut RetGaConfig) -> Result<()> {
     c.reset_point = p.reset_point.or(c.reset_point);
     if let Some(v) = &p.reset_rule {
         c.reset_rule = choose(
@@ -61,6 +79,13 @@ pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
             ],
         )?;
     }
+    Ok(())
+}
+
+/// The readings of the operators: Remove Repetition (`repetition_set`, `repetition_scope`),
+/// crossover (`pairing`, `crossover_rows`) and alternate elitism (`elite_order`, `elitism`),
+/// in this order of their checks.
+fn set_operators(p: &RetGaParams, c: &mut RetGaConfig) -> Result<()> {
     if let Some(v) = &p.repetition_set {
         c.repetition_set = choose(
             "repetition_set",
@@ -116,6 +141,11 @@ pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
         ],
         c.repetition_scope,
     )?;
+    Ok(())
+}
+
+/// Which generation a success found mid-generation is credited to.
+fn set_success_generation(p: &RetGaParams, c: &mut RetGaConfig) -> Result<()> {
     if let Some(v) = &p.success_generation {
         c.success_generation = choose(
             "success_generation",
@@ -126,5 +156,5 @@ pub fn ret_ga(params: &toml::Table) -> Result<RetGa> {
             ],
         )?;
     }
-    Ok(RetGa::new(c)?)
+    Ok(())
 }

@@ -26,8 +26,24 @@ fn time_per_call(iters: u64, mut f: impl FnMut(u64)) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Print every benchmark table; `quick` runs a tenth of the iterations.
 pub fn run(quick: bool) -> Result<ExitCode> {
     let scale = if quick { 1 } else { 10 };
+    fitness_functions(scale);
+    ga_generations(scale)?;
+    reseda_rounds(scale)?;
+    gen_ga_swaps(scale);
+    gen_ga_generation(scale)?;
+    reseda_attempts(scale)?;
+    cso_cycles(scale)?;
+    lewis_moves(scale)?;
+    anytime_cost(scale)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The fast fitness functions against the plain transcriptions of the papers' formulas, on
+/// the same random 9x9 grids (not Sudoku solutions: every unit may repeat symbols).
+fn fitness_functions(scale: u64) {
     let geom = Geometry::NINE;
     let units = Units::new(geom);
     let mut rng = rng_from_seed(42);
@@ -80,6 +96,10 @@ pub fn run(quick: bool) -> Result<ExitCode> {
     for (name, fast, paper) in rows {
         println!("| {name} | {fast:.1} | {paper:.1} | {:.1}x |", paper / fast);
     }
+}
+
+/// Generations per second of Ret-GA and MK-GA with their defaults.
+fn ga_generations(scale: u64) -> Result<()> {
     println!();
     println!("| algorithm (single thread) | puzzle | generations | seconds | generations/s | us/generation |");
     println!("|---|---|---|---|---|---|");
@@ -106,9 +126,13 @@ pub fn run(quick: bool) -> Result<ExitCode> {
             s * 1e6 / out.generations.max(1) as f64
         );
     }
-    // RESEDA: one round is Q = 100 samples (block permutations with the pre-computed
-    // constraints), their costs, the selection of Q1 = 10 and the update; single resolutions of
-    // the hard puzzle, so every round is a full round.
+    Ok(())
+}
+
+/// RESEDA: one round is Q = 100 samples (block permutations with the pre-computed
+/// constraints), their costs, the selection of Q1 = 10 and the update; single resolutions of
+/// the hard puzzle, so every round is a full round.
+fn reseda_rounds(scale: u64) -> Result<()> {
     println!();
     println!(
         "| RESEDA (single thread, Q = 100) | puzzle | rounds | seconds | us/round | samples/s |"
@@ -137,58 +161,65 @@ pub fn run(quick: bool) -> Result<ExitCode> {
         s * 1e6 / rounds.max(1) as f64,
         samples as f64 / s
     );
-    // gen-ga: a swap with the incremental update of err against a swap plus a full recount,
-    // and one generation at the paper's size.
+    Ok(())
+}
+
+/// gen-ga: a swap with the incremental update of err against a swap plus a full recount.
+fn gen_ga_swaps(scale: u64) {
     println!();
     println!("| gen-ga (single thread) | ns/swap, incremental | ns/swap, full recount | ratio |");
     println!("|---|---|---|---|");
-    {
-        let first = gen_ga::first_row_puzzle();
-        let free = gen_ga::free_cells(first.grid.cells());
-        let mut rng = rng_from_seed(5);
-        let mut board = gen_ga::random_board(first.grid.cells(), &free, &mut rng);
-        let pairs: Vec<(usize, usize)> = (0..4096)
-            .map(|i| {
-                let r = 1 + i % 8;
-                (
-                    r * 9 + rng.random_range(0..9),
-                    r * 9 + rng.random_range(0..9),
-                )
-            })
-            .collect();
-        let inc = time_per_call(2_000_000 * scale, |i| {
-            let (a, b) = pairs[(i % 4096) as usize];
-            board.swap(a, b);
-            black_box(board.err);
-        });
-        let mut cells = board.cells;
-        let full = time_per_call(200_000 * scale, |i| {
-            let (a, b) = pairs[(i % 4096) as usize];
-            cells.swap(a, b);
-            black_box(gen_ga::errors(&cells));
-        });
-        println!(
-            "| 9x9, rows as permutations | {inc:.1} | {full:.1} | {:.1}x |",
-            full / inc
-        );
-    }
-    {
-        let p = gen_ga::first_row_puzzle();
-        let ga = crate::algos::solver("gen-ga", &toml::Table::new())?;
-        let gens = 200 * scale;
-        let t = Instant::now();
-        ga.solve(
-            &p,
-            &Budget::generations(gens),
-            &mut rng_from_seed(1),
-            &mut NoObserver,
-        );
-        let s = t.elapsed().as_secs_f64();
-        println!();
-        println!("gen-ga generation at the paper's size (population 1000): {:.1} us ({gens} generations in {s:.2} s).", s * 1e6 / gens as f64);
-    }
-    // One attempt per Kennett level (3 zones, the paper's recommendation), on the first puzzles
-    // of each committed set; the paper's Table 4 times are on a 2011 Core 2 Duo.
+    let first = gen_ga::first_row_puzzle();
+    let free = gen_ga::free_cells(first.grid.cells());
+    let mut rng = rng_from_seed(5);
+    let mut board = gen_ga::random_board(first.grid.cells(), &free, &mut rng);
+    let pairs: Vec<(usize, usize)> = (0..4096)
+        .map(|i| {
+            let r = 1 + i % 8;
+            (
+                r * 9 + rng.random_range(0..9),
+                r * 9 + rng.random_range(0..9),
+            )
+        })
+        .collect();
+    let inc = time_per_call(2_000_000 * scale, |i| {
+        let (a, b) = pairs[(i % 4096) as usize];
+        board.swap(a, b);
+        black_box(board.err);
+    });
+    let mut cells = board.cells;
+    let full = time_per_call(200_000 * scale, |i| {
+        let (a, b) = pairs[(i % 4096) as usize];
+        cells.swap(a, b);
+        black_box(gen_ga::errors(&cells));
+    });
+    println!(
+        "| 9x9, rows as permutations | {inc:.1} | {full:.1} | {:.1}x |",
+        full / inc
+    );
+}
+
+/// gen-ga: one generation at the paper's size (population 1000).
+fn gen_ga_generation(scale: u64) -> Result<()> {
+    let p = gen_ga::first_row_puzzle();
+    let ga = crate::algos::solver("gen-ga", &toml::Table::new())?;
+    let gens = 200 * scale;
+    let t = Instant::now();
+    ga.solve(
+        &p,
+        &Budget::generations(gens),
+        &mut rng_from_seed(1),
+        &mut NoObserver,
+    );
+    let s = t.elapsed().as_secs_f64();
+    println!();
+    println!("gen-ga generation at the paper's size (population 1000): {:.1} us ({gens} generations in {s:.2} s).", s * 1e6 / gens as f64);
+    Ok(())
+}
+
+/// RESEDA: one attempt per Kennett level (3 zones, the paper's recommendation), on the first
+/// puzzles of each committed set; the paper's Table 4 times are on a 2011 Core 2 Duo.
+fn reseda_attempts(scale: u64) -> Result<()> {
     println!();
     println!(
         "| RESEDA attempt, 3 zones | puzzles | mean ms/attempt | paper ms (Table 4) | ratio |"
@@ -222,10 +253,7 @@ pub fn run(quick: bool) -> Result<ExitCode> {
             ms / paper
         );
     }
-    cso_cycles(scale)?;
-    lewis_moves(scale)?;
-    anytime_cost(scale)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The cost of anytime recording (`anytime = true`): the same runs with the runner's

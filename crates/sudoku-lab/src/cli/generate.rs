@@ -3,8 +3,9 @@
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
+use sudoku_core::exact::{guesses, random_solution, reduce_to_unique};
 use sudoku_core::parse::parse_puzzles;
-use sudoku_core::{rng_from_seed, Budget, NoObserver};
+use sudoku_core::{rng_from_seed, run_seed, Budget, Geometry, Grid, NoObserver};
 
 /// Where `generate` takes its solved grids from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -28,10 +29,19 @@ pub struct GenerateArgs<'a> {
     pub out: Option<&'a Path>,
 }
 
+/// The solved grids' origin once the flags are resolved: `--boards` names a file, else
+/// `--grids`, else gen-ga for 9x9 and random grids for other orders.
+enum Source<'p> {
+    GenGa,
+    Random,
+    File(&'p Path),
+}
+
+/// `sudoku-lab generate`: check the flags, take `--count` solved grids, reduce each to a
+/// puzzle with `--givens` givens and a unique solution, print a line per puzzle and write
+/// the puzzles (to `--out`, else standard output).
 pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
-    use sudoku_core::exact::{guesses, random_solution, reduce_to_unique};
-    use sudoku_core::{run_seed, Geometry, Grid};
-    let (seed, count, givens) = (a.seed, a.count, a.givens);
+    let (count, givens) = (a.count, a.givens);
     if count == 0 {
         bail!("--count must be at least 1");
     }
@@ -40,11 +50,35 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
     if givens > geom.cells() {
         bail!("--givens must be at most {}", geom.cells());
     }
-    enum Source<'p> {
-        GenGa,
-        Random,
-        File(&'p Path),
+    let source = grid_source(a)?;
+    let solved = solved_grids(&source, a, geom)?;
+    if solved.len() < count {
+        bail!(
+            "only {} solved boards available, {count} asked",
+            solved.len()
+        );
     }
+    let mut text = header_line(a, &source);
+    println!(
+        "{:<6} {:>6} {:>8} {:>8}",
+        "puzzle", "givens", "guesses", "attempt"
+    );
+    for (k, board) in solved.iter().enumerate() {
+        let (p, attempt) = reduce_one(board, k, a.seed, givens)?;
+        let r = guesses(&p);
+        println!("{:<6} {:>6} {:>8} {:>8}", k + 1, p.filled(), r, attempt);
+        text.push_str(&puzzle_text(k, &p, r, attempt));
+    }
+    match a.out {
+        Some(path) => crate::protocol::io::write_atomic(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolve `--grids` and `--boards` into one source, refusing both at once and gen-ga boards
+/// of an order other than 9.
+fn grid_source<'p>(a: &GenerateArgs<'p>) -> Result<Source<'p>> {
     let source = match (a.grids, a.boards) {
         (Some(_), Some(_)) => bail!("--grids and --boards exclude each other"),
         (None, Some(path)) => Source::File(path),
@@ -59,24 +93,15 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
             a.size
         );
     }
-    let solved: Vec<Grid> = match source {
-        Source::File(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let ps = parse_puzzles(&text, &path.display().to_string())?;
-            if let Some(p) = ps.iter().find(|p| !p.grid.is_solved()) {
-                bail!("{}: board {} is not a solved grid", path.display(), p.id);
-            }
-            if let Some(p) = ps.iter().find(|p| p.grid.geometry() != geom) {
-                bail!(
-                    "{}: board {} is not of order {} (set --size)",
-                    path.display(),
-                    p.id,
-                    a.size
-                );
-            }
-            ps.into_iter().map(|p| p.grid).take(count).collect()
-        }
+    Ok(source)
+}
+
+/// At most `--count` solved grids from `source` (possibly fewer: a file or a gen-ga run may
+/// hold fewer boards, which the caller reports).
+fn solved_grids(source: &Source, a: &GenerateArgs, geom: Geometry) -> Result<Vec<Grid>> {
+    let (seed, count) = (a.seed, a.count);
+    Ok(match source {
+        Source::File(path) => boards_from_file(path, geom, a.size, count)?,
         Source::Random => (0..count)
             .map(|k| {
                 let mut rng = rng_from_seed(run_seed(seed, "generate", "grid", k as u64));
@@ -95,64 +120,75 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
             );
             found.into_iter().take(count).collect()
         }
-    };
-    if solved.len() < count {
+    })
+}
+
+/// The first `count` boards of a `--boards` file, each checked to be a solved grid of
+/// order `size` (`geom`).
+fn boards_from_file(path: &Path, geom: Geometry, size: usize, count: usize) -> Result<Vec<Grid>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let ps = parse_puzzles(&text, &path.display().to_string())?;
+    if let Some(p) = ps.iter().find(|p| !p.grid.is_solved()) {
+        bail!("{}: board {} is not a solved grid", path.display(), p.id);
+    }
+    if let Some(p) = ps.iter().find(|p| p.grid.geometry() != geom) {
         bail!(
-            "only {} solved boards available, {count} asked",
-            solved.len()
+            "{}: board {} is not of order {} (set --size)",
+            path.display(),
+            p.id,
+            size
         );
     }
+    Ok(ps.into_iter().map(|p| p.grid).take(count).collect())
+}
+
+/// The puzzle of the `k`-th board (0-based) with at most `givens` givens and a unique
+/// solution, and the removal order (attempt) that reached it. Attempt 0 keeps the seeds of
+/// earlier versions; further removal orders are tried only when the target was not reached.
+fn reduce_one(board: &Grid, k: usize, seed: u64, givens: usize) -> Result<(Grid, u64)> {
+    for attempt in 0..REDUCE_ATTEMPTS {
+        let stream = match attempt {
+            0 => "reduce".to_string(),
+            t => format!("reduce-{t}"),
+        };
+        let mut rng = rng_from_seed(run_seed(seed, "generate", &stream, k as u64));
+        let p = reduce_to_unique(board, givens, &mut rng);
+        if p.filled() <= givens {
+            return Ok((p, attempt));
+        }
+    }
+    bail!(
+        "puzzle {}: no removal order in {REDUCE_ATTEMPTS} reached {givens} givens with a unique solution; ask for more givens",
+        k + 1
+    )
+}
+
+/// The first line of the output: the command that makes the same puzzles again.
+fn header_line(a: &GenerateArgs, source: &Source) -> String {
     let grids = match source {
         Source::Random => " --grids random".to_string(),
         Source::File(path) => format!(" --boards {}", path.display()),
         Source::GenGa => String::new(),
     };
-    let mut text = format!(
-        "# sudoku-lab generate --seed {seed} --count {count} --givens {givens} --size {}{grids}\n",
-        a.size
-    );
-    println!(
-        "{:<6} {:>6} {:>8} {:>8}",
-        "puzzle", "givens", "guesses", "attempt"
-    );
-    for (k, board) in solved.iter().enumerate() {
-        // Attempt 0 keeps the seeds of earlier versions; further removal orders are tried
-        // only when the target was not reached.
-        let mut reduced = None;
-        for attempt in 0..REDUCE_ATTEMPTS {
-            let stream = match attempt {
-                0 => "reduce".to_string(),
-                t => format!("reduce-{t}"),
-            };
-            let mut rng = rng_from_seed(run_seed(seed, "generate", &stream, k as u64));
-            let p = reduce_to_unique(board, givens, &mut rng);
-            if p.filled() <= givens {
-                reduced = Some((p, attempt));
-                break;
-            }
-        }
-        let Some((p, attempt)) = reduced else {
-            bail!(
-                "puzzle {}: no removal order in {REDUCE_ATTEMPTS} reached {givens} givens with a unique solution; ask for more givens",
-                k + 1
-            );
-        };
-        let r = guesses(&p);
-        println!("{:<6} {:>6} {:>8} {:>8}", k + 1, p.filled(), r, attempt);
-        let body = if geom.n() > 9 {
-            format!("{}\n", p.to_tokens().trim_end())
-        } else {
-            p.to_line()
-        };
-        text.push_str(&format!(
-            "# puzzle {}: {} givens, {r} guesses, removal order {attempt}\n{body}\n",
-            k + 1,
-            p.filled(),
-        ));
-    }
-    match a.out {
-        Some(path) => crate::protocol::io::write_atomic(path, text.as_bytes())?,
-        None => print!("{text}"),
-    }
-    Ok(ExitCode::SUCCESS)
+    format!(
+        "# sudoku-lab generate --seed {} --count {} --givens {} --size {}{grids}\n",
+        a.seed, a.count, a.givens, a.size
+    )
+}
+
+/// The output lines of the `k`-th puzzle (0-based): a comment with its givens, the guesses of
+/// the exact solver (`guesses`) and the removal order, then the puzzle as one line (orders up
+/// to 9) or as rows of tokens (larger orders, whose symbols take more than one character).
+fn puzzle_text(k: usize, p: &Grid, guesses: u64, attempt: u64) -> String {
+    let body = if p.geometry().n() > 9 {
+        format!("{}\n", p.to_tokens().trim_end())
+    } else {
+        p.to_line()
+    };
+    format!(
+        "# puzzle {}: {} givens, {guesses} guesses, removal order {attempt}\n{body}\n",
+        k + 1,
+        p.filled(),
+    )
 }

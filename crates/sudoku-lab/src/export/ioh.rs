@@ -398,6 +398,27 @@ fn best_point(points: &[(u64, u64)]) -> (u64, u64) {
 
 /// Export `dir` (runs.csv, trajectories.csv, meta.json) as IOHprofiler data into `out`.
 pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
+    let (meta, runs) = read_results(dir)?;
+    let groups = group_runs(&runs);
+    check_folders(&groups.algorithms)?;
+    // Everything is built in memory first, then written to a fresh folder swapped in whole.
+    let mut files = function_files_of(&meta, experiment, &groups)?;
+    files.push((PathBuf::from(MARKER), marker_text(experiment, dir)));
+    write_folder(out, &files)?;
+    println!(
+        "{} runs ({} algorithms x {} puzzles) of {} as IOHprofiler data in {}",
+        runs.len(),
+        groups.algorithms.len(),
+        groups.functions.len(),
+        dir.display(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// meta.json and the runs of results folder `dir`, each run completed into its `.dat` block
+/// (trajectories.csv is checked first: without it there is nothing to export).
+fn read_results(dir: &Path) -> Result<(serde_json::Value, Vec<Run>)> {
     let traj_path = dir.join("trajectories.csv");
     if !traj_path.is_file() {
         bail!(
@@ -417,15 +438,28 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
     for run in &mut runs {
         complete(run, &runs_path)?;
     }
+    Ok((meta, runs))
+}
 
-    // Functions (puzzles) in order of first appearance, algorithms likewise; the runs of each
-    // (algorithm, function) in runs.csv order.
+/// The runs as the output lays them out.
+struct Groups<'a> {
+    /// Functions (puzzle ids) in order of first appearance; function id = position + 1.
+    functions: Vec<&'a str>,
+    /// Algorithm labels in order of first appearance.
+    algorithms: Vec<&'a str>,
+    /// Per algorithm, per function, the runs in runs.csv order (trailing functions an
+    /// algorithm has no run of are absent, others empty).
+    runs: Vec<Vec<Vec<&'a Run>>>,
+}
+
+/// Group `runs` by algorithm and function (see [`Groups`]).
+fn group_runs(runs: &[Run]) -> Groups<'_> {
     let mut functions: Vec<&str> = Vec::new();
     let mut algorithms: Vec<&str> = Vec::new();
     let mut fid_of: HashMap<&str, usize> = HashMap::new();
     let mut alg_of: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Vec<Vec<&Run>>> = Vec::new();
-    for r in &runs {
+    for r in runs {
         let f = *fid_of.entry(&r.row.puzzle).or_insert_with(|| {
             functions.push(&r.row.puzzle);
             functions.len() - 1
@@ -440,8 +474,17 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
         }
         groups[a][f].push(r);
     }
+    Groups {
+        functions,
+        algorithms,
+        runs: groups,
+    }
+}
+
+/// No two algorithm labels may map to the same folder name (see [`file_name`]).
+fn check_folders(algorithms: &[&str]) -> Result<()> {
     let mut folders: HashMap<String, &str> = HashMap::new();
-    for a in &algorithms {
+    for a in algorithms {
         if let Some(other) = folders.insert(file_name(a), a) {
             bail!(
                 "algorithms {other} and {a} would share the folder {}",
@@ -449,42 +492,42 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
             );
         }
     }
+    Ok(())
+}
 
-    // Everything is built in memory first, then written to a fresh folder swapped in whole.
+/// The json and `.dat` files of every (algorithm, function) with runs, as paths relative to
+/// the output folder: one folder per algorithm.
+fn function_files_of(
+    meta: &serde_json::Value,
+    experiment: &str,
+    groups: &Groups,
+) -> Result<Vec<(PathBuf, String)>> {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
-    for (a, by_function) in algorithms.iter().zip(&groups) {
+    for (a, by_function) in groups.algorithms.iter().zip(&groups.runs) {
         let folder = PathBuf::from(file_name(a));
         for (i, of) in by_function.iter().enumerate() {
             if of.is_empty() {
                 continue;
             }
-            let (fid, f) = (i + 1, functions[i]);
-            let (json, dat_path, dat) = function_files(&meta, experiment, a, fid, f, of)?;
+            let (fid, f) = (i + 1, groups.functions[i]);
+            let (json, dat_path, dat) = function_files(meta, experiment, a, fid, f, of)?;
             let json_name = format!("IOHprofiler_f{fid}_{}.json", file_name(f));
             files.push((folder.join(json_name), json));
             files.push((folder.join(dat_path), dat));
         }
     }
-    files.push((
-        PathBuf::from(MARKER),
-        format!(
-            "IOHprofiler data of experiment {experiment}, written by `sudoku-lab export --format \
-             ioh` from {}.\nOne folder per algorithm; load this folder with iohinspector \
-             (DataManager().add_folder) or IOHanalyzer.\nA later export replaces this folder \
-             whole.\n",
-            dir.display()
-        ),
-    ));
-    write_folder(out, &files)?;
-    println!(
-        "{} runs ({} algorithms x {} puzzles) of {} as IOHprofiler data in {}",
-        runs.len(),
-        algorithms.len(),
-        functions.len(),
-        dir.display(),
-        out.display()
-    );
-    Ok(())
+    Ok(files)
+}
+
+/// The text of the [`MARKER`] file: what the folder holds and that a later export replaces it.
+fn marker_text(experiment: &str, dir: &Path) -> String {
+    format!(
+        "IOHprofiler data of experiment {experiment}, written by `sudoku-lab export --format \
+         ioh` from {}.\nOne folder per algorithm; load this folder with iohinspector \
+         (DataManager().add_folder) or IOHanalyzer.\nA later export replaces this folder \
+         whole.\n",
+        dir.display()
+    )
 }
 
 /// Write `files` (relative paths) into a new folder beside `out`, then put it in place of

@@ -131,33 +131,84 @@ pub fn chart_figure(dir: &Path, svg_name: &str, caption: &str, files_url: &str) 
 
 /// Renders `md` (the report of results folder `dir`, reached from the page as `files_url`).
 pub fn render(md: &str, dir: &Path, files_url: &str) -> Rendered {
-    let mut r = Rendered::default();
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    let mut events: Vec<Event> = Vec::new();
-    let mut aligns: Vec<Alignment> = Vec::new();
-    let mut in_head = false;
-    let mut col = 0usize;
-    let mut cell: Option<Vec<Event>> = None;
-    let mut image: Option<(String, String)> = None; // (dest, alt text)
-    let mut in_code = false;
+    let mut state = RenderState::new(dir, files_url);
     for ev in Parser::new_ext(md, opts) {
-        // An image: its alt text is collected, then the whole is replaced.
-        if let Some((_, alt)) = image.as_mut() {
-            match ev {
-                Event::End(TagEnd::Image) => {
-                    let (dest, alt) = image.take().unwrap_or_default();
-                    let html = image_html(&dest, &alt, dir, files_url, &mut r);
-                    push(&mut events, &mut cell, Event::InlineHtml(html.into()));
-                }
-                Event::Text(t) | Event::Code(t) => alt.push_str(&t),
-                _ => {}
-            }
-            continue;
+        state.event(ev);
+    }
+    state.finish()
+}
+
+/// What [`render`] carries from one Markdown event to the next.
+struct RenderState<'a> {
+    dir: &'a Path,
+    files_url: &'a str,
+    r: Rendered,
+    /// The events to write, as rewritten.
+    events: Vec<Event<'a>>,
+    /// The column alignments of the current table.
+    aligns: Vec<Alignment>,
+    /// Inside the head row of a table (whose cells become `<th>` and get no verdict class).
+    in_head: bool,
+    /// The column of the next table cell.
+    col: usize,
+    /// The events inside the table cell being read: a cell is written whole at its end.
+    cell: Option<Vec<Event<'a>>>,
+    /// The image being read: (dest, alt text).
+    image: Option<(String, String)>,
+    /// Inside a code block (whose text is left as it is).
+    in_code: bool,
+}
+
+impl<'a> RenderState<'a> {
+    fn new(dir: &'a Path, files_url: &'a str) -> Self {
+        RenderState {
+            dir,
+            files_url,
+            r: Rendered::default(),
+            events: Vec::new(),
+            aligns: Vec::new(),
+            in_head: false,
+            col: 0,
+            cell: None,
+            image: None,
+            in_code: false,
         }
-        let ev = match ev {
+    }
+
+    /// Take one event: inside an image it goes to the image, else it is rewritten and kept.
+    fn event(&mut self, ev: Event<'a>) {
+        if self.image.is_some() {
+            self.image_event(ev);
+        } else if let Some(ev) = self.rewrite(ev) {
+            self.push(ev);
+        }
+    }
+
+    /// An event inside an image: its alt text is collected, then the whole image is replaced
+    /// (see [`image_html`]).
+    fn image_event(&mut self, ev: Event<'a>) {
+        let Some((_, alt)) = self.image.as_mut() else {
+            return;
+        };
+        match ev {
+            Event::End(TagEnd::Image) => {
+                let (dest, alt) = self.image.take().unwrap_or_default();
+                let html = image_html(&dest, &alt, self.dir, self.files_url, &mut self.r);
+                self.push(Event::InlineHtml(html.into()));
+            }
+            Event::Text(t) | Event::Code(t) => alt.push_str(&t),
+            _ => {}
+        }
+    }
+
+    /// The event to keep for `ev`, noting where it is (table, cell, code block); None for the
+    /// start of an image or of a table cell, which are written at their end.
+    fn rewrite(&mut self, ev: Event<'a>) -> Option<Event<'a>> {
+        Some(match ev {
             Event::Start(Tag::Image { dest_url, .. }) => {
-                image = Some((dest_url.to_string(), String::new()));
-                continue;
+                self.image = Some((dest_url.to_string(), String::new()));
+                return None;
             }
             Event::Start(Tag::Link {
                 link_type,
@@ -166,7 +217,7 @@ pub fn render(md: &str, dir: &Path, files_url: &str) -> Rendered {
                 id,
             }) => {
                 let dest_url = if is_relative(&dest_url) {
-                    CowStr::from(format!("{files_url}/{dest_url}"))
+                    CowStr::from(format!("{}/{dest_url}", self.files_url))
                 } else {
                     dest_url
                 };
@@ -178,77 +229,85 @@ pub fn render(md: &str, dir: &Path, files_url: &str) -> Rendered {
                 })
             }
             Event::Start(Tag::Table(a)) => {
-                aligns = a.clone();
+                self.aligns = a.clone();
                 Event::Start(Tag::Table(a))
             }
             Event::Start(Tag::TableHead) => {
-                in_head = true;
-                col = 0;
+                self.in_head = true;
+                self.col = 0;
                 Event::Start(Tag::TableHead)
             }
             Event::End(TagEnd::TableHead) => {
-                in_head = false;
+                self.in_head = false;
                 Event::End(TagEnd::TableHead)
             }
             Event::Start(Tag::TableRow) => {
-                col = 0;
+                self.col = 0;
                 Event::Start(Tag::TableRow)
             }
             Event::Start(Tag::TableCell) => {
-                cell = Some(Vec::new());
-                continue;
+                self.cell = Some(Vec::new());
+                return None;
             }
-            Event::End(TagEnd::TableCell) => {
-                let inner = cell.take().unwrap_or_default();
-                let text: String = inner
-                    .iter()
-                    .filter_map(|e| match e {
-                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
-                        _ => None,
-                    })
-                    .collect();
-                let mut body = String::new();
-                html::push_html(&mut body, inner.into_iter());
-                let tag = if in_head { "th" } else { "td" };
-                let mut attrs = String::new();
-                if !in_head {
-                    if let Some(c) = cell_class(&text) {
-                        attrs.push_str(&format!(" class=\"verdict {c}\""));
-                    }
-                }
-                match aligns.get(col) {
-                    Some(Alignment::Left) => attrs.push_str(" style=\"text-align: left\""),
-                    Some(Alignment::Center) => attrs.push_str(" style=\"text-align: center\""),
-                    Some(Alignment::Right) => attrs.push_str(" style=\"text-align: right\""),
-                    _ => {}
-                }
-                col += 1;
-                Event::Html(format!("<{tag}{attrs}>{body}</{tag}>").into())
-            }
+            Event::End(TagEnd::TableCell) => self.table_cell(),
             Event::Start(Tag::CodeBlock(k)) => {
-                in_code = true;
+                self.in_code = true;
                 Event::Start(Tag::CodeBlock(k))
             }
             Event::End(TagEnd::CodeBlock) => {
-                in_code = false;
+                self.in_code = false;
                 Event::End(TagEnd::CodeBlock)
             }
-            Event::Text(t) if !in_code && cell.is_none() => match mark_phrases(&t) {
+            Event::Text(t) if !self.in_code && self.cell.is_none() => match mark_phrases(&t) {
                 Some(h) => Event::InlineHtml(h.into()),
                 None => Event::Text(t),
             },
             other => other,
-        };
-        push(&mut events, &mut cell, ev);
+        })
     }
-    html::push_html(&mut r.html, events.into_iter());
-    r
-}
 
-fn push<'a>(events: &mut Vec<Event<'a>>, cell: &mut Option<Vec<Event<'a>>>, ev: Event<'a>) {
-    match cell {
-        Some(c) => c.push(ev),
-        None => events.push(ev),
+    /// The table cell just ended as one HTML event: `<th>` in the head, else `<td>` with the
+    /// verdict class its text states (see [`cell_class`]), and the column's alignment.
+    fn table_cell(&mut self) -> Event<'a> {
+        let inner = self.cell.take().unwrap_or_default();
+        let text: String = inner
+            .iter()
+            .filter_map(|e| match e {
+                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                _ => None,
+            })
+            .collect();
+        let mut body = String::new();
+        html::push_html(&mut body, inner.into_iter());
+        let tag = if self.in_head { "th" } else { "td" };
+        let mut attrs = String::new();
+        if !self.in_head {
+            if let Some(c) = cell_class(&text) {
+                attrs.push_str(&format!(" class=\"verdict {c}\""));
+            }
+        }
+        match self.aligns.get(self.col) {
+            Some(Alignment::Left) => attrs.push_str(" style=\"text-align: left\""),
+            Some(Alignment::Center) => attrs.push_str(" style=\"text-align: center\""),
+            Some(Alignment::Right) => attrs.push_str(" style=\"text-align: right\""),
+            _ => {}
+        }
+        self.col += 1;
+        Event::Html(format!("<{tag}{attrs}>{body}</{tag}>").into())
+    }
+
+    /// Keep `ev`: in the table cell being read if any, else in the page.
+    fn push(&mut self, ev: Event<'a>) {
+        match &mut self.cell {
+            Some(c) => c.push(ev),
+            None => self.events.push(ev),
+        }
+    }
+
+    /// The page's HTML and what rendering found.
+    fn finish(mut self) -> Rendered {
+        html::push_html(&mut self.r.html, self.events.into_iter());
+        self.r
     }
 }
 

@@ -21,39 +21,7 @@ impl Spec {
     ) -> Result<Loaded> {
         let mut loaded = Loaded::default();
         for (e, r) in self.puzzles.iter().enumerate() {
-            let ps: Vec<Puzzle> = match &r.file {
-                None => {
-                    let mut p = bank_puzzle(r.bank.as_deref().unwrap_or(&r.id))?.clone();
-                    p.id = r.id.clone();
-                    vec![p]
-                }
-                Some(f) => {
-                    let (text, name) = read_puzzle_file(f, base)?;
-                    let all = parse_puzzles(&text, &name)?;
-                    if r.all {
-                        let keep = match (quick, self.quick_set_size) {
-                            (true, Some(k)) => k,
-                            _ => usize::MAX,
-                        }
-                        .min(r.take.unwrap_or(usize::MAX));
-                        all.into_iter()
-                            .take(keep)
-                            .enumerate()
-                            .map(|(k, mut p)| {
-                                p.id = format!("{}-{:04}", r.id, k + 1);
-                                p
-                            })
-                            .collect()
-                    } else {
-                        let mut p = all.get(r.index).cloned().with_context(|| {
-                            format!("{name}: has {} puzzles, index {} asked", all.len(), r.index)
-                        })?;
-                        p.id = r.id.clone();
-                        vec![p]
-                    }
-                }
-            };
-            let ps = expand_boxes(r, ps)?;
+            let ps = expand_boxes(r, self.entry_puzzles(r, base, quick)?)?;
             if ps.is_empty() {
                 bail!(
                     "puzzle '{}': the entry expands to no puzzle{}",
@@ -64,12 +32,7 @@ impl Spec {
                     }
                 );
             }
-            for p in &ps {
-                for a in &self.algorithms {
-                    crate::algos::check_order(&a.algorithm, p.geometry().n())
-                        .with_context(|| format!("algorithm '{}', puzzle '{}'", a.label, p.id))?;
-                }
-            }
+            self.check_orders(&ps)?;
             let givens: Vec<usize> = ps.iter().map(Puzzle::givens).collect();
             loaded.entries.push(Entry {
                 id: r.id.clone(),
@@ -88,6 +51,62 @@ impl Spec {
                 loaded.puzzles.push(p);
             }
         }
+        self.check_plan_size(&loaded)?;
+        Ok(loaded)
+    }
+
+    /// The puzzles of entry `r` before its box options: a bank puzzle (by `bank`, else by
+    /// its id), one puzzle of a file (`index`), or the first of a whole set (`all`; `take`,
+    /// and `quick_set_size` under `--quick`, limit how many), each set member numbered.
+    fn entry_puzzles(
+        &self,
+        r: &PuzzleRef,
+        base: Option<&Path>,
+        quick: bool,
+    ) -> Result<Vec<Puzzle>> {
+        let Some(f) = &r.file else {
+            let mut p = bank_puzzle(r.bank.as_deref().unwrap_or(&r.id))?.clone();
+            p.id = r.id.clone();
+            return Ok(vec![p]);
+        };
+        let (text, name) = read_puzzle_file(f, base)?;
+        let all = parse_puzzles(&text, &name)?;
+        if r.all {
+            let keep = match (quick, self.quick_set_size) {
+                (true, Some(k)) => k,
+                _ => usize::MAX,
+            }
+            .min(r.take.unwrap_or(usize::MAX));
+            return Ok(all
+                .into_iter()
+                .take(keep)
+                .enumerate()
+                .map(|(k, mut p)| {
+                    p.id = format!("{}-{:04}", r.id, k + 1);
+                    p
+                })
+                .collect());
+        }
+        let mut p = all.get(r.index).cloned().with_context(|| {
+            format!("{name}: has {} puzzles, index {} asked", all.len(), r.index)
+        })?;
+        p.id = r.id.clone();
+        Ok(vec![p])
+    }
+
+    /// Every algorithm of the spec solves grids of the order of every puzzle in `ps`.
+    fn check_orders(&self, ps: &[Puzzle]) -> Result<()> {
+        for p in ps {
+            for a in &self.algorithms {
+                crate::algos::check_order(&a.algorithm, p.geometry().n())
+                    .with_context(|| format!("algorithm '{}', puzzle '{}'", a.label, p.id))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole plan (algorithms x puzzles x runs) stays within [`MAX_RUNS`] runs.
+    fn check_plan_size(&self, loaded: &Loaded) -> Result<()> {
         let total =
             (self.algorithms.len() as u128) * loaded.runs.iter().map(|&r| r as u128).sum::<u128>();
         if total > MAX_RUNS as u128 {
@@ -95,7 +114,7 @@ impl Spec {
                 "runs: the plan has {total} runs (algorithms x puzzles x runs), over the limit of {MAX_RUNS}"
             );
         }
-        Ok(loaded)
+        Ok(())
     }
 }
 

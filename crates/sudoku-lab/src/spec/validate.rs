@@ -4,8 +4,45 @@
 use super::{check_name, Spec, MAX_RUNS};
 use anyhow::{bail, Context, Result};
 
+/// The values of the key `report`.
+const REPORTS: [&str; 9] = [
+    "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels", "compare",
+];
+
+/// The values of the key `chart`.
+const CHARTS: [&str; 4] = [
+    "alpha",
+    "success-by-variant",
+    "success-by-puzzle",
+    "sensitivity",
+];
+
 impl Spec {
+    /// Every check, one concern at a time. The order is part of the behaviour: a spec with
+    /// several faults is refused with the message of the first check it fails.
     pub(super) fn validate(&self) -> Result<()> {
+        self.check_id()?;
+        self.check_run_counts()?;
+        self.check_names()?;
+        self.check_not_empty()?;
+        self.check_puzzle_ids_unique()?;
+        self.check_algorithms()?;
+        self.check_take()?;
+        self.check_report_key()?;
+        self.check_published_levels()?;
+        self.check_counter_key()?;
+        self.check_published()?;
+        self.check_counter_emitted()?;
+        self.check_trajectory()?;
+        self.check_chart()?;
+        self.check_compare()?;
+        self.check_versus()?;
+        self.check_sensitivity()?;
+        self.check_grades()
+    }
+
+    /// The id names the results folder: letters, digits, '-' and '_' only.
+    fn check_id(&self) -> Result<()> {
         if self.id.is_empty()
             || !self
                 .id
@@ -17,6 +54,12 @@ impl Spec {
                 self.id
             );
         }
+        Ok(())
+    }
+
+    /// `runs`, `quick_runs` (and each puzzle's own `runs`) between 1 and [`MAX_RUNS`], and a
+    /// `quick_set_size` of at least 1.
+    fn check_run_counts(&self) -> Result<()> {
         if self.runs == 0 || self.quick_runs == 0 {
             bail!("runs and quick_runs must be at least 1");
         }
@@ -31,6 +74,11 @@ impl Spec {
         if self.quick_set_size == Some(0) {
             bail!("quick_set_size must be at least 1");
         }
+        Ok(())
+    }
+
+    /// The puzzle ids and labels, the algorithm labels and paper labels (see [`check_name`]).
+    fn check_names(&self) -> Result<()> {
         for p in &self.puzzles {
             check_name("puzzle id", &p.id, false)?;
             if let Some(l) = &p.label {
@@ -43,15 +91,32 @@ impl Spec {
                 check_name("paper_label", l, true)?;
             }
         }
+        Ok(())
+    }
+
+    /// At least one puzzle and one algorithm.
+    fn check_not_empty(&self) -> Result<()> {
         if self.puzzles.is_empty() || self.algorithms.is_empty() {
             bail!("a spec needs at least one puzzle and one algorithm");
         }
+        Ok(())
+    }
+
+    /// No puzzle id twice.
+    fn check_puzzle_ids_unique(&self) -> Result<()> {
         let mut seen = std::collections::HashSet::new();
         for p in &self.puzzles {
             if !seen.insert(&p.id) {
                 bail!("puzzle id '{}' appears twice", p.id);
             }
         }
+        Ok(())
+    }
+
+    /// Per algorithm, in spec order: a label not seen before, a budget of at least one
+    /// generation, and options its solver accepts (the solver is built once here, so a bad
+    /// option is refused before the first run).
+    fn check_algorithms(&self) -> Result<()> {
         let mut seen = std::collections::HashSet::new();
         for a in &self.algorithms {
             if !seen.insert(&a.label) {
@@ -66,10 +131,11 @@ impl Spec {
             crate::algos::solver(&a.algorithm, &a.params)
                 .with_context(|| format!("algorithm '{}'", a.label))?;
         }
-        const REPORTS: [&str; 9] = [
-            "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels",
-            "compare",
-        ];
+        Ok(())
+    }
+
+    /// A puzzle's `take` is at least 1 and applies to whole sets (`all = true`) only.
+    fn check_take(&self) -> Result<()> {
         for p in &self.puzzles {
             match (p.take, p.all) {
                 (Some(0), _) => bail!("puzzle '{}': take must be at least 1", p.id),
@@ -77,6 +143,11 @@ impl Spec {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// `report` is one of [`REPORTS`].
+    fn check_report_key(&self) -> Result<()> {
         if !REPORTS.contains(&self.report.as_str()) {
             bail!(
                 "report '{}' is not one of: {}",
@@ -84,6 +155,12 @@ impl Spec {
                 REPORTS.join(", ")
             );
         }
+        Ok(())
+    }
+
+    /// `report = "levels"` and `published_levels` go together; the levels report needs one
+    /// puzzle per entry and exactly one published file per puzzle label.
+    fn check_published_levels(&self) -> Result<()> {
         match (self.report == "levels", &self.published_levels) {
             (true, None) => bail!(
                 "report = \"levels\" needs published_levels (puzzle label -> published per-puzzle CSV)"
@@ -114,9 +191,19 @@ impl Spec {
             }
             (false, None) => {}
         }
+        Ok(())
+    }
+
+    /// `report = "counter"` and the key `counter` go together.
+    fn check_counter_key(&self) -> Result<()> {
         if (self.report == "counter") != self.counter.is_some() {
             bail!("report = \"counter\" and the key `counter` go together");
         }
+        Ok(())
+    }
+
+    /// The reports that compare with the paper's values need them (`published`).
+    fn check_published(&self) -> Result<()> {
         if matches!(self.report.as_str(), "table1" | "ablation" | "counter")
             && self.published.is_none()
         {
@@ -125,6 +212,11 @@ impl Spec {
                 self.report
             );
         }
+        Ok(())
+    }
+
+    /// The counter of the counter report is emitted by every algorithm of the spec.
+    fn check_counter_emitted(&self) -> Result<()> {
         if let Some(name) = &self.counter {
             for a in &self.algorithms {
                 let emitted = crate::algos::counters(&a.algorithm, &a.params);
@@ -138,6 +230,11 @@ impl Spec {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// `trajectory` needs the counter report and a counter prefix some algorithm emits.
+    fn check_trajectory(&self) -> Result<()> {
         match (&self.trajectory, &self.counter) {
             (Some(_), None) => bail!("trajectory needs report = \"counter\""),
             (Some(prefix), Some(_))
@@ -151,12 +248,11 @@ impl Spec {
             }
             _ => {}
         }
-        const CHARTS: [&str; 4] = [
-            "alpha",
-            "success-by-variant",
-            "success-by-puzzle",
-            "sensitivity",
-        ];
+        Ok(())
+    }
+
+    /// `chart` is one of [`CHARTS`] and drawn by the spec's report.
+    fn check_chart(&self) -> Result<()> {
         if let Some(c) = self.chart.as_deref().filter(|c| !CHARTS.contains(c)) {
             bail!("chart '{c}' is not one of: {}", CHARTS.join(", "));
         }
@@ -172,9 +268,19 @@ impl Spec {
                 "chart \"{c}\" cannot be drawn by report \"{r}\" (report \"compare\" draws its own charts; \"sensitivity\" needs \"effort\" or \"versus\")"
             ),
         }
+        Ok(())
+    }
+
+    /// The compare report compares algorithms in pairs: at least two.
+    fn check_compare(&self) -> Result<()> {
         if self.report == "compare" && self.algorithms.len() < 2 {
             bail!("report \"compare\" needs at least two algorithms");
         }
+        Ok(())
+    }
+
+    /// `versus` is "all" or "baseline", with the versus report only.
+    fn check_versus(&self) -> Result<()> {
         match self.versus.as_deref() {
             None => {}
             Some("all" | "baseline") if self.report == "versus" => {}
@@ -182,12 +288,22 @@ impl Spec {
                 bail!("versus = \"{v}\" needs report \"versus\" and is \"all\" or \"baseline\"")
             }
         }
+        Ok(())
+    }
+
+    /// The sensitivity chart: its report, and panels it can draw from the spec's algorithms.
+    fn check_sensitivity(&self) -> Result<()> {
         if self.chart.as_deref() == Some("sensitivity") {
             if !matches!(self.report.as_str(), "effort" | "versus") {
                 bail!("chart \"sensitivity\" needs report \"effort\" or \"versus\"");
             }
             super::sensitivity_panels(self)?;
         }
+        Ok(())
+    }
+
+    /// The grades report is of one algorithm on one puzzle.
+    fn check_grades(&self) -> Result<()> {
         if self.report == "grades" && (self.puzzles.len() != 1 || self.algorithms.len() != 1) {
             bail!("report 'grades' needs exactly one puzzle and one algorithm");
         }
