@@ -344,7 +344,6 @@ fn code_lines_keep_tests(text: &str) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "the long functions are being split (issue 10, item 6)"]
 fn no_function_is_longer_than_the_limit() {
     let mut files = Vec::new();
     rust_files(&src(), &mut files);

@@ -59,8 +59,6 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let planned: u128 = loaded.runs.iter().map(|&r| u128::from(r)).sum();
-    spec::check_plan_memory(planned * spec.algorithms.len() as u128)?;
     if let Some(available) = algos::available_memory() {
         let n = loaded
             .puzzles

@@ -105,7 +105,8 @@ impl Spec {
         Ok(())
     }
 
-    /// The whole plan (algorithms x puzzles x runs) stays within [`MAX_RUNS`] runs.
+    /// The whole plan (algorithms x puzzles x runs) stays within [`MAX_RUNS`] runs, and its
+    /// index within the memory available ([`super::check_plan_memory`]).
     fn check_plan_size(&self, loaded: &Loaded) -> Result<()> {
         let total =
             (self.algorithms.len() as u128) * loaded.runs.iter().map(|&r| r as u128).sum::<u128>();
@@ -114,7 +115,7 @@ impl Spec {
                 "runs: the plan has {total} runs (algorithms x puzzles x runs), over the limit of {MAX_RUNS}"
             );
         }
-        Ok(())
+        super::check_plan_memory(total)
     }
 }
 
