@@ -191,6 +191,18 @@ fn quick_reproduction_of_table1_end_to_end() {
     std::fs::write(tampered.join("runs.csv"), lines.join("\n") + "\n").unwrap();
     let o = run(bin().arg("replay").arg(&tampered));
     assert_eq!(o.status.code(), Some(1));
+    // A run passed off as another (run 0's row, seed and outcome, under run 1's index) is caught
+    // too: replay takes the seed from the plan, not from the row.
+    let mut lines: Vec<String> = runs.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    assert_eq!(f[3], "0");
+    f[3] = "1".into();
+    lines[2] = f.join(",");
+    std::fs::write(tampered.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    let o = run(bin().args(["replay", "--every", "1"]).arg(&tampered));
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("1 different"), "{text}");
     // A solved row replays from its seed with `solve` (an algorithm whose label is its name
     // and which runs with its default options).
     let row = runs

@@ -26,5 +26,4 @@ pub mod replay;
 pub mod run;
 pub mod trajectory;
 
-pub use plan::Job;
 pub use run::Protocol;

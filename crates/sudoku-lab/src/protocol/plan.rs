@@ -176,11 +176,13 @@ impl IndexSet {
         self.bits.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 
-    /// Number of indices in both sets.
-    pub fn count_common(&self, other: &IndexSet) -> u64 {
-        (self.bits.iter().zip(&other.bits))
-            .map(|(a, b)| u64::from((a & b).count_ones()))
-            .sum()
+    /// The indices in both sets (of the same length).
+    pub fn intersection(&self, other: &IndexSet) -> IndexSet {
+        IndexSet {
+            bits: (self.bits.iter().zip(&other.bits))
+                .map(|(a, b)| a & b)
+                .collect(),
+        }
     }
 }
 
@@ -362,7 +364,8 @@ max_generations = 100
                 assert!(!s.insert(i));
             }
             assert_eq!(s.count(), len.div_ceil(3));
-            assert_eq!(s.count_common(&full), s.count());
+            assert_eq!(s.intersection(&full).count(), s.count());
+            assert_eq!(s.intersection(&IndexSet::empty(len)).count(), 0);
             assert!((0..len).all(|i| s.contains(i) == (i % 3 == 0)));
         }
     }

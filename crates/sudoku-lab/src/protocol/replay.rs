@@ -5,8 +5,9 @@
 use crate::algos;
 use crate::protocol::io::{for_each_row, Row};
 use crate::protocol::meta::Settings;
+use crate::protocol::plan::Plan;
 use crate::protocol::progress::Progress;
-use crate::protocol::{Job, Protocol};
+use crate::protocol::Protocol;
 use crate::spec::Spec;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
@@ -33,6 +34,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol::new(&spec, &loaded.puzzles, loaded.runs.clone(), cap, None)?;
+    let plan = protocol.plan();
     let blocks = if spec.anytime {
         recorded_blocks(&dir.join(crate::protocol::trajectory::FILE))?
     } else {
@@ -49,8 +51,8 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     })?;
     let effort: u64 = rows
         .iter()
-        .filter_map(|r| spec.algorithms.iter().position(|x| x.label == r.algorithm))
-        .map(|a| algos::expected_cost(&protocol.budgets[a]))
+        .filter_map(|r| plan.index_of(&r.algorithm, &r.puzzle, r.run))
+        .map(|i| algos::expected_cost(&protocol.budgets[plan.algorithm_of(i)]))
         .fold(0u64, u64::saturating_add);
     let progress = Progress::new("replay", effort, rows.len() as u64);
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -59,7 +61,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
         scope.spawn(|| progress.report(&stop));
         let found = rows
             .par_iter()
-            .filter_map(|r| check_row(&protocol, r, &blocks, &progress))
+            .filter_map(|r| check_row(&protocol, &plan, r, &blocks, &progress))
             .collect();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         found
@@ -81,23 +83,22 @@ fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
     Ok((spec, settings, spec_dir))
 }
 
-/// Re-run one recorded row: None when it is reproduced, else what differs.
-fn check_row(protocol: &Protocol, r: &Row, blocks: &Blocks, progress: &Progress) -> Option<String> {
-    let spec = protocol.spec;
+/// Re-run one recorded row: None when it is reproduced, else what differs. The run is the
+/// plan's (its seed from the plan, not from the row), so an edited seed shows as a difference.
+fn check_row(
+    protocol: &Protocol,
+    plan: &Plan,
+    r: &Row,
+    blocks: &Blocks,
+    progress: &Progress,
+) -> Option<String> {
     let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
-    let a = spec.algorithms.iter().position(|x| x.label == r.algorithm);
-    let p = protocol.puzzles.iter().position(|x| x.id == r.puzzle);
-    let (Some(a), Some(p)) = (a, p) else {
+    let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) else {
         return Some(format!(
             "{key}: not in the spec of meta.json, cannot replay"
         ));
     };
-    let job = Job {
-        algorithm: a,
-        puzzle: p,
-        run: r.run,
-        seed: r.seed,
-    };
+    let job = plan.job(i);
     let done = protocol.execute_observed(&job, Some(progress));
     let mut again = done.row;
     again.wall_ms = r.wall_ms;

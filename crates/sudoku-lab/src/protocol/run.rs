@@ -149,7 +149,7 @@ impl<'a> Protocol<'a> {
         let plan = self.plan();
         let mine = self.members(&plan);
         let done = self.runs_done(&plan, runs_path, resume)?;
-        let found = mine.count_common(&done);
+        let found = mine.intersection(&done).count();
         let pending = mine.count() - found;
         let traj_path = runs_path.with_file_name(crate::protocol::trajectory::FILE);
         let traj_file = if self.anytime {
@@ -274,10 +274,7 @@ impl<'a> Protocol<'a> {
         done: &IndexSet,
     ) -> Result<std::fs::File> {
         if path.exists() {
-            let mut finished = IndexSet::empty(plan.len());
-            for i in (0..plan.len()).filter(|&i| mine.contains(i) && done.contains(i)) {
-                finished.insert(i);
-            }
+            let finished = mine.intersection(done);
             self.rewrite_blocks(plan, path, crate::protocol::trajectory::HEADER, &finished)?;
         } else if done.count() > 0 {
             bail!(
