@@ -1,4 +1,5 @@
-//! The Solver contract shared by every algorithm crate (see DESIGN.md, "The core contract").
+//! The Solver contract shared by every algorithm crate (see docs/architecture.md, "The core
+//! contract").
 //!
 //! Configuration is immutable (`&self`); all run state, the RNG included, lives inside the call,
 //! so one solver value serves every thread and no state leaks between runs. Algorithms never
