@@ -1,9 +1,9 @@
 //! # cso: Cat Swarm Optimization for Sudoku
 //!
-//! The student thesis "Solving Sudoku puzzles using Cat Swarm Optimization" (project paper
-//! `003`, chapter 5), after Chu, Tsai and Pan, "Cat Swarm Optimization" (PRICAI 2006) and Chu &
-//! Tsai (IJICIC 2007). Boxes of 2x3 (6x6), 3x3 (9x9) and 3x4 (12x12), or any shape of
-//! sudoku-core.
+//! The student thesis "Solving Sudoku puzzles using Cat Swarm Optimization" (the CSO thesis of
+//! docs/bibliography.md, code `003`; chapter 5), after Chu, Tsai and Pan, "Cat Swarm Optimization"
+//! (PRICAI 2006) and Chu & Tsai (IJICIC 2007). Boxes of 2x3 (6x6), 3x3 (9x9) and 3x4 (12x12), or
+//! any shape of sudoku-core.
 //!
 //! ## Parameters: source -> config -> default
 //!
@@ -50,7 +50,7 @@
 //! - A cycle evaluates every cat and keeps the best position ever (x_best); effort: cycles and
 //!   fitness evaluations (every candidate of seeking mode and every moved cat).
 //!
-//! ## What the runs show (README, `results/cso-*`)
+//! ## What the runs show (docs/experiments.md, `results/cso-*`)
 //! With these defaults CSO solves 6x6 puzzles and no 9x9 or 12x12 puzzle of the committed sets
 //! within 2000 cycles. `cso-sensitivity` traces it to CDC: at 0.8 a seeking copy re-draws most
 //! cells, close to a random restart; at CDC 0.05 9x9 easy puzzles are solved. No reading of the

@@ -1,9 +1,9 @@
 //! # gen-ga: a GA that generates solved Sudoku boards
 //!
-//! A. Benbassat, "Genetic Algorithms are Very Good Solved Sudoku Generators", GECCO 2019
-//! Companion (project paper `004`). The GA searches 9x9 boards whose first row is fixed as
-//! givens ("filling the first row with givens" removes the 9! relabellings of one board) and
-//! records every distinct solved board it meets.
+//! A. Benbassat, "Genetic Algorithms are Very Good Solved Sudoku Generators", GECCO 2019 Companion
+//! (Benbassat 2019 in docs/bibliography.md, code `004`). The GA searches 9x9 boards whose first row
+//! is fixed as givens ("filling the first row with givens" removes the 9! relabellings of one
+//! board) and records every distinct solved board it meets.
 //!
 //! ## Parameters: paper -> config -> default
 //!

@@ -11,10 +11,10 @@
 //! - **L** -- the paper's abstract: "this stochastic search-based algorithm, which uses
 //!   simulated annealing, is able to complete logic-solvable puzzle-instances that feature
 //!   daily in many of the UK's national newspapers".
-//! - **T** -- the CSO thesis (project paper `003`, related literature), summarising Lewis:
-//!   puzzles "were quickly solved for about half a second regardless of their difficulty";
-//!   order-4 puzzles take "about 5 - 15 seconds"; the phase-transition study used "time limits
-//!   5, 30, and 350 seconds" for orders 3, 4 and 5. No parameter.
+//! - **T** -- the CSO thesis (docs/bibliography.md, code `003`; related literature), summarising
+//!   Lewis: puzzles "were quickly solved for about half a second regardless of their difficulty";
+//!   order-4 puzzles take "about 5 - 15 seconds"; the phase-transition study used "time limits 5,
+//!   30, and 350 seconds" for orders 3, 4 and 5. No parameter.
 //! - **S2** -- a public C++ solver "made on the grounds of the article ... by Rhydian Lewis"
 //!   (GitHub FeedSnow/Simulated-Annealing-Sudoku-Solver, `sudoku.cpp`).
 //! - **S3** -- a public Python solver, "a quick implementation of a paper ... by Rhyd Lewis"

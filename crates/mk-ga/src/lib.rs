@@ -8,9 +8,10 @@
 //! - T. Mantere, J. Koljonen, "Solving, Rating and Generating Sudoku Puzzles with GA",
 //!   IEEE Congress on Evolutionary Computation (CEC 2007), pp. 1382-1389, 2007;
 //!
-//! as described by **Das, Bhatia, Puri & Deep**, "Solving Sudoku Puzzle by Evolutionary
-//! Algorithm" (project paper `000`, sections 2 and 3), whose Table 1 column "GA" reports M&K's
-//! results, and completed from secondary sources where neither says more.
+//! as described by **Das, Bhatia, Puri & Deep**, "Solving Sudoku Puzzle by Evolutionary Algorithm"
+//! (the conference version of Ret-GA; docs/bibliography.md, code `000`; sections 2 and 3), whose
+//! Table 1 column "GA" reports M&K's results, and completed from secondary sources where neither
+//! says more.
 //!
 //! **Read this first.** The full text of neither M&K paper was available to us. Only the
 //! fitness, the representation, "crossover with probability 1" and the mutation ratio come from
@@ -25,8 +26,9 @@
 //!   (sub-square) is a permutation of 1..=N keeping the givens; the initial population fills
 //!   the free cells of each box with a uniformly random permutation of the box's missing values
 //!   ([`ops::init_individual`]). Any box shape of sudoku-core works (N = box_rows x box_cols).
-//! - **Fitness.** Eq. (1) of `000` ([`sudoku_core::fitness::mk_fitness`], minimised, 0.0 exactly
-//!   for a solution), computed by [`sudoku_core::fitness::MkEvaluator`], which equals it bit for bit.
+//! - **Fitness.** Eq. (1) of Das et al. ([`sudoku_core::fitness::mk_fitness`], minimised, 0.0
+//!   exactly for a solution), computed by [`sudoku_core::fitness::MkEvaluator`], which equals it
+//!   bit for bit.
 //! - **Selection and replacement** ([`Selection::SortedSlotReplacement`]). The population is
 //!   kept sorted best-first by the ranking fitness. For i = POP-1 down to ELIT, two parents are
 //!   drawn uniformly among ranks 0..i-1 and their child replaces rank i; since the loop runs
@@ -46,9 +48,9 @@
 //!
 //! ## Parameters
 //!
-//! Sources: **ORIGINAL** = M&K's own text (none of the parameters: only the CEC 2007 abstract
-//! was reachable); **Das** = Das et al. `000`, sections 2-3 (quoted); **S4** = the anonymous
-//! secondary summary, *unconfirmed*; **not stated** = our choice.
+//! Sources: **ORIGINAL** = M&K's own text (none of the parameters: only the CEC 2007 abstract was
+//! reachable); **Das** = Das et al., conference version, sections 2-3 (quoted); **S4** = the
+//! anonymous secondary summary, *unconfirmed*; **not stated** = our choice.
 //!
 //! | Paper parameter | Config field | Default | Source |
 //! |---|---|---|---|
@@ -119,7 +121,7 @@
 //! moves once the population has settled, so with the default 10 retries about half of the
 //! children stay unmutated on `mk_1star`. Over 200 seeded runs (default budget), mean / median
 //! generations on mk_easy and mk_1star were 1809 / 606 and 4356 / 2925 with 10 retries,
-//! 631 / 103 and 1923 / 1081 with 20, 158 / 33 and 595 / 107 with 100 (M&K in Table 1 of `000`:
+//! 631 / 103 and 1923 / 1081 with 20, 158 / 33 and 595 / 107 with 100 (M&K in Das et al.'s Table 1:
 //! 768.6 / 417 and 2466.6 / 917). Ageing barely changes these statistics (1742 / 606 and
 //! 4419 / 2712 without it), in part because an unmutated copy of the aged best starts at age 0
 //! and takes its place. Restarts matter: with `RestartRule::Never`, 15% (mk_easy) and 23%
@@ -142,7 +144,7 @@ use sudoku_core::fitness::MkEvaluator;
 use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination};
 use thiserror::Error;
 
-/// Generation limit we use for M&K runs: not stated by any source; Table 1 of `000` reports an
+/// Generation limit we use for M&K runs: not stated by any source; Das et al.'s Table 1 reports an
 /// M&K run of 94 792 generations (3 Star), so their limit was at least ~95 000. Unconfirmed.
 pub const DEFAULT_MAX_GENERATIONS: u64 = 100_000;
 

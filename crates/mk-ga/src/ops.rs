@@ -202,8 +202,8 @@ impl MutationKind {
     }
 }
 
-/// Relative weights of swap, 3-swap and insertion. Das et al. (`000`, section 3): "the swap
-/// mutation, 3-swap mutation and insertion mutation with a probability ratio of 0.5:0.3:0.2".
+/// Relative weights of swap, 3-swap and insertion. Das et al. (conference version, section 3): "the
+/// swap mutation, 3-swap mutation and insertion mutation with a probability ratio of 0.5:0.3:0.2".
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MutationRatios {
     pub swap: f64,
@@ -320,8 +320,8 @@ pub fn init_box_permutation<R: Rng + ?Sized>(
     }
 }
 
-/// A whole random individual: the givens, and every box a random permutation of its missing
-/// values (M&K's initialisation as described by Das et al. `000`, section 3: "they take care
+/// A whole random individual: the givens, and every box a random permutation of its missing values
+/// (M&K's initialisation as described by Das et al., conference version, section 3: "they take care
 /// of non-repetition of the numbers in each sub-square").
 pub fn init_individual<R: Rng + ?Sized>(layout: &BoxLayout, cells: &mut [u8], rng: &mut R) {
     cells.copy_from_slice(&layout.givens);

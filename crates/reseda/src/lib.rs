@@ -1,8 +1,8 @@
 //! # reseda: the restarted estimation-of-distribution algorithm
 //!
 //! S. Maire, C. Prissette, "A restarted estimation of distribution algorithm for solving sudoku
-//! puzzles" (preprint inria-00591852, 2011; Monte Carlo Methods Appl. 18, 2012), project paper
-//! `001`.
+//! puzzles" (preprint inria-00591852, 2011; Monte Carlo Methods Appl. 18, 2012): Maire & Prissette
+//! 2012 in docs/bibliography.md (code `001`).
 //!
 //! ## Parameters: paper -> config -> default
 //!
@@ -46,8 +46,8 @@
 //!
 //! The order changes the single-resolution success rates a lot, and in opposite directions on
 //! the paper's medium and hard puzzles: the `reseda-cell-order-easy`, `-medium` and `-hard`
-//! experiments (the paper's Tables 1, 2 and 3) measure each order, and the README's RESEDA
-//! section says which reading fits which table.
+//! experiments (the paper's Tables 1, 2 and 3) measure each order, and docs/experiments.md (RESEDA)
+//! says which reading fits which table.
 //!
 //! ## One attempt
 //! A *resolution* draws Q samples per round, stops when one has cost 0 (solved) or when

@@ -4,17 +4,19 @@ use thiserror::Error;
 
 /// What the reset point counts.
 ///
-/// `000` (conference version, the one with Table 1): "The *reset point* for a particular type of
-/// problem is defined as the number of generations needed to wait with a repeated fitness values
-/// during the simulation." `002` (journal version): "The reset point is defined as the number of
+/// The conference version (Das et al., the one with Table 1): "The *reset point* for a particular
+/// type of problem is defined as the number of generations needed to wait with a repeated fitness
+/// values during the simulation." The journal version: "The reset point is defined as the number of
 /// generations after which the algorithm attempts to regenerate the initial population if the
 /// solution is not found."
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResetRule {
-    /// Default, after `000`: reinitialise after `reset point` consecutive generations in which
-    /// the best fitness of the population did not improve ("a repeated fitness value").
+    /// Default, after the conference version: reinitialise after `reset point` consecutive
+    /// generations in which the best fitness of the population did not improve ("a repeated fitness
+    /// value").
     Stagnation,
-    /// After `002`: reinitialise every `reset point` generations since the last (re)start.
+    /// After the journal version: reinitialise every `reset point` generations since the last
+    /// (re)start.
     FixedPeriod,
     /// Never reinitialise (the plain GA, for ablations).
     Never,
@@ -37,9 +39,9 @@ pub enum RepetitionSet {
 
 /// How individuals are paired for crossover.
 ///
-/// `000`: "Select 2 conjugative individuals from the population with a crossover probability
-/// 0.8"; `002`: "The crossover operation swaps the whole rows between two consecutive
-/// individuals."
+/// Conference version: "Select 2 conjugative individuals from the population with a crossover
+/// probability 0.8"; journal version: "The crossover operation swaps the whole rows between two
+/// consecutive individuals."
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pairing {
     /// Default: consecutive individuals of the population order, (1,2), (3,4), ...; each pair
@@ -69,8 +71,8 @@ pub enum EliteOrder {
     /// (worst first), and consecutive pairs are formed in that order. An independent
     /// implementation written from the papers' text alone made this choice, and it solves
     /// several times more runs than [`EliteOrder::BestFirst`] on 1 Star (`ret-ga-ablation`,
-    /// README): which members of a tie survive is the detail that separated the two literal
-    /// implementations.
+    /// docs/experiments.md): which members of a tie survive is the detail that separated the
+    /// two literal implementations.
     Ascending,
     /// The default before issue 8: sorted best first (ties: parents before children), keep
     /// positions 1, 3, 5, ... (1-based). It keeps the same ranks as [`EliteOrder::Ascending`]
@@ -100,9 +102,9 @@ pub enum Elitism {
 
 /// Which rows a crossover exchanges.
 ///
-/// `000`: "Apply Uniform Crossover to them. The mechanism for such Crossover is to choose the
-/// crossover sites as much as possible, in between each pair of rows. Now interchange the rows
-/// alternatively throughout." (Fig. 3, "Row-wise Uniform Crossover").
+/// Conference version: "Apply Uniform Crossover to them. The mechanism for such Crossover is to
+/// choose the crossover sites as much as possible, in between each pair of rows. Now interchange
+/// the rows alternatively throughout." (Fig. 3, "Row-wise Uniform Crossover").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CrossoverRows {
     /// Default, the papers' words: rows 2, 4, 6, ... (1-based) are exchanged.

@@ -1,8 +1,9 @@
 //! # ret-ga: the Retrievable Genetic Algorithm
 //!
 //! K. N. Das, S. Bhatia, S. Puri, K. Deep, "Solving Sudoku Puzzle by Evolutionary Algorithm"
-//! (conference version, `000`, which holds Table 1 and Fig. 7) and "A Retrievable GA for Solving
-//! Sudoku Puzzles" (journal version, `002`, which adds the performance index and Fig. 8).
+//! (the conference version, which holds Table 1 and Fig. 7) and "A Retrievable GA for Solving
+//! Sudoku Puzzles" (the journal version, which adds the performance index and Fig. 8): Das et
+//! al. in docs/bibliography.md (codes `000` and `002`).
 //!
 //! ## Parameters: paper -> config -> default
 //!
@@ -12,7 +13,7 @@
 //! | crossover probability | [`RetGaConfig::crossover_probability`] | 0.8 | "with a crossover probability 0.8" |
 //! | mutation probability | [`RetGaConfig::mutation_probability`] | 0.2 | "replaced by a randomly generated number (from 1 to N) with a probability of 0.2" |
 //! | reset points | [`RetGaConfig::reset_point`] | `None` = [`paper_reset_point`] (2000 / 350 / 300 / 200 by givens) | "2000 if there are 27 givens or less, 350 if ... 28 or 29, 300 if ... 30 or 31 and 200 if there are 32 givens or more" |
-//! | what a reset point counts | [`RetGaConfig::reset_rule`] | [`ResetRule::Stagnation`] | `000`: "generations needed to wait with a repeated fitness values"; `002`: "generations after which the algorithm attempts to regenerate" |
+//! | what a reset point counts | [`RetGaConfig::reset_rule`] | [`ResetRule::Stagnation`] | conference version: "generations needed to wait with a repeated fitness values"; journal version: "generations after which the algorithm attempts to regenerate" |
 //! | G_i of Remove Repetition | [`RetGaConfig::repetition_set`] | [`RepetitionSet::PresentInUnit`] | "G_i is the set of numbers present in the i th row or column" |
 //! | crossover pairs | [`RetGaConfig::pairing`] | [`Pairing::Consecutive`] | "Select 2 conjugative individuals"; "between two consecutive individuals" |
 //! | alternate elitism order (which members of a tie survive, pairing order) | [`RetGaConfig::elite_order`] | [`EliteOrder::Ascending`] | "Arrange the individuals in the ascending order of their fitness values" |

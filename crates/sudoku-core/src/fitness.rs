@@ -239,7 +239,7 @@ pub fn ret_ga_fitness_paper(geom: Geometry, cells: &[u8]) -> u32 {
     row + col + sub
 }
 
-/// Mantere & Koljonen fitness, eq. (1) of Das et al. (`000`), to be minimised:
+/// Mantere & Koljonen fitness, eq. (1) of Das et al. (conference version), to be minimised:
 ///
 /// `f = 10 (sum_i g_i1 + sum_j g_j1) + (sum_i sqrt(g_i2) + sum_j sqrt(g_j2)) + 50 (sum_i g_i3 + sum_j g_j3)`
 ///
@@ -276,7 +276,7 @@ pub fn mk_fitness(geom: Geometry, cells: &[u8]) -> f64 {
     10.0 * s1 as f64 + s2 + 50.0 * s3 as f64
 }
 
-/// Plain transcription of eq. (1) of `000` with f64 arithmetic and set differences.
+/// Plain transcription of eq. (1) of Das et al. with f64 arithmetic and set differences.
 pub fn mk_fitness_paper(geom: Geometry, cells: &[u8]) -> f64 {
     let n = geom.n();
     let rows: Vec<Vec<u8>> = (0..n)

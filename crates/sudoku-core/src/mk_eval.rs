@@ -1,7 +1,7 @@
-//! A fast evaluator of the Mantere & Koljonen fitness (eq. (1) of Das et al. `000`), equal bit
-//! for bit to [`crate::fitness::mk_fitness`]: the same integer terms, and the square
-//! roots summed in the same order (rows 0..N, then columns 0..N), so the two never disagree on
-//! a ranking or on the solved value 0.0.
+//! A fast evaluator of the Mantere & Koljonen fitness (eq. (1) of Das et al., conference version),
+//! equal bit for bit to [`crate::fitness::mk_fitness`]: the same integer terms, and the square
+//! roots summed in the same order (rows 0..N, then columns 0..N), so the two never disagree on a
+//! ranking or on the solved value 0.0.
 //!
 //! It makes one row-major pass with per-column accumulators on the stack, takes the square
 //! roots in a separate loop (they pipeline) before summing them in order, and multiplies in

@@ -1,9 +1,9 @@
-//! Property tests of the spec parser and of the runs.csv reader (issue 11): random bytes, and
-//! the committed specs and runs.csv files mutated (bytes flipped, inserted or deleted, lines
-//! deleted, duplicated or swapped, truncation, values replaced by huge numbers or values of
-//! the wrong type, unknown keys) never panic, and every error is one line naming the source.
-//! In-process, on the parsers themselves. The case count is small by default (the test suite
-//! stays fast); a long campaign sets PROPTEST_CASES (README: "What the tool guarantees").
+//! Property tests of the spec parser and of the runs.csv reader (issue 11): random bytes, and the
+//! committed specs and runs.csv files mutated (bytes flipped, inserted or deleted, lines deleted,
+//! duplicated or swapped, truncation, values replaced by huge numbers or values of the wrong type,
+//! unknown keys) never panic, and every error is one line naming the source. In-process, on the
+//! parsers themselves. The case count is small by default (the test suite stays fast); a long
+//! campaign sets PROPTEST_CASES (docs/reliability.md, "What the tool guarantees").
 
 use proptest::prelude::*;
 use std::path::Path;

@@ -215,7 +215,9 @@ fn prose_numbers(md: &str) -> Vec<(usize, Num)> {
         let tok = &text[i..end];
         if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() {
             // A version (1.0.5-2.1) or a section number (4.2.2): skip it whole.
-            i = text[end..].find(char::is_whitespace).map_or(b.len(), |k| end + k);
+            i = text[end..]
+                .find(char::is_whitespace)
+                .map_or(b.len(), |k| end + k);
             continue;
         }
         if !name_like && !is_year(tok) && !after_reference_word(&text[..i]) {
@@ -394,9 +396,11 @@ fn committed_corpus() -> Corpus {
 
 /// True when `text` names `word` as a whole (not inside a longer id such as `reseda-table10`).
 fn names(text: &str, word: &str) -> bool {
-    let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
-    text.match_indices(word)
-        .any(|(i, _)| edge(text[..i].chars().next_back()) && edge(text[i + word.len()..].chars().next()))
+    let edge =
+        |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+    text.match_indices(word).any(|(i, _)| {
+        edge(text[..i].chars().next_back()) && edge(text[i + word.len()..].chars().next())
+    })
 }
 
 /// The sources a section may cite: the groups it names (the experiments whose ids it
@@ -412,7 +416,10 @@ fn scope<'a>(section: &str, corpus: &'a Corpus) -> Vec<&'a Sources> {
     if named.is_empty() {
         return vec![&corpus.all];
     }
-    named.into_iter().chain(corpus.groups.get("findings")).collect()
+    named
+        .into_iter()
+        .chain(corpus.groups.get("findings"))
+        .collect()
 }
 
 /// The sections of a Markdown text (split at headings outside code), with their first line.
@@ -462,7 +469,11 @@ fn every_number_of_the_prose_is_in_a_committed_file() {
         .iter()
         .filter(|p| !is_generated(p) && !is_bibliography(p))
     {
-        let name = doc.strip_prefix(repo()).unwrap_or(doc).display().to_string();
+        let name = doc
+            .strip_prefix(repo())
+            .unwrap_or(doc)
+            .display()
+            .to_string();
         for u in unsourced_in(&read(doc), &corpus) {
             bad.push(format!("{name}:{u}"));
         }
@@ -505,7 +516,12 @@ fn a_section_naming_experiments_cites_their_files() {
     ];
     let groups: BTreeMap<String, Sources> = files
         .iter()
-        .map(|(g, t)| (group_of(&repo().join(g).join("x.csv")), Sources::from_texts([*t].into_iter())))
+        .map(|(g, t)| {
+            (
+                group_of(&repo().join(g).join("x.csv")),
+                Sources::from_texts([*t].into_iter()),
+            )
+        })
         .collect();
     let all = Sources::from_texts(files.iter().map(|(_, t)| *t));
     let corpus = Corpus { groups, all };
@@ -522,7 +538,11 @@ fn link_targets(md: &str) -> Vec<(usize, String)> {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
         }
-        text.push_str(&if fenced { blank(line) } else { line.to_string() });
+        text.push_str(&if fenced {
+            blank(line)
+        } else {
+            line.to_string()
+        });
     }
     let text = blank_spans(&blank_spans(&text, "<!--", "-->"), "`", "`");
     let mut out = Vec::new();
@@ -589,7 +609,7 @@ fn broken_links(doc: &Path, md: &str) -> Vec<String> {
         } else {
             file.exists()
                 && match anchor {
-                Some(a) if file.extension().is_some_and(|e| e == "md") => {
+                    Some(a) if file.extension().is_some_and(|e| e == "md") => {
                         anchors(&read(&file)).contains(a)
                     }
                     _ => true,
@@ -606,7 +626,11 @@ fn broken_links(doc: &Path, md: &str) -> Vec<String> {
 fn no_relative_link_of_the_prose_is_broken() {
     let mut bad = Vec::new();
     for doc in docs() {
-        let name = doc.strip_prefix(repo()).unwrap_or(&doc).display().to_string();
+        let name = doc
+            .strip_prefix(repo())
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
         for b in broken_links(&doc, &read(&doc)) {
             bad.push(format!("{name}:{b}"));
         }

@@ -1,6 +1,6 @@
-//! What the parts of the Table 1 report share: the levels of the paper's table, the spec's
-//! Ret-GA readings, and the performance index (eq. (7) of `002`): its inputs, from the paper's
-//! Table 1 and from our runs, and its curves for the three weightings of Fig. 8.
+//! What the parts of the Table 1 report share: the levels of the paper's table, the spec's Ret-GA
+//! readings, and the performance index (eq. (7) of Das et al.'s journal version): its inputs, from
+//! the paper's Table 1 and from our runs, and its curves for the three weightings of Fig. 8.
 
 use crate::reports::groups::{Group, PublishedRow};
 use crate::spec::Spec;

@@ -8,7 +8,7 @@ use crate::reports::verdicts::{p_holm_text, paper_avg_sd, Cell};
 use crate::spec::{Entry, Spec};
 
 /// report.md: the reproduced Table 1 next to the published one, generated from the same
-/// numbers as summary.csv and comparison.csv (the README quotes this file, never typed
+/// numbers as summary.csv and comparison.csv (the documentation links to this file, never typed
 /// numbers).
 pub struct Markdown<'a> {
     pub spec: &'a Spec,

@@ -1,7 +1,8 @@
-//! The Ret-GA Table 1 report: comparison.csv (by `verdicts.rs`: every published cell against
-//! ours, with its test and Holm-adjusted verdict), pi.csv (the performance index, eq. (7) of `002`, for the three
-//! weightings of Fig. 8, from the paper's Table 1 and from our runs), the charts of Fig. 7
-//! and Fig. 8 ([`charts`]) and report.md ([`markdown`]); [`data`] holds what they share.
+//! The Ret-GA Table 1 report: comparison.csv (by `verdicts.rs`: every published cell against ours,
+//! with its test and Holm-adjusted verdict), pi.csv (the performance index, eq. (7) of Das et al.'s
+//! journal version, for the three weightings of Fig. 8, from the paper's Table 1 and from our
+//! runs), the charts of Fig. 7 and Fig. 8 ([`charts`]) and report.md ([`markdown`]); [`data`] holds
+//! what they share.
 
 pub mod charts;
 pub mod data;
