@@ -7,6 +7,10 @@
 //!   JSON and text file but the per-run files runs.csv and trajectories.csv) or in a generated
 //!   findings file (docs/findings*.md), equal once the file's value is rounded to the digits
 //!   the prose shows (a number followed by `%` may also be a file's fraction times 100);
+//!   where a section (between two headings) names experiments (`reseda-table4`), results-bench
+//!   or results-cluster, only those files (and the findings) count, so that a number comes from
+//!   the experiment the text is about;
+//! - docs/bibliography.md is not checked (volumes, pages and years of citations);
 //! - not checked: code (fenced blocks and `code spans`: commands, settings, limits, names),
 //!   quotations ("..."), spans `(paper: ...)` quoted from a paper, HTML comments, link targets
 //!   and URLs, numbers that are part of a name (9x9, r2c5, mk_1star, a revision, a version
@@ -14,7 +18,8 @@
 //!   eq. (7), issue 18).
 //!
 //! And every relative link of those files (README.md and docs/*.md, generated ones included)
-//! must lead to a file of the repository, and an anchor to a heading of its Markdown file.
+//! must lead to a file of the repository, and an anchor to a heading (or `<a id>`) of its
+//! Markdown file; and README.md must link to every hand-written docs/*.md.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -309,10 +314,13 @@ fn source_files() -> Vec<PathBuf> {
     for dir in ["results", "results-bench", "results-cluster"] {
         walk(&repo().join(dir), &mut files);
     }
+    // results/quick/ is the scratch folder of `--quick` runs, never committed.
+    let quick = repo().join("results").join("quick");
     files.retain(|p| {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-        name != "runs.csv"
+        !p.starts_with(&quick)
+            && name != "runs.csv"
             && name != "trajectories.csv"
             && ["csv", "md", "json", "txt", "out", "log"].contains(&ext)
     });
