@@ -280,10 +280,14 @@ mod found {
 
     fn err_of(text: &str) -> String {
         let mut n = 0;
-        let r = for_each_row_in(std::io::Cursor::new(text.as_bytes()), Path::new("r.csv"), |_, _| {
-            n += 1;
-            Ok(())
-        });
+        let r = for_each_row_in(
+            std::io::Cursor::new(text.as_bytes()),
+            Path::new("r.csv"),
+            |_, _| {
+                n += 1;
+                Ok(())
+            },
+        );
         format!("{:#}", r.expect_err("accepted"))
     }
 
@@ -291,8 +295,10 @@ mod found {
     fn a_runs_csv_that_is_not_utf8_names_the_file_and_line() {
         let mut b = format!("{}\n", crate::protocol::io::HEADER).into_bytes();
         b.extend_from_slice(b"\xff\xfe,\n");
-        let e = for_each_row_in(std::io::Cursor::new(&b[..]), Path::new("r.csv"), |_, _| Ok(()))
-            .expect_err("accepted");
+        let e = for_each_row_in(std::io::Cursor::new(&b[..]), Path::new("r.csv"), |_, _| {
+            Ok(())
+        })
+        .expect_err("accepted");
         let msg = format!("{e:#}");
         assert!(msg.starts_with("r.csv:2: "), "{msg}");
     }

@@ -17,18 +17,22 @@ impl Snapshot {
 }
 
 fn files(dir: &Path) -> impl Iterator<Item = (String, (u64, Option<std::time::SystemTime>, u64))> {
-    std::fs::read_dir(dir).into_iter().flatten().flatten().filter_map(|e| {
-        let name = e.file_name().into_string().ok()?;
-        let m = std::fs::symlink_metadata(e.path()).ok()?;
-        if !m.is_file() || name.starts_with('.') {
-            return None;
-        }
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(&m);
-        #[cfg(not(unix))]
-        let inode = 0;
-        Some((name, (inode, m.modified().ok(), m.len())))
-    })
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let m = std::fs::symlink_metadata(e.path()).ok()?;
+            if !m.is_file() || name.starts_with('.') {
+                return None;
+            }
+            #[cfg(unix)]
+            let inode = std::os::unix::fs::MetadataExt::ino(&m);
+            #[cfg(not(unix))]
+            let inode = 0;
+            Some((name, (inode, m.modified().ok(), m.len())))
+        })
 }
 
 /// Print (stdout) the files of `dir` written since `before`, sorted, and the agreement line

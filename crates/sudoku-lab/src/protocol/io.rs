@@ -210,10 +210,7 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
 
 /// [`for_each_row`] with each row's line number (the header is line 1), for callers whose own
 /// checks name the line.
-pub fn for_each_numbered_row(
-    path: &Path,
-    f: impl FnMut(usize, Row) -> Result<()>,
-) -> Result<u64> {
+pub fn for_each_numbered_row(path: &Path, f: impl FnMut(usize, Row) -> Result<()>) -> Result<u64> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     for_each_row_in(std::io::BufReader::new(file), path, f)
@@ -293,13 +290,16 @@ fn duplicate(
         .rewind()
         .ok()
         .and_then(|_| {
-            std::io::BufRead::lines(&mut *reader).enumerate().skip(1).find_map(|(i, l)| {
-                let l = l.ok()?;
-                let mut it = l.splitn(5, ',');
-                let key = (it.next()?, it.next()?, it.next()?, it.next()?);
-                let run = row.run.to_string();
-                (key == (&row.experiment, &row.algorithm, &row.puzzle, &run)).then_some(i + 1)
-            })
+            std::io::BufRead::lines(&mut *reader)
+                .enumerate()
+                .skip(1)
+                .find_map(|(i, l)| {
+                    let l = l.ok()?;
+                    let mut it = l.splitn(5, ',');
+                    let key = (it.next()?, it.next()?, it.next()?, it.next()?);
+                    let run = row.run.to_string();
+                    (key == (&row.experiment, &row.algorithm, &row.puzzle, &run)).then_some(i + 1)
+                })
         })
         .filter(|&i| i < lineno);
     let at = first.map_or("an earlier line".to_string(), |i| format!("line {i}"));
@@ -341,8 +341,8 @@ impl SeenRuns {
         if dense && w >= bits.len() {
             bits.resize(w + 1, 0);
         }
-        let before = (bits.get(w).is_some_and(|x| x >> b & 1 == 1))
-            || self.sparse.contains(&(slot, r.run));
+        let before =
+            (bits.get(w).is_some_and(|x| x >> b & 1 == 1)) || self.sparse.contains(&(slot, r.run));
         if dense {
             bits[w] |= 1 << b;
         } else {

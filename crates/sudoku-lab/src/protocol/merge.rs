@@ -197,13 +197,8 @@ fn staging_of(out: &Path) -> PathBuf {
 /// Move the finished staging folder to OUT in one rename (OUT absent or an empty folder).
 pub fn publish(m: &Merged, out: &Path) -> Result<()> {
     check_out(out)?;
-    std::fs::rename(&m.staging, out).with_context(|| {
-        format!(
-            "cannot move {} to {}",
-            m.staging.display(),
-            out.display()
-        )
-    })
+    std::fs::rename(&m.staging, out)
+        .with_context(|| format!("cannot move {} to {}", m.staging.display(), out.display()))
 }
 
 /// Remove a staging folder after a failure (best effort: the error that caused it matters).
@@ -266,8 +261,8 @@ fn check_trajectories(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()
     let mut blocks = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join(FILE);
-        let f =
-            std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
+        let f = std::fs::File::open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
         let mut reader = std::io::BufReader::new(f);
         let (mut line, mut lineno) = (String::new(), 0usize);
         let mut previous = None;
@@ -309,7 +304,10 @@ fn check_trajectories(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()
     if let Some(i) = (0..plan.len()).find(|&i| !blocks.contains(i)) {
         let j = plan.job(i);
         let k = owner[i as usize] as usize + 1;
-        let dir = shards.iter().find(|s| s.k == k).map_or(Path::new("?"), |s| &s.dir);
+        let dir = shards
+            .iter()
+            .find(|s| s.k == k)
+            .map_or(Path::new("?"), |s| &s.dir);
         bail!(
             "{}: run {}/{}/{} has no trajectory",
             dir.join(FILE).display(),
