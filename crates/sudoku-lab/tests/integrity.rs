@@ -193,13 +193,11 @@ fn hidden(d: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Items 3 and 4: a shard row whose seed was edited, a duplicated shard row and a shard whose
-/// trajectories lack a run are refused naming the shard's file and line, before anything is
-/// written: OUT does not exist afterwards, and the same command works once the shard is
-/// repaired.
+/// Item 3 (and 1 for merge inputs): a shard row whose seed was edited, and a duplicated shard
+/// row, are refused naming the shard's file and line; nothing is written.
 #[test]
-fn a_tampered_or_broken_shard_is_refused_and_the_retry_works() {
-    let (d, spec) = spec("merge");
+fn a_tampered_shard_is_refused_naming_its_file_and_line() {
+    let (d, spec) = spec("tampered");
     let s = shards(&d, &spec);
     let out = d.join("merged");
     let runs1 = s[0].join("runs.csv");
@@ -209,6 +207,7 @@ fn a_tampered_or_broken_shard_is_refused_and_the_retry_works() {
         &merge(&out, &s),
         &["s1/runs.csv:2", "has seed 12345, the plan's is"],
     );
+    assert!(!out.exists(), "nothing written to OUT");
     std::fs::write(&runs1, &original).unwrap();
 
     let second = original.lines().nth(1).unwrap();
@@ -218,10 +217,18 @@ fn a_tampered_or_broken_shard_is_refused_and_the_retry_works() {
         &merge(&out, &s),
         &[&format!("s1/runs.csv:{last}: duplicate row"), "line 2"],
     );
-    std::fs::write(&runs1, &original).unwrap();
+    assert!(!out.exists() && hidden(&d).is_empty(), "nothing written");
+}
 
-    // A run's trajectory block missing: before, OUT was left with runs.csv and a failed
-    // meta.json, and the retry was refused.
+/// Item 4: a shard whose trajectories lack a run is refused naming the shard's file, before
+/// anything is written (before: OUT was left with runs.csv and a failed meta.json, and the
+/// retry was refused); the same command works once the shard is repaired, and a merge into
+/// an existing OUT is refused and leaves it alone.
+#[test]
+fn a_failed_merge_writes_nothing_and_the_retry_works() {
+    let (d, spec) = spec("retry");
+    let s = shards(&d, &spec);
+    let out = d.join("merged");
     let traj = s[1].join("trajectories.csv");
     let t = std::fs::read_to_string(&traj).unwrap();
     let victim: Vec<&str> = t.lines().nth(1).unwrap().split(',').take(4).collect();
@@ -269,13 +276,20 @@ fn links_and_special_files_in_a_results_folder_are_refused() {
         ".sudoku-lab.lock",
     ] {
         let path = out.join(name);
+        // The link points to a copy of the file (or a line), as in the probe: an append
+        // through it would pass every other check.
         let kept = std::fs::read(&path).ok();
-        std::fs::write(&outside, "outside\n").unwrap();
+        let copy = kept.clone().unwrap_or(b"outside\n".to_vec());
+        std::fs::write(&outside, &copy).unwrap();
         let _ = std::fs::remove_file(&path);
         std::os::unix::fs::symlink(&outside, &path).unwrap();
         let o = run(&mut protocol(&spec, &out, &["--resume"]));
         refused(&o, &[name, "a symbolic link, not a regular file"]);
-        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside\n");
+        assert_eq!(
+            std::fs::read(&outside).unwrap(),
+            copy,
+            "{name}: written through"
+        );
         std::fs::remove_file(&path).unwrap();
         if let Some(k) = kept {
             std::fs::write(&path, k).unwrap();
