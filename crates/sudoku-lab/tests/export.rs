@@ -368,7 +368,7 @@ fn latex_tables_round_trip() {
         (
             "tests",
             "llllrl",
-            "Experiment,Puzzle,Algorithm a,Algorithm b,Fisher p,Verdict",
+            "Experiment,Puzzle,Algorithm A,Algorithm B,Fisher p,Verdict",
         ),
     ];
     for (name, spec, readable) in headings {

@@ -97,6 +97,6 @@ pub fn agreement(path: &Path) -> Option<String> {
             "; {untested} more without a test (descriptive or n/a)"
         ));
     }
-    s.push_str(&format!(" ({name})"));
+    s.push_str(&format!("; from {name}"));
     Some(s)
 }

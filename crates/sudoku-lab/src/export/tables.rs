@@ -100,7 +100,8 @@ pub fn readable_header(column: &str) -> String {
                 "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" => {
                     return w.to_uppercase()
                 }
-                "a12" | "q1" | "q3" | "u" | "w" | "v" | "f" => return w.to_uppercase(),
+                // `a`, `b`: the two sides of a pairwise test (`median_a`, `algorithm_b`).
+                "a12" | "q1" | "q3" | "u" | "w" | "v" | "f" | "a" | "b" => return w.to_uppercase(),
                 "holm" => "(Holm)",
                 "ms" => "(ms)",
                 "2x" => "(2x)",
@@ -247,4 +248,29 @@ pub fn export(format: Format, dir: &Path, experiment: &str, out: &Path) -> Resul
     );
     super::print_written(out, &written);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable_header;
+
+    #[test]
+    fn column_names_read_as_headings() {
+        for (column, heading) in [
+            ("success_ci_low", "Success CI low"),
+            ("mw_p_holm", "MW p (Holm)"),
+            ("ert_evaluations", "ERT evaluations"),
+            ("p_value", "p value"),
+            ("algorithm_a", "Algorithm A"),
+            ("a12_magnitude", "A12 magnitude"),
+            ("gen_sd", "Generations SD"),
+            ("wall_ms_mean", "Wall (ms) mean"),
+            ("friedman_chi2", "Friedman chi-squared"),
+            ("power_2x", "Power (2x)"),
+            ("verdict", "Verdict"),
+            ("", ""),
+        ] {
+            assert_eq!(readable_header(column), heading, "{column}");
+        }
+    }
 }
