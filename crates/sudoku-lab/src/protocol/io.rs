@@ -1,4 +1,5 @@
-//! File helpers: atomic replacement and the runs.csv row.
+//! File helpers: atomic replacement, the regular-file check of every file a protocol writes
+//! ([`check_regular`]), and the runs.csv row with its one reader ([`for_each_row`]).
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -312,14 +313,15 @@ fn duplicate(
     )
 }
 
-/// The runs a runs.csv has recorded so far, keyed by (experiment, algorithm, puzzle, run), to
-/// refuse a second row of the same run. Runs are numbered from 0, so each (experiment,
-/// algorithm, puzzle) keeps a bit per run (a few bits a row, like the plan's sets); a run
-/// number far beyond the rows read (a hostile file) goes to a hash set instead, so memory
-/// stays proportional to the rows. No allocation per row but when the key changes.
 /// (experiment, algorithm, puzzle) of a row.
 type RunGroup = (String, String, String);
 
+/// The runs a runs.csv has recorded so far, keyed by (experiment, algorithm, puzzle, run), to
+/// refuse a second row of the same run. Runs are numbered from 0, so each (experiment,
+/// algorithm, puzzle) keeps a bit per run (a few bits a row, like the plan's sets); a run
+/// number far beyond the rows read of its group (a hostile file) goes to a hash set instead,
+/// so memory stays proportional to the rows. No allocation per row but when the group
+/// changes.
 #[derive(Default)]
 struct SeenRuns {
     slots: std::collections::HashMap<RunGroup, usize>,
@@ -327,17 +329,20 @@ struct SeenRuns {
     last: Option<(RunGroup, usize)>,
     bits: Vec<Vec<u64>>,
     sparse: std::collections::HashSet<(usize, u64)>,
-    rows: u64,
+    /// Rows read of each group.
+    rows: Vec<u64>,
 }
 
 impl SeenRuns {
     /// Record `r`'s run; false when it was recorded already.
     fn insert(&mut self, r: &Row) -> bool {
         let slot = self.slot(r);
-        self.rows += 1;
+        self.rows[slot] += 1;
         let (w, b) = ((r.run / 64) as usize, r.run % 64);
         let bits = &mut self.bits[slot];
-        let dense = w < bits.len() || r.run <= 2 * self.rows + 4096;
+        // Dense while the run numbers stay near the rows of their group (bits for at most
+        // twice its rows, plus a few words): a bounded bit set per group, whatever the file.
+        let dense = w < bits.len() || r.run <= 2 * self.rows[slot] + 256;
         if dense && w >= bits.len() {
             bits.resize(w + 1, 0);
         }
@@ -362,6 +367,7 @@ impl SeenRuns {
         let s = *self.slots.entry(key.clone()).or_insert(n);
         if s == self.bits.len() {
             self.bits.push(Vec::new());
+            self.rows.push(0);
         }
         self.last = Some((key, s));
         s
@@ -468,6 +474,54 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
         assert_eq!(names.len(), 1, "temporary file left: {names:?}");
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A run recorded twice is found whatever the order and the run numbers (dense bits,
+    /// the sparse set, and a number that moves from one to the other as rows are read), and
+    /// the error names both lines.
+    #[test]
+    fn a_run_recorded_twice_is_found_and_both_lines_named() {
+        let row = |alg: &str, run: u64| Row {
+            experiment: "x".into(),
+            algorithm: alg.into(),
+            puzzle: "p".into(),
+            run,
+            seed: 1,
+            solved: 0,
+            generations: 0,
+            evaluations: 0,
+            restarts: 0,
+            best_fitness: 0.0,
+            termination: "t".into(),
+            max_generations: 0,
+            wall_ms: 0.0,
+            grid: String::new(),
+            counters: String::new(),
+        };
+        let mut seen = SeenRuns::default();
+        assert!(seen.insert(&row("a", 5000)), "sparse at first");
+        for run in (0..6000).rev() {
+            assert_eq!(seen.insert(&row("a", run)), run != 5000, "{run}");
+            assert!(seen.insert(&row("b", run)));
+        }
+        assert!(!seen.insert(&row("a", 5000)) && !seen.insert(&row("b", 0)));
+        assert!(seen.insert(&row("c", u64::MAX)) && !seen.insert(&row("c", u64::MAX)));
+
+        let mut text = format!("{HEADER}\n");
+        for (alg, run) in [("a", 0), ("a", 1), ("b", 1), ("a", 1)] {
+            text.push_str(&row(alg, run).to_line());
+            text.push('\n');
+        }
+        let e = for_each_row_in(
+            std::io::Cursor::new(text.as_bytes()),
+            Path::new("r.csv"),
+            |_, _| Ok(()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            format!("{e:#}"),
+            "r.csv:5: duplicate row: run a/p/1 is already recorded at line 3; every run has one row (remove one of them)"
+        );
     }
 
     /// A device (here /dev/full, every write ENOSPC) is written in place, never replaced.

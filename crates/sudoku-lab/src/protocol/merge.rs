@@ -1,15 +1,22 @@
 //! `sudoku-lab merge OUT SHARD...`: the folders of `--shard 1/n` ... `--shard n/n` joined into
 //! the folder a single machine would have written (issue 11).
 //!
-//! Checked before anything is written: every shard's `meta.json` is complete and names a shard
-//! `k/n` with the same n; the shards are exactly 1..=n (none missing, none twice); they share
-//! the spec, master seed, runs, `--quick` setting and git revision; every row of a shard's
-//! `runs.csv` is a run of the plan that the shard rule ([`crate::protocol::shard_assignment`])
-//! gives to that shard, no run appears twice, and together they cover the plan. Then OUT gets
-//! the rows (and trajectory blocks), a `meta.json` with every shard's sessions and the sum of
-//! their wall times, and is finished as a `--resume` of the whole protocol: runs.csv and
-//! trajectories.csv rewritten in plan order, every table and chart written. The puzzles are
-//! loaded as `replay` loads them (embedded files for relative paths).
+//! Checked before anything is written (issue 21): every shard's `meta.json` is complete and
+//! names a shard `k/n` with the same n; the shards are exactly 1..=n (none missing, none
+//! twice); they share the spec, master seed, runs, `--quick` setting and git revision; every
+//! row of a shard's `runs.csv` is a run of the plan, of this experiment and with the plan's
+//! seed ([`Plan::job_of`], the lookup `replay` uses), that the shard rule
+//! ([`shard_assignment`]) gives to that shard, no run appears twice, and together they cover
+//! the plan; with anytime data, every line of every shard's `trajectories.csv` belongs to a
+//! run of that shard, one block per run, a block for every run. Errors name the shard's file
+//! and line. OUT must be absent or an empty folder.
+//!
+//! The merged folder is built in a staging folder beside OUT: the rows (and trajectory
+//! blocks), a `meta.json` with every shard's sessions and the sum of their wall times, then
+//! finished as a `--resume` of the whole protocol (runs.csv and trajectories.csv rewritten in
+//! plan order, every table and chart written), and only then renamed to OUT ([`publish`]). A
+//! failure at any point leaves OUT as it was, so the same command can be retried. The puzzles
+//! are loaded as `replay` loads them (embedded files for relative paths).
 
 use crate::protocol::io::{for_each_numbered_row, for_each_row, HEADER};
 use crate::protocol::meta::Settings;
