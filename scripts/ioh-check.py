@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a `sudoku-lab export --format ioh` folder with the maintained IOHprofiler tools.
 
-Usage: ioh-check.py RESULTS_DIR [IOH_DIR]     (IOH_DIR defaults to RESULTS_DIR/ioh)
+Usage: ioh-check.py RESULTS_DIR [IOH_DIR]     (IOH_DIR defaults to exports/<id>/ioh, export's default)
 
 Run it through scripts/ioh-check.sh, which installs the pinned iohinspector and ioh in a venv.
 
@@ -111,7 +111,12 @@ def main():
         print(__doc__.strip().splitlines()[2])
         sys.exit(2)
     results = sys.argv[1]
-    ioh_dir = sys.argv[2] if len(sys.argv) == 3 else os.path.join(results, "ioh")
+    if len(sys.argv) == 3:
+        ioh_dir = sys.argv[2]
+    else:
+        with open(os.path.join(results, "meta.json")) as f:
+            experiment = json.load(f)["settings"]["experiment"]
+        ioh_dir = os.path.join("exports", experiment, "ioh")
 
     import importlib.metadata as md
     import iohinspector

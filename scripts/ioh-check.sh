@@ -3,7 +3,7 @@
 # iohinspector (the reader) and ioh (IOHexperimenter, the writer), pinned, in a venv under
 # target/ioh-venv (made on first use; needs python3 and PyPI).
 #
-#   scripts/ioh-check.sh RESULTS_DIR [IOH_DIR]      (IOH_DIR defaults to RESULTS_DIR/ioh)
+#   scripts/ioh-check.sh RESULTS_DIR [IOH_DIR]      (IOH_DIR defaults to exports/<id>/ioh)
 #
 # Exit 0 when the export loads and matches RESULTS_DIR/runs.csv, 1 when not (see ioh-check.py).
 set -euo pipefail

@@ -170,7 +170,7 @@ fn check_spec(bytes: &[u8]) {
 fn check_runs(bytes: &[u8]) {
     let path = Path::new("fuzz/runs.csv");
     let mut rows: Vec<Row> = Vec::new();
-    match for_each_row_in(bytes, path, |r| {
+    match for_each_row_in(std::io::Cursor::new(bytes), path, |_, r| {
         rows.push(r);
         Ok(())
     }) {
@@ -186,7 +186,7 @@ fn check_runs(bytes: &[u8]) {
                 text.push('\n');
             }
             let mut again = Vec::new();
-            for_each_row_in(text.as_bytes(), path, |r| {
+            for_each_row_in(std::io::Cursor::new(text.as_bytes()), path, |_, r| {
                 again.push(r);
                 Ok(())
             })
@@ -280,10 +280,14 @@ mod found {
 
     fn err_of(text: &str) -> String {
         let mut n = 0;
-        let r = for_each_row_in(text.as_bytes(), Path::new("r.csv"), |_| {
-            n += 1;
-            Ok(())
-        });
+        let r = for_each_row_in(
+            std::io::Cursor::new(text.as_bytes()),
+            Path::new("r.csv"),
+            |_, _| {
+                n += 1;
+                Ok(())
+            },
+        );
         format!("{:#}", r.expect_err("accepted"))
     }
 
@@ -291,7 +295,10 @@ mod found {
     fn a_runs_csv_that_is_not_utf8_names_the_file_and_line() {
         let mut b = format!("{}\n", crate::protocol::io::HEADER).into_bytes();
         b.extend_from_slice(b"\xff\xfe,\n");
-        let e = for_each_row_in(&b[..], Path::new("r.csv"), |_| Ok(())).expect_err("accepted");
+        let e = for_each_row_in(std::io::Cursor::new(&b[..]), Path::new("r.csv"), |_, _| {
+            Ok(())
+        })
+        .expect_err("accepted");
         let msg = format!("{e:#}");
         assert!(msg.starts_with("r.csv:2: "), "{msg}");
     }

@@ -112,7 +112,11 @@ fn quick_benchmark_end_to_end() {
     let tex = std::fs::read_to_string(out.join("compare-pairs.tex")).unwrap();
     assert!(tex.contains("\\toprule") && tex.contains("ret-ga-best+uniform"));
     // The anytime data export to IOHprofiler's format.
-    ok(bin().args(["export", "--format", "ioh"]).arg(&out));
+    ok(bin()
+        .args(["export", "--format", "ioh"])
+        .arg(&out)
+        .arg("--out")
+        .arg(out.join("ioh")));
     assert!(out.join("ioh/lewis-sa").is_dir());
 }
 

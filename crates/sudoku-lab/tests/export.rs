@@ -37,13 +37,22 @@ fn fixture(name: &str) -> PathBuf {
     dir
 }
 
+/// `export ARGS DIR` run in DIR's parent folder, where the default output goes
+/// ([`exported`]).
 fn export(args: &[&str], dir: &Path) -> Output {
     bin()
+        .current_dir(dir.parent().unwrap())
         .arg("export")
         .args(args)
         .arg(dir)
         .output()
         .expect("binary runs")
+}
+
+/// The default output folder of an export of the fixture `dir` (experiment `tiny`):
+/// `exports/tiny/` in the folder `export` runs in, outside the results folder.
+fn exported(dir: &Path) -> PathBuf {
+    dir.parent().unwrap().join("exports/tiny")
 }
 
 fn ok(o: &Output) {
@@ -112,7 +121,7 @@ fn parse_dat(path: &Path) -> Vec<Vec<(u64, f64)>> {
 fn ioh_export_matches_runs_and_the_format() {
     let dir = fixture("ioh");
     ok(&export(&["--format", "ioh"], &dir));
-    let out = dir.join("ioh");
+    let out = exported(&dir).join("ioh");
     let runs = runs_csv(&dir);
     // Function ids by first appearance in runs.csv, the same for every algorithm.
     let fids = [("p9", 1usize, 81usize), ("p4", 2, 16)];
@@ -331,8 +340,17 @@ fn csv_table(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
 #[test]
 fn latex_tables_round_trip() {
     let dir = fixture("latex");
-    ok(&export(&["--format", "latex"], &dir));
-    let out = dir.join("export");
+    let o = export(&["--format", "latex"], &dir);
+    ok(&o);
+    // Outside the results folder by default, and every file written is named.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("wrote 2 files in exports/tiny: summary.tex, tests.tex"),
+        "{stdout}"
+    );
+    let before: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(before.len(), 5, "nothing added to the results folder");
+    let out = exported(&dir);
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -340,19 +358,33 @@ fn latex_tables_round_trip() {
     names.sort();
     // Every report table, not runs.csv or trajectories.csv.
     assert_eq!(names, ["summary.tex", "tests.tex"]);
-    for (name, spec) in [("summary", "llllrrrrl"), ("tests", "llllrl")] {
+    // Readable headings, not CSV column names (issue 21); the names stay in a comment.
+    let headings = [
+        (
+            "summary",
+            "llllrrrrl",
+            "Experiment,Algorithm,Puzzle,Label,Runs,Successes,Success rate,ERT evaluations,Note",
+        ),
+        (
+            "tests",
+            "llllrl",
+            "Experiment,Puzzle,Algorithm A,Algorithm B,Fisher p,Verdict",
+        ),
+    ];
+    for (name, spec, readable) in headings {
         let text = std::fs::read_to_string(out.join(format!("{name}.tex"))).unwrap();
         let (header, rows) = csv_table(&dir.join(format!("{name}.csv")));
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with('%') && lines[0].contains("tiny"));
         assert!(lines[0].contains(&format!("{name}.csv")), "{}", lines[0]);
-        assert_eq!(lines[1], format!("\\begin{{tabular}}{{{spec}}}"));
-        assert_eq!(lines[2], "\\toprule");
-        assert_eq!(tex_cells(lines[3]), header);
-        assert_eq!(lines[4], "\\midrule");
+        assert_eq!(lines[1], format!("% Columns: {}", header.join(",")));
+        assert_eq!(lines[2], format!("\\begin{{tabular}}{{{spec}}}"));
+        assert_eq!(lines[3], "\\toprule");
+        assert_eq!(tex_cells(lines[4]).join(","), readable);
+        assert_eq!(lines[5], "\\midrule");
         let bottom = lines.iter().position(|l| *l == "\\bottomrule").unwrap();
         assert_eq!(lines[bottom + 1], "\\end{tabular}");
-        let body = &lines[5..bottom];
+        let body = &lines[6..bottom];
         assert_eq!(body.len(), rows.len());
         for (line, row) in body.iter().zip(&rows) {
             let cells = tex_cells(line);
@@ -407,7 +439,7 @@ fn markdown_tables_round_trip() {
     assert!(text.contains("a\\|b"));
     assert!(text.contains("two<br>lines"));
     assert!(text.contains("| &lt;plain&gt; |"));
-    assert!(!dir.join("export").exists());
+    assert!(!dir.join("export").exists() && !exported(&dir).exists());
 }
 
 #[test]
@@ -425,7 +457,7 @@ fn ioh_without_trajectories_says_how_to_get_them() {
     std::fs::remove_file(dir.join("trajectories.csv")).unwrap();
     let o = export(&["--format", "ioh"], &dir);
     one_line_error(&o, &["trajectories.csv", "anytime = true"]);
-    assert!(!dir.join("ioh").exists());
+    assert!(!exported(&dir).exists());
 }
 
 #[test]
@@ -435,7 +467,7 @@ fn malformed_report_csv_is_one_line_naming_the_file() {
     for format in ["latex", "markdown"] {
         let o = export(&["--format", format], &dir);
         one_line_error(&o, &["broken.csv", "malformed CSV"]);
-        assert!(!dir.join("export").exists(), "nothing written");
+        assert!(!exported(&dir).exists(), "nothing written");
     }
     std::fs::write(dir.join("broken.csv"), "").unwrap();
     one_line_error(&export(&["--format", "latex"], &dir), &["broken.csv"]);
@@ -495,7 +527,7 @@ fn bad_trajectories_are_one_line_naming_the_file() {
         let o = export(&["--format", "ioh"], &dir);
         eprintln!("case {what}");
         one_line_error(&o, needles);
-        assert!(!dir.join("ioh").exists(), "{what}: nothing written");
+        assert!(!exported(&dir).exists(), "{what}: nothing written");
     }
     // A run of runs.csv without trajectory rows.
     let dir = fixture("shorttraj");

@@ -144,7 +144,8 @@ pub enum Command {
         format: crate::export::Format,
         /// A results folder.
         dir: PathBuf,
-        /// Output folder (default `<dir>/export/` for latex and markdown, `<dir>/ioh/` for ioh).
+        /// Output folder (default `exports/<id>/` in the current folder for latex and markdown,
+        /// `exports/<id>/ioh/` for ioh: never inside the results folder).
         #[arg(long)]
         out: Option<PathBuf>,
     },

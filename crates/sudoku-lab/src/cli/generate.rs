@@ -70,7 +70,7 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
         text.push_str(&puzzle_text(k, &p, r, attempt));
     }
     match a.out {
-        Some(path) => crate::protocol::io::write_atomic(path, text.as_bytes())?,
+        Some(path) => crate::protocol::io::write_output(path, text.as_bytes())?,
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)

@@ -10,6 +10,7 @@ mod export;
 mod generate;
 mod list;
 mod merge;
+mod outcome;
 mod puzzles;
 mod replay;
 pub mod reproduce;

@@ -29,6 +29,11 @@ struct Prepared {
     shard: Option<(usize, usize)>,
     /// The folder of a user spec (None for an embedded one).
     base: Option<PathBuf>,
+    /// The folder as messages name it (`out`, but for a merge built elsewhere).
+    shown: PathBuf,
+    /// The command that runs this protocol again, without `--out` (`reproduce <id> --quick`,
+    /// `run <spec>`): shown in the refusal of a folder that has runs already.
+    command: String,
     /// The default folder of a `--quick` run (`results/quick/<id>`): scratch, replaced by the
     /// next quick run unless `--resume` is given.
     scratch: bool,
@@ -88,7 +93,10 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     if out.exists() && !out.is_dir() {
         bail!("--out {} exists and is not a folder", out.display());
     }
+    let command = command_of(format!("reproduce {}", spec.id), flags);
     Ok(Prepared {
+        command,
+        shown: out.clone(),
         spec,
         forced_runs: forced,
         loaded,
@@ -103,10 +111,31 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     })
 }
 
-/// Runs the protocol of `spec` (from a shard's `meta.json`) on a folder `merge` prepared, as
-/// `--resume`: nothing to run, runs.csv in plan order, every report and chart.
-pub fn finish_merged(spec: Spec, flags: &ProtocolFlags) -> Result<()> {
-    let p = prepare(spec, None, flags)?;
+/// The command line `head` (`reproduce <id>`, `run <spec>`) with the flags of `flags` that
+/// shape the runs, without `--out`, `--resume` or `--fresh`.
+fn command_of(head: String, flags: &ProtocolFlags) -> String {
+    let mut c = head;
+    if flags.quick {
+        c.push_str(" --quick");
+    }
+    if let Some(n) = flags.runs {
+        c.push_str(&format!(" --runs {n}"));
+    }
+    if let Some(s) = flags.seed {
+        c.push_str(&format!(" --seed {s}"));
+    }
+    if let Some(s) = &flags.shard {
+        c.push_str(&format!(" --shard {s}"));
+    }
+    c
+}
+
+/// Runs the protocol of `spec` (from a shard's `meta.json`) on the folder `merge` prepared
+/// (`flags.out`, moved to `shown` afterwards, which the messages name), as `--resume`: nothing
+/// to run, runs.csv in plan order, every report and chart.
+pub fn finish_merged(spec: Spec, flags: &ProtocolFlags, shown: &Path) -> Result<()> {
+    let mut p = prepare(spec, None, flags)?;
+    p.shown = shown.to_path_buf();
     execute(&p, flags)
 }
 
@@ -136,7 +165,8 @@ pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
     let text = spec::read_spec(path)?;
     let spec = Spec::parse(&text, &path.display().to_string())?;
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let p = prepare(spec, Some(&base), flags)?;
+    let mut p = prepare(spec, Some(&base), flags)?;
+    p.command = command_of(format!("run {}", path.display()), flags);
     execute(&p, flags)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -146,6 +176,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     let settings = settings(p)?;
     let runs_path = p.out.join("runs.csv");
     let meta_path = p.out.join("meta.json");
+    let before = super::outcome::Snapshot::of(&p.out);
     // One process per folder, from before the first look at its files to the last write.
     let _lock = claim_folder(p, flags, &settings)?;
     let prior_wall = if flags.resume {
@@ -191,8 +222,9 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         done.executed,
         done.wall,
         done.resumed,
-        p.out.display()
+        p.shown.display()
     );
+    super::outcome::print(&p.out, &p.shown, &before);
     if done.invalid > 0 {
         bail!("{} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug", done.invalid);
     }
@@ -223,6 +255,8 @@ fn claim_folder(p: &Prepared, flags: &ProtocolFlags, settings: &Settings) -> Res
     std::fs::create_dir_all(&p.out)
         .with_context(|| format!("cannot create {}", p.out.display()))?;
     let lock = Lock::take(&p.out)?;
+    // Every file of the folder is one the protocol may replace: no link or device among them.
+    crate::protocol::io::check_folder_files(&p.out)?;
     if flags.resume && runs_path.exists() {
         match Meta::read_settings(&meta_path)? {
             Some(_) if p.spec.anytime && !trajectories.exists() => bail!(
@@ -238,8 +272,9 @@ fn claim_folder(p: &Prepared, flags: &ProtocolFlags, settings: &Settings) -> Res
         }
     } else if runs_path.exists() && !(flags.fresh || p.scratch) {
         bail!(
-            "{} exists: pass --resume to continue it, or --fresh to start over",
-            runs_path.display()
+            "{} exists: pass --resume to continue it (reports only, when it is complete), --fresh to start over, or write elsewhere: sudoku-lab {} --out DIR",
+            runs_path.display(),
+            p.command
         );
     }
     crate::protocol::lock::remove_stale_temps(&p.out);
@@ -337,7 +372,7 @@ fn run_and_report(
         p.loaded.puzzles.len(),
         p.runs,
         p.threads,
-        p.out.display()
+        p.shown.display()
     );
     let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
     // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)

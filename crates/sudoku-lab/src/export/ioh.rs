@@ -413,6 +413,8 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
         dir.display(),
         out.display()
     );
+    let names: Vec<PathBuf> = files.iter().map(|(rel, _)| rel.clone()).collect();
+    super::print_written(out, &names);
     Ok(())
 }
 

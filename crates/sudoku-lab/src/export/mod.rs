@@ -14,3 +14,14 @@ pub enum Format {
     /// One GitHub Markdown pipe table per report table.
     Markdown,
 }
+
+/// Print (stdout) the files an export wrote, relative to its folder `out`, in one line.
+pub fn print_written(out: &std::path::Path, files: &[std::path::PathBuf]) {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    println!(
+        "wrote {} files in {}: {}",
+        names.len(),
+        out.display(),
+        names.join(", ")
+    );
+}

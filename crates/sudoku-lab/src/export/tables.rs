@@ -88,7 +88,48 @@ pub fn tex_escape(s: &str) -> String {
     out
 }
 
-/// A booktabs tabular: `l` and `r` columns by type, header, `\midrule`, rows.
+/// A column name of a report CSV (`success_ci_low`, `mw_p_holm`) as a table heading a reader
+/// takes in at once (`Success CI low`, `MW p (Holm)`): words split at `_`, abbreviations in
+/// capitals, the first letter capitalised unless it is a statistic's symbol (`p`, `n`, `df`).
+pub fn readable_header(column: &str) -> String {
+    let words: Vec<String> = column
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let known = match w {
+                "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" => {
+                    return w.to_uppercase()
+                }
+                // `a`, `b`: the two sides of a pairwise test (`median_a`, `algorithm_b`).
+                "a12" | "q1" | "q3" | "u" | "w" | "v" | "f" | "a" | "b" => return w.to_uppercase(),
+                "holm" => "(Holm)",
+                "ms" => "(ms)",
+                "2x" => "(2x)",
+                "gen" => "generations",
+                "eval" => "evaluations",
+                "chi2" => "chi-squared",
+                "nemenyi" | "friedman" | "iman" | "davenport" | "wilcoxon" | "fisher" | "ret" => {
+                    let mut c = w.chars();
+                    return c
+                        .next()
+                        .map_or(String::new(), |f| f.to_uppercase().chain(c).collect());
+                }
+                _ => w,
+            };
+            known.to_string()
+        })
+        .collect();
+    let text = words.join(" ");
+    let symbol = matches!(column.split('_').next(), Some("p" | "n" | "df"));
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) if !symbol => f.to_uppercase().chain(c).collect(),
+        _ => text,
+    }
+}
+
+/// A booktabs tabular: `l` and `r` columns by type, readable headings ([`readable_header`];
+/// the CSV column names stay in a comment), `\midrule`, rows.
 pub fn latex(t: &Table, experiment: &str, source: &str) -> String {
     let numeric = numeric_columns(t);
     let spec: String = numeric.iter().map(|&n| if n { 'r' } else { 'l' }).collect();
@@ -101,8 +142,11 @@ pub fn latex(t: &Table, experiment: &str, source: &str) -> String {
         one_line(experiment),
         one_line(source)
     );
+    let columns: Vec<String> = t.header.iter().map(|h| one_line(h)).collect();
+    s.push_str(&format!("% Columns: {}\n", columns.join(",")));
     s.push_str(&format!("\\begin{{tabular}}{{{spec}}}\n\\toprule\n"));
-    s.push_str(&line(&t.header));
+    let headings: Vec<String> = t.header.iter().map(|h| readable_header(h)).collect();
+    s.push_str(&line(&headings));
     s.push_str("\\midrule\n");
     for r in &t.rows {
         s.push_str(&line(r));
@@ -184,6 +228,7 @@ pub fn export(format: Format, dir: &Path, experiment: &str, out: &Path) -> Resul
         .collect::<Result<Vec<_>>>()?;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let ext = if format == Format::Latex { "tex" } else { "md" };
+    let mut written = Vec::new();
     for (path, table) in &tables {
         let source = path.display().to_string();
         let text = match format {
@@ -191,7 +236,9 @@ pub fn export(format: Format, dir: &Path, experiment: &str, out: &Path) -> Resul
             _ => markdown(table, experiment, &source),
         };
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("table");
-        write_atomic(&out.join(format!("{stem}.{ext}")), text.as_bytes())?;
+        let name = PathBuf::from(format!("{stem}.{ext}"));
+        write_atomic(&out.join(&name), text.as_bytes())?;
+        written.push(name);
     }
     println!(
         "{} tables of {} as {ext} in {}",
@@ -199,5 +246,31 @@ pub fn export(format: Format, dir: &Path, experiment: &str, out: &Path) -> Resul
         dir.display(),
         out.display()
     );
+    super::print_written(out, &written);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable_header;
+
+    #[test]
+    fn column_names_read_as_headings() {
+        for (column, heading) in [
+            ("success_ci_low", "Success CI low"),
+            ("mw_p_holm", "MW p (Holm)"),
+            ("ert_evaluations", "ERT evaluations"),
+            ("p_value", "p value"),
+            ("algorithm_a", "Algorithm A"),
+            ("a12_magnitude", "A12 magnitude"),
+            ("gen_sd", "Generations SD"),
+            ("wall_ms_mean", "Wall (ms) mean"),
+            ("friedman_chi2", "Friedman chi-squared"),
+            ("power_2x", "Power (2x)"),
+            ("verdict", "Verdict"),
+            ("", ""),
+        ] {
+            assert_eq!(readable_header(column), heading, "{column}");
+        }
+    }
 }

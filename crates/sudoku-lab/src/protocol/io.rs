@@ -1,43 +1,64 @@
-//! File helpers: atomic replacement and the runs.csv row.
+//! File helpers: atomic replacement, the regular-file check of every file a protocol writes
+//! ([`check_regular`]), and the runs.csv row with its one reader ([`for_each_row`]).
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 
 /// Write a file atomically: a temporary file in the same folder, synced, then renamed over the
-/// target, so readers see the old file or the new one, never half of one.
+/// target, so readers see the old file or the new one, never half of one. The target must be
+/// absent or a regular file ([`check_regular`]): every file of a results folder is written
+/// through here or [`write_atomic_with`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomic_with(path, |w| Ok(w.write_all(bytes)?))
 }
 
 /// [`write_atomic`] for content produced piece by piece through a buffered writer. Errors
 /// (disk full, read-only folder, ...) name `path` and the OS reason, in one line; no temporary
-/// file is left. A `path` that exists and is neither a file nor a folder (`/dev/stdout`, a
-/// FIFO, `/dev/full`) is written in place: renaming over it would replace the device.
+/// file is left. A symbolic link, FIFO, device or folder at `path` is refused, never written
+/// through or replaced.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
 ) -> Result<()> {
-    write_atomic_inner(path, fill).with_context(|| format!("cannot write {}", path.display()))
+    check_regular(path)?;
+    replace_file(path, fill).with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn write_atomic_inner(
+/// A file the user named on the command line (`generate --out`): written atomically like
+/// [`write_atomic`], but a path that exists and is neither a file nor a folder (`/dev/stdout`,
+/// a FIFO, `/dev/full`) is written in place: renaming over it would replace the device.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<()> {
+    let fill = |w: &mut std::io::BufWriter<std::fs::File>| Ok(w.write_all(bytes)?);
+    (|| -> Result<()> {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let f = std::fs::OpenOptions::new().write(true).open(path)?;
+            let mut w = std::io::BufWriter::new(f);
+            fill(&mut w)?;
+            w.into_inner().map_err(|e| e.into_error())?;
+            return Ok(());
+        }
+        replace_file(path, fill)
+    })()
+    .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A temporary file beside `path` (created anew: never through a link left under its name),
+/// filled, synced and renamed over `path`; removed on failure.
+fn replace_file(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
 ) -> Result<()> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let f = std::fs::OpenOptions::new().write(true).open(path)?;
-        let mut w = std::io::BufWriter::new(f);
-        fill(&mut w)?;
-        w.into_inner().map_err(|e| e.into_error())?;
-        return Ok(());
-    }
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
     let result = (|| -> Result<()> {
-        let f = std::fs::File::create(&tmp)
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
@@ -50,6 +71,61 @@ fn write_atomic_inner(
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Refuse `path` as a file to append to or replace unless it is absent or a regular file: a
+/// symbolic link (followed, an append would land outside the results folder), a FIFO, a
+/// device or a folder is named and refused in one line. The link itself is looked at
+/// (`symlink_metadata`), not what it points to. The one check of every file the protocol
+/// writes: runs.csv, trajectories.csv, meta.json, reports, the lock file.
+pub fn check_regular(path: &Path) -> Result<()> {
+    let t = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
+        Ok(m) => m.file_type(),
+    };
+    if t.is_file() {
+        return Ok(());
+    }
+    let what = if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        "a FIFO, socket or device"
+    };
+    bail!(
+        "{}: {what}, not a regular file: sudoku-lab writes only regular files in a results folder (remove it or use another --out)",
+        path.display()
+    )
+}
+
+/// [`check_regular`] on every entry of folder `dir` but its subfolders: run before a protocol
+/// writes anything there, so a link planted under any report's name is refused before the
+/// first run, not after the last.
+pub fn check_folder_files(dir: &Path) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for e in entries {
+        let e = e.with_context(|| format!("cannot list {}", dir.display()))?;
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            check_regular(&e.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Open `path` (an existing regular file) to append to it: refused by [`check_regular`] when
+/// it is anything else, and opened with `O_NOFOLLOW`, so a link put in its place meanwhile
+/// fails rather than being followed.
+pub fn open_append(path: &Path) -> Result<std::fs::File> {
+    check_regular(path)?;
+    let mut o = std::fs::OpenOptions::new();
+    o.append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NOFOLLOW);
+    o.open(path)
+        .with_context(|| format!("cannot append to {}", path.display()))
 }
 
 /// One run: the source of truth. Every run is replayable from its row: the seed, the algorithm
@@ -126,25 +202,35 @@ impl Row {
 
 /// Read the rows of a runs.csv, streaming, calling `f` on each. A trailing line without a
 /// newline (a write cut by a crash) is ignored; `Ok(valid_len)` is the byte length of the
-/// complete lines, so the caller can truncate the torn tail before appending.
-pub fn for_each_row(path: &Path, f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
+/// complete lines, so the caller can truncate the torn tail before appending. Every reader of
+/// runs.csv goes through here, so every one refuses the same things: a missing or unknown
+/// header (an empty file included), a malformed row, and a run that appears twice.
+pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result<u64> {
+    for_each_numbered_row(path, |_, r| f(r))
+}
+
+/// [`for_each_row`] with each row's line number (the header is line 1), for callers whose own
+/// checks name the line.
+pub fn for_each_numbered_row(path: &Path, f: impl FnMut(usize, Row) -> Result<()>) -> Result<u64> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     for_each_row_in(std::io::BufReader::new(file), path, f)
 }
 
-/// [`for_each_row`] on any reader; `path` names the source in errors (one line each, with the
-/// line number).
+/// [`for_each_numbered_row`] on any reader; `path` names the source in errors (one line each,
+/// with the line number). The reader is read again from its start only to name the first of
+/// two rows of the same run.
 pub fn for_each_row_in(
-    mut reader: impl std::io::BufRead,
+    mut reader: impl std::io::BufRead + std::io::Seek,
     path: &Path,
-    mut f: impl FnMut(Row) -> Result<()>,
+    mut f: impl FnMut(usize, Row) -> Result<()>,
 ) -> Result<u64> {
     let mut line = String::new();
     let mut valid = 0u64;
     let mut lineno = 0usize;
     let mut v1 = false;
     let mut padded = String::new();
+    let mut seen = SeenRuns::default();
     loop {
         line.clear();
         let k = reader.read_line(&mut line).with_context(|| {
@@ -163,7 +249,7 @@ pub fn for_each_row_in(
         if lineno == 1 {
             v1 = l == HEADER_V1;
             if l != HEADER && !v1 {
-                anyhow::bail!(
+                bail!(
                     "{}: unexpected header (not a sudoku-lab runs.csv of this version)",
                     path.display()
                 );
@@ -178,9 +264,114 @@ pub fn for_each_row_in(
         } else {
             l
         };
-        f(parse_row(l, lineno, path)?)?;
+        let row = parse_row(l, lineno, path)?;
+        if !seen.insert(&row) {
+            return Err(duplicate(&mut reader, path, lineno, &row));
+        }
+        f(lineno, row)?;
+    }
+    if lineno == 0 {
+        bail!(
+            "{}: no header line (an empty or cut file, not a sudoku-lab runs.csv)",
+            path.display()
+        );
     }
     Ok(valid)
+}
+
+/// The error for the row at line `lineno`, a run already recorded above it: the first line of
+/// that run is found by reading the file again (only on this error path).
+fn duplicate(
+    reader: &mut (impl std::io::BufRead + std::io::Seek),
+    path: &Path,
+    lineno: usize,
+    row: &Row,
+) -> anyhow::Error {
+    let first = reader
+        .rewind()
+        .ok()
+        .and_then(|_| {
+            std::io::BufRead::lines(&mut *reader)
+                .enumerate()
+                .skip(1)
+                .find_map(|(i, l)| {
+                    let l = l.ok()?;
+                    let mut it = l.splitn(5, ',');
+                    let key = (it.next()?, it.next()?, it.next()?, it.next()?);
+                    let run = row.run.to_string();
+                    (key == (&row.experiment, &row.algorithm, &row.puzzle, &run)).then_some(i + 1)
+                })
+        })
+        .filter(|&i| i < lineno);
+    let at = first.map_or("an earlier line".to_string(), |i| format!("line {i}"));
+    anyhow::anyhow!(
+        "{}:{lineno}: duplicate row: run {}/{}/{} is already recorded at {at}; every run has one row (remove one of them)",
+        path.display(),
+        row.algorithm,
+        row.puzzle,
+        row.run
+    )
+}
+
+/// (experiment, algorithm, puzzle) of a row.
+type RunGroup = (String, String, String);
+
+/// The runs a runs.csv has recorded so far, keyed by (experiment, algorithm, puzzle, run), to
+/// refuse a second row of the same run. Runs are numbered from 0, so each (experiment,
+/// algorithm, puzzle) keeps a bit per run (a few bits a row, like the plan's sets); a run
+/// number far beyond the rows read of its group (a hostile file) goes to a hash set instead,
+/// so memory stays proportional to the rows. No allocation per row but when the group
+/// changes.
+#[derive(Default)]
+struct SeenRuns {
+    slots: std::collections::HashMap<RunGroup, usize>,
+    /// The last key looked up and its slot (rows of one key come together).
+    last: Option<(RunGroup, usize)>,
+    bits: Vec<Vec<u64>>,
+    sparse: std::collections::HashSet<(usize, u64)>,
+    /// Rows read of each group.
+    rows: Vec<u64>,
+}
+
+impl SeenRuns {
+    /// Record `r`'s run; false when it was recorded already.
+    fn insert(&mut self, r: &Row) -> bool {
+        let slot = self.slot(r);
+        self.rows[slot] += 1;
+        let (w, b) = ((r.run / 64) as usize, r.run % 64);
+        let bits = &mut self.bits[slot];
+        // Dense while the run numbers stay near the rows of their group (bits for at most
+        // twice its rows, plus a few words): a bounded bit set per group, whatever the file.
+        let dense = w < bits.len() || r.run <= 2 * self.rows[slot] + 256;
+        if dense && w >= bits.len() {
+            bits.resize(w + 1, 0);
+        }
+        let before =
+            (bits.get(w).is_some_and(|x| x >> b & 1 == 1)) || self.sparse.contains(&(slot, r.run));
+        if dense {
+            bits[w] |= 1 << b;
+        } else {
+            self.sparse.insert((slot, r.run));
+        }
+        !before
+    }
+
+    fn slot(&mut self, r: &Row) -> usize {
+        if let Some(((e, a, p), s)) = &self.last {
+            if (e, a, p) == (&r.experiment, &r.algorithm, &r.puzzle) {
+                return *s;
+            }
+        }
+        let key = (r.experiment.clone(), r.algorithm.clone(), r.puzzle.clone());
+        let n = self.slots.len();
+        let s = *self.slots.entry(key.clone()).or_insert(n);
+        if s == self.bits.len() {
+            self.bits.push(Vec::new());
+            self.rows.push(0);
+        }
+        self.last = Some((key, s));
+        s
+    }
 }
 
 /// One data line of a runs.csv (without its line break) as a [`Row`]; errors name the file,
@@ -218,7 +409,7 @@ fn parse_row(l: &str, lineno: usize, path: &Path) -> Result<Row> {
         ("counters", &row.counters),
     ] {
         if v.contains([',', '"', '\r', '\n']) {
-            anyhow::bail!(
+            bail!(
                 "{}:{lineno}: malformed row: {name} holds a comma, quote or line break",
                 path.display()
             );
@@ -285,6 +476,54 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
+    /// A run recorded twice is found whatever the order and the run numbers (dense bits,
+    /// the sparse set, and a number that moves from one to the other as rows are read), and
+    /// the error names both lines.
+    #[test]
+    fn a_run_recorded_twice_is_found_and_both_lines_named() {
+        let row = |alg: &str, run: u64| Row {
+            experiment: "x".into(),
+            algorithm: alg.into(),
+            puzzle: "p".into(),
+            run,
+            seed: 1,
+            solved: 0,
+            generations: 0,
+            evaluations: 0,
+            restarts: 0,
+            best_fitness: 0.0,
+            termination: "t".into(),
+            max_generations: 0,
+            wall_ms: 0.0,
+            grid: String::new(),
+            counters: String::new(),
+        };
+        let mut seen = SeenRuns::default();
+        assert!(seen.insert(&row("a", 5000)), "sparse at first");
+        for run in (0..6000).rev() {
+            assert_eq!(seen.insert(&row("a", run)), run != 5000, "{run}");
+            assert!(seen.insert(&row("b", run)));
+        }
+        assert!(!seen.insert(&row("a", 5000)) && !seen.insert(&row("b", 0)));
+        assert!(seen.insert(&row("c", u64::MAX)) && !seen.insert(&row("c", u64::MAX)));
+
+        let mut text = format!("{HEADER}\n");
+        for (alg, run) in [("a", 0), ("a", 1), ("b", 1), ("a", 1)] {
+            text.push_str(&row(alg, run).to_line());
+            text.push('\n');
+        }
+        let e = for_each_row_in(
+            std::io::Cursor::new(text.as_bytes()),
+            Path::new("r.csv"),
+            |_, _| Ok(()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            format!("{e:#}"),
+            "r.csv:5: duplicate row: run a/p/1 is already recorded at line 3; every run has one row (remove one of them)"
+        );
+    }
+
     /// A device (here /dev/full, every write ENOSPC) is written in place, never replaced.
     #[cfg(unix)]
     #[test]
@@ -294,13 +533,13 @@ mod tests {
         if !full.exists() {
             return;
         }
-        let e = write_atomic(full, &[b'x'; 100_000]).unwrap_err();
+        let e = write_output(full, &[b'x'; 100_000]).unwrap_err();
         let msg = format!("{e:#}");
         assert!(msg.starts_with("cannot write /dev/full: "), "{msg}");
         assert!(msg.contains("No space left on device"), "{msg}");
         let t = std::fs::metadata(full).unwrap().file_type();
         assert!(t.is_char_device());
-        write_atomic(Path::new("/dev/null"), b"nothing\n").unwrap();
+        write_output(Path::new("/dev/null"), b"nothing\n").unwrap();
         assert!(std::fs::metadata("/dev/null")
             .unwrap()
             .file_type()

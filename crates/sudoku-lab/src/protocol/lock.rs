@@ -21,13 +21,16 @@ pub struct Lock {
 impl Lock {
     /// Take the lock of `dir` (an existing folder), or fail at once naming the holder's pid.
     pub fn take(dir: &Path) -> Result<Lock> {
+        use std::os::unix::fs::OpenOptionsExt;
         let path = dir.join(FILE);
         loop {
+            crate::protocol::io::check_regular(&path)?;
             let mut file = std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create(true)
                 .truncate(false)
+                .custom_flags(libc::O_NOFOLLOW)
                 .open(&path)
                 .with_context(|| format!("cannot open {}", path.display()))?;
             // SAFETY: flock on a file descriptor this function owns; no memory is involved.

@@ -1,17 +1,24 @@
 //! `sudoku-lab merge OUT SHARD...`: the folders of `--shard 1/n` ... `--shard n/n` joined into
 //! the folder a single machine would have written (issue 11).
 //!
-//! Checked before anything is written: every shard's `meta.json` is complete and names a shard
-//! `k/n` with the same n; the shards are exactly 1..=n (none missing, none twice); they share
-//! the spec, master seed, runs, `--quick` setting and git revision; every row of a shard's
-//! `runs.csv` is a run of the plan that the shard rule ([`crate::protocol::shard_assignment`])
-//! gives to that shard, no run appears twice, and together they cover the plan. Then OUT gets
-//! the rows (and trajectory blocks), a `meta.json` with every shard's sessions and the sum of
-//! their wall times, and is finished as a `--resume` of the whole protocol: runs.csv and
-//! trajectories.csv rewritten in plan order, every table and chart written. The puzzles are
-//! loaded as `replay` loads them (embedded files for relative paths).
+//! Checked before anything is written (issue 21): every shard's `meta.json` is complete and
+//! names a shard `k/n` with the same n; the shards are exactly 1..=n (none missing, none
+//! twice); they share the spec, master seed, runs, `--quick` setting and git revision; every
+//! row of a shard's `runs.csv` is a run of the plan, of this experiment and with the plan's
+//! seed ([`Plan::job_of`], the lookup `replay` uses), that the shard rule
+//! ([`shard_assignment`]) gives to that shard, no run appears twice, and together they cover
+//! the plan; with anytime data, every line of every shard's `trajectories.csv` belongs to a
+//! run of that shard, one block per run, a block for every run. Errors name the shard's file
+//! and line. OUT must be absent or an empty folder.
+//!
+//! The merged folder is built in a staging folder beside OUT: the rows (and trajectory
+//! blocks), a `meta.json` with every shard's sessions and the sum of their wall times, then
+//! finished as a `--resume` of the whole protocol (runs.csv and trajectories.csv rewritten in
+//! plan order, every table and chart written), and only then renamed to OUT ([`publish`]). A
+//! failure at any point leaves OUT as it was, so the same command can be retried. The puzzles
+//! are loaded as `replay` loads them (embedded files for relative paths).
 
-use crate::protocol::io::{for_each_row, HEADER};
+use crate::protocol::io::{for_each_numbered_row, for_each_row, HEADER};
 use crate::protocol::meta::Settings;
 use crate::protocol::plan::{shard_assignment, IndexSet, Plan};
 use crate::spec::Spec;
@@ -112,15 +119,19 @@ fn check_set(shards: &[Shard]) -> Result<()> {
 }
 
 /// What `merge` joined: the spec and settings of the whole protocol (the shards' without the
-/// shard), for the caller to finish OUT as a `--resume` of it.
+/// shard), and the staging folder that holds the joined files, for the caller to finish as a
+/// `--resume` of it and then move to OUT with [`publish`] (or remove with [`abandon`]).
 pub struct Merged {
     pub spec: Spec,
     pub settings: Settings,
     pub shards: usize,
+    pub staging: PathBuf,
 }
 
-/// Check the shard folders `dirs` and join them into `out`: runs.csv (and trajectories.csv)
-/// with every run of the plan once, and meta.json. The reports are not written here.
+/// Check the shard folders `dirs` completely (every row and trajectory line) and join them
+/// into a staging folder beside `out`: runs.csv (and trajectories.csv) with every run of the
+/// plan once, and meta.json. Nothing is written when a check fails, and OUT itself is only
+/// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
     check_set(&shards)?;
@@ -136,43 +147,101 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         .map(|a| crate::algos::expected_cost(&a.budget(cap)))
         .collect();
     let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs);
-    if out.join("runs.csv").exists() {
-        bail!(
-            "{}: runs.csv exists; merge into a new folder",
-            out.display()
-        );
+    check_out(out)?;
+    // Every row and trajectory line checked before anything is written.
+    let owner = shard_assignment(&plan, &costs, first.n);
+    check_rows(&plan, &spec.id, &owner, &shards)?;
+    if spec.anytime {
+        check_trajectories(&plan, &owner, &shards)?;
     }
-    // Every row checked before anything is written.
-    check_rows(&plan, &shard_assignment(&plan, &costs, first.n), &shards)?;
-    write_merged(out, &shards, spec.anytime)?;
+    let staging = staging_of(out);
+    if staging.exists() {
+        std::fs::remove_dir_all(&staging)
+            .with_context(|| format!("cannot remove {}", staging.display()))?;
+    }
+    if let Err(e) = write_merged(&staging, &shards, spec.anytime) {
+        abandon(&staging);
+        return Err(e);
+    }
     Ok(Merged {
         spec,
         settings: first.settings.clone(),
         shards: shards.len(),
+        staging,
     })
 }
 
-/// Every row of every shard is a run of the plan that the shard rule gives to that shard, no
-/// run appears twice, and together they cover the plan.
-fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
+/// OUT may be merged into: absent, or an empty folder (not a link).
+fn check_out(out: &Path) -> Result<()> {
+    let Ok(m) = std::fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    let empty = m.is_dir()
+        && std::fs::read_dir(out)
+            .with_context(|| format!("cannot list {}", out.display()))?
+            .next()
+            .is_none();
+    if !empty {
+        bail!(
+            "{}: exists and is not an empty folder; merge into a new folder",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The folder the merge is built in: beside OUT (same file system, so [`publish`] is a
+/// rename), hidden, named after this process.
+fn staging_of(out: &Path) -> PathBuf {
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("merged");
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    parent.join(format!(".{name}.merge.tmp-{}", std::process::id()))
+}
+
+/// Move the finished staging folder to OUT in one rename (OUT absent or an empty folder).
+pub fn publish(m: &Merged, out: &Path) -> Result<()> {
+    check_out(out)?;
+    std::fs::rename(&m.staging, out)
+        .with_context(|| format!("cannot move {} to {}", m.staging.display(), out.display()))
+}
+
+/// Remove a staging folder after a failure (best effort: the error that caused it matters).
+pub fn abandon(staging: &Path) {
+    let _ = std::fs::remove_dir_all(staging);
+}
+
+/// Every row of every shard is a run of the plan (of this experiment, with the plan's seed,
+/// looked up as `replay` does: [`Plan::job_of`]) that the shard rule gives to that shard, no
+/// run appears twice, and together they cover the plan. Errors name the shard's file and line.
+fn check_rows(plan: &Plan, id: &str, owner: &[u32], shards: &[Shard]) -> Result<()> {
     let mut seen = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join("runs.csv");
-        for_each_row(&path, |r| {
+        for_each_numbered_row(&path, |line, r| {
+            let at = format!("{}:{line}", path.display());
             let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
-            let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) else {
-                bail!("{}: run {run} is not in the plan", path.display());
+            if r.experiment != id {
+                bail!("{at}: row of experiment '{}', not '{id}'", r.experiment);
+            }
+            let Some((i, job)) = plan.job_of(&r) else {
+                bail!("{at}: run {run} is not in the plan");
             };
-            let k = owner[i as usize] as usize + 1;
-            if k != sh.k {
+            if r.seed != job.seed {
                 bail!(
-                    "{}: run {run} belongs to shard {k}, not {}",
-                    path.display(),
-                    sh.k
+                    "{at}: run {run} has seed {}, the plan's is {} (an edited row)",
+                    r.seed,
+                    job.seed
                 );
             }
+            let k = owner[i as usize] as usize + 1;
+            if k != sh.k {
+                bail!("{at}: run {run} belongs to shard {k}, not {}", sh.k);
+            }
             if !seen.insert(i) {
-                bail!("{}: run {run} appears twice", path.display());
+                bail!("{at}: run {run} appears twice (also in another shard)");
             }
             Ok(())
         })?;
@@ -188,6 +257,86 @@ fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Every shard's trajectories.csv: its header, then complete lines of 6 fields, each of a run
+/// of that shard, one block of consecutive lines per run, and a block for every run of the
+/// shard (`check_rows` has shown that its runs.csv holds exactly those). Streamed.
+fn check_trajectories(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
+    use crate::protocol::trajectory::{FILE, HEADER as TRAJ_HEADER};
+    use std::io::BufRead;
+    let mut blocks = IndexSet::empty(plan.len());
+    for sh in shards {
+        let path = sh.dir.join(FILE);
+        let f = std::fs::File::open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        let mut reader = std::io::BufReader::new(f);
+        let (mut line, mut lineno) = (String::new(), 0usize);
+        let mut previous = None;
+        loop {
+            line.clear();
+            lineno += 1;
+            let at = || format!("{}:{lineno}", path.display());
+            let k = reader
+                .read_line(&mut line)
+                .with_context(|| format!("{}: cannot read (not UTF-8 text?)", at()))?;
+            if k == 0 {
+                break;
+            }
+            if !line.ends_with('\n') {
+                bail!("{}: cut line (no line break)", at());
+            }
+            let l = line.trim_end();
+            if lineno == 1 {
+                if l != TRAJ_HEADER {
+                    bail!("{}: header is not '{TRAJ_HEADER}'", at());
+                }
+                continue;
+            }
+            let i = trajectory_run(plan, l).with_context(|| {
+                format!("{}: not a trajectory point of a run of the plan", at())
+            })?;
+            if owner[i as usize] as usize + 1 != sh.k {
+                bail!("{}: a point of a run of another shard", at());
+            }
+            if previous != Some(i) && !blocks.insert(i) {
+                bail!("{}: a second block of the same run", at());
+            }
+            previous = Some(i);
+        }
+        if lineno <= 1 {
+            bail!("{}: empty file (no header line)", path.display());
+        }
+    }
+    if let Some(i) = (0..plan.len()).find(|&i| !blocks.contains(i)) {
+        let j = plan.job(i);
+        let k = owner[i as usize] as usize + 1;
+        let dir = shards
+            .iter()
+            .find(|s| s.k == k)
+            .map_or(Path::new("?"), |s| &s.dir);
+        bail!(
+            "{}: run {}/{}/{} has no trajectory",
+            dir.join(FILE).display(),
+            plan.algorithm_label(j.algorithm),
+            plan.puzzle_id(j.puzzle),
+            j.run
+        );
+    }
+    Ok(())
+}
+
+/// The plan index of a trajectories.csv line (`experiment,algorithm,puzzle,run,evaluations,
+/// penalty`, every number valid), None when it is malformed or names no run of the plan.
+fn trajectory_run(plan: &Plan, l: &str) -> Option<u64> {
+    let mut f = l.split(',');
+    let (_, algorithm, puzzle, run) = (f.next()?, f.next()?, f.next()?, f.next()?);
+    f.next()?.parse::<u64>().ok()?;
+    f.next()?.parse::<u32>().ok()?;
+    if f.next().is_some() {
+        return None;
+    }
+    plan.index_of(algorithm, puzzle, run.parse().ok()?)
 }
 
 /// runs.csv (the shards' rows), trajectories.csv (the shards' blocks; both put in plan order by

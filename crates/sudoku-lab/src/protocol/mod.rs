@@ -4,7 +4,8 @@
 //!
 //! - [`plan`] - the jobs and their seeds, and the shard rule;
 //! - [`run`] - [`Protocol`]: one run, and every pending run in parallel, appended as they finish;
-//! - [`io`] - runs.csv rows, atomic file writes;
+//! - [`io`] - runs.csv rows (the one reader: header, malformed and duplicated rows refused),
+//!   atomic file writes, and the check that every file written is a regular one;
 //! - [`meta`] - meta.json;
 //! - [`trajectory`] - anytime data (`trajectories.csv`);
 //! - [`progress`] - the progress bar and log lines, by effort;

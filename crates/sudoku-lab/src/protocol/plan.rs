@@ -7,6 +7,7 @@
 //! run; the plan's size is checked against the memory available by
 //! [`crate::spec::check_plan_memory`]).
 
+use crate::protocol::io::Row;
 use crate::spec::Spec;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -100,6 +101,15 @@ impl<'a> Plan<'a> {
             *self.puzzle_index.get(puzzle)?,
             run,
         )
+    }
+
+    /// The plan index and job of the run a runs.csv row names (algorithm label, puzzle id,
+    /// run), None when the plan has no such run. The one lookup of a recorded row: `replay`
+    /// re-executes this job (its seed from the plan, not from the row), `merge` checks the
+    /// row's seed against it.
+    pub fn job_of(&self, r: &Row) -> Option<(u64, Job)> {
+        let i = self.index_of(&r.algorithm, &r.puzzle, r.run)?;
+        Some((i, self.job(i)))
     }
 
     /// Every plan index, the runs of the algorithm with the largest expected cost first (ties

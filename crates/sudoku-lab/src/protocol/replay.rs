@@ -51,8 +51,8 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     })?;
     let effort: u64 = rows
         .iter()
-        .filter_map(|r| plan.index_of(&r.algorithm, &r.puzzle, r.run))
-        .map(|i| algos::expected_cost(&protocol.budgets[plan.algorithm_of(i)]))
+        .filter_map(|r| plan.job_of(r))
+        .map(|(i, _)| algos::expected_cost(&protocol.budgets[plan.algorithm_of(i)]))
         .fold(0u64, u64::saturating_add);
     let progress = Progress::new("replay", effort, rows.len() as u64);
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -93,12 +93,11 @@ fn check_row(
     progress: &Progress,
 ) -> Option<String> {
     let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
-    let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) else {
+    let Some((_, job)) = plan.job_of(r) else {
         return Some(format!(
             "{key}: not in the spec of meta.json, cannot replay"
         ));
     };
-    let job = plan.job(i);
     let done = protocol.execute_observed(&job, Some(progress));
     let mut again = done.row;
     again.wall_ms = r.wall_ms;

@@ -8,7 +8,9 @@
 //! from thread or order.
 
 use super::plan::{shard_members, IndexSet, Job, Plan};
-use crate::protocol::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
+use crate::protocol::io::{
+    check_regular, for_each_row, open_append, write_atomic, write_atomic_with, Row, HEADER,
+};
 use crate::protocol::progress::Progress;
 use crate::protocol::trajectory::Recorder;
 use crate::spec::Spec;
@@ -157,10 +159,7 @@ impl<'a> Protocol<'a> {
         } else {
             None
         };
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(runs_path)
-            .with_context(|| format!("cannot append to {}", runs_path.display()))?;
+        let file = open_append(runs_path)?;
         if found > 0 {
             eprintln!("resuming: {found} runs already done");
         }
@@ -221,10 +220,17 @@ impl<'a> Protocol<'a> {
     }
 
     /// The runs already in `runs_path` (with `resume`; a torn last line is cut off so that new
-    /// rows append cleanly), or a new runs.csv with its header.
+    /// rows append cleanly), or a new runs.csv with its header. An empty file (created, never
+    /// written) gets its header before the first run; a file without it is refused (by the
+    /// reader) before any run starts.
     fn runs_done(&self, plan: &Plan, runs_path: &Path, resume: bool) -> Result<IndexSet> {
         let mut done = IndexSet::empty(plan.len());
-        if !runs_path.exists() {
+        check_regular(runs_path)?;
+        let empty = std::fs::metadata(runs_path).ok().map(|m| m.len() == 0);
+        if empty.is_none() || (resume && empty == Some(true)) {
+            if empty.is_some() {
+                eprintln!("{}: empty file: header written", runs_path.display());
+            }
             write_atomic(runs_path, format!("{HEADER}\n").as_bytes())?;
             return Ok(done);
         }
@@ -249,15 +255,12 @@ impl<'a> Protocol<'a> {
             }
             Ok(())
         })?;
-        // Drop a torn last line before appending.
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(runs_path)
-            .and_then(|f| {
-                if f.metadata()?.len() != valid {
-                    f.set_len(valid)?;
-                }
-                Ok(())
+        // Drop a torn last line before appending (an append-mode descriptor may truncate).
+        let f = open_append(runs_path)?;
+        f.metadata()
+            .and_then(|m| match m.len() == valid {
+                true => Ok(()),
+                false => f.set_len(valid),
             })
             .with_context(|| format!("cannot write {}", runs_path.display()))?;
         Ok(done)
@@ -285,10 +288,7 @@ impl<'a> Protocol<'a> {
             let header = format!("{}\n", crate::protocol::trajectory::HEADER);
             write_atomic(path, header.as_bytes())?;
         }
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot append to {}", path.display()))
+        open_append(path)
     }
 
     /// Rewrite runs.csv in plan order, atomically.
