@@ -11,7 +11,7 @@ use super::plan::{shard_members, IndexSet, Job, Plan};
 use crate::protocol::io::{for_each_row, write_atomic, write_atomic_with, Row, HEADER};
 use crate::protocol::progress::Progress;
 use crate::protocol::trajectory::Recorder;
-use crate::spec::Spec;
+use crate::spec::{Loaded, Spec};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -27,6 +27,8 @@ pub struct Protocol<'a> {
     pub budgets: Vec<Budget>,
     /// Runs of each puzzle (same order as `puzzles`).
     pub runs: Vec<u64>,
+    /// Per algorithm: its own runs of every puzzle, else None (see [`crate::spec::Loaded`]).
+    pub algorithm_runs: Vec<Option<u64>>,
     /// Record anytime data in `trajectories.csv` (spec key `anytime`).
     pub anytime: bool,
     /// `--shard k/n` (k from 1): only the k-th of n disjoint slices of the plan.
@@ -40,19 +42,18 @@ pub struct Done {
 }
 
 impl<'a> Protocol<'a> {
-    /// The protocol of `spec` on its loaded `puzzles` (`runs` of each): a solver and a budget
+    /// The protocol of `spec` on its `loaded` puzzles (with their runs): a solver and a budget
     /// per algorithm (with the `--quick` generation cap when given), anytime data as the spec
     /// asks, and with `shard` only that slice of the plan.
     pub fn new(
         spec: &'a Spec,
-        puzzles: &'a [Puzzle],
-        runs: Vec<u64>,
+        loaded: &'a Loaded,
         quick_cap: Option<u64>,
         shard: Option<(usize, usize)>,
     ) -> Result<Self> {
         Ok(Protocol {
             spec,
-            puzzles,
+            puzzles: &loaded.puzzles,
             solvers: spec
                 .algorithms
                 .iter()
@@ -63,7 +64,8 @@ impl<'a> Protocol<'a> {
                 .iter()
                 .map(|a| a.budget(quick_cap))
                 .collect(),
-            runs,
+            runs: loaded.runs.clone(),
+            algorithm_runs: loaded.algorithm_runs.clone(),
             anytime: spec.anytime,
             shard,
         })
@@ -124,7 +126,7 @@ impl<'a> Protocol<'a> {
 
     /// The plan of this protocol.
     pub fn plan(&self) -> Plan<'_> {
-        Plan::new(self.spec, self.puzzles, &self.runs)
+        Plan::new(self.spec, self.puzzles, &self.runs, &self.algorithm_runs)
     }
 
     /// The expected cost of a run of each algorithm (see [`crate::algos::expected_cost`]).
