@@ -136,7 +136,10 @@ pub const BOOTSTRAP_RESAMPLES: usize = 10_000;
 /// every machine. None with fewer than [`BOOTSTRAP_MIN_N`] values, a non-finite value, or a
 /// `level` outside (0, 1).
 pub fn bootstrap_mean_interval(xs: &[f64], level: f64, seed: u64) -> Option<(f64, f64)> {
-    if xs.len() < BOOTSTRAP_MIN_N || xs.iter().any(|x| !x.is_finite()) || !(level > 0.0 && level < 1.0) {
+    if xs.len() < BOOTSTRAP_MIN_N
+        || xs.iter().any(|x| !x.is_finite())
+        || !(level > 0.0 && level < 1.0)
+    {
         return None;
     }
     let mut state = seed;
@@ -160,9 +163,16 @@ pub fn bootstrap_mean_interval(xs: &[f64], level: f64, seed: u64) -> Option<(f64
     means.sort_by(f64::total_cmp);
     let b = means.len();
     let rank = |q: f64| ((q * b as f64).ceil() as usize).clamp(1, b) - 1;
-    let (lo, hi) = (means[rank((1.0 - level) / 2.0)], means[rank((1.0 + level) / 2.0)]);
+    let (lo, hi) = (
+        means[rank((1.0 - level) / 2.0)],
+        means[rank((1.0 + level) / 2.0)],
+    );
     // A mean of observed values lies within their range; clamp away summation rounding.
-    let (min, max) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let (min, max) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
     Some((lo.clamp(min, max), hi.clamp(min, max)))
 }
 
@@ -173,7 +183,9 @@ mod bootstrap_tests {
     #[test]
     fn bootstrap_interval_stays_within_the_data_and_covers_the_mean() {
         // Skewed generations like those of a few successful runs.
-        let xs = [120.0, 150.0, 90.0, 30000.0, 200.0, 180.0, 160.0, 140.0, 110.0, 95.0];
+        let xs = [
+            120.0, 150.0, 90.0, 30000.0, 200.0, 180.0, 160.0, 140.0, 110.0, 95.0,
+        ];
         let (lo, hi) = bootstrap_mean_interval(&xs, 0.95, 1).unwrap();
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
         assert!(lo >= 90.0 && hi <= 30000.0, "{lo} {hi}");
@@ -184,7 +196,10 @@ mod bootstrap_tests {
     #[test]
     fn bootstrap_interval_needs_enough_values() {
         assert_eq!(bootstrap_mean_interval(&[1.0; 9], 0.95, 1), None);
-        assert_eq!(bootstrap_mean_interval(&[5.0; 10], 0.95, 1), Some((5.0, 5.0)));
+        assert_eq!(
+            bootstrap_mean_interval(&[5.0; 10], 0.95, 1),
+            Some((5.0, 5.0))
+        );
         assert_eq!(bootstrap_mean_interval(&[1.0; 20], 1.0, 1), None);
         let mut xs = [1.0; 12];
         xs[3] = f64::NAN;
@@ -196,6 +211,9 @@ mod bootstrap_tests {
         // 40 values 1..=40: mean 20.5, SD 11.69, t interval 20.5 +- 3.74.
         let xs: Vec<f64> = (1..=40).map(f64::from).collect();
         let (lo, hi) = bootstrap_mean_interval(&xs, 0.95, 7).unwrap();
-        assert!((lo - 16.76).abs() < 0.6 && (hi - 24.24).abs() < 0.6, "{lo} {hi}");
+        assert!(
+            (lo - 16.76).abs() < 0.6 && (hi - 24.24).abs() < 0.6,
+            "{lo} {hi}"
+        );
     }
 }

@@ -1158,7 +1158,7 @@ fn quick_levels_report_end_to_end() {
     let paper: Vec<(&str, &str, &str, &str)> = rows
         .iter()
         .filter(|r| r[1] == "claim" && r[2] == "paper")
-        .map(|r| (r[5], r[6], r[7], r[24]))
+        .map(|r| (r[5], r[6], r[7], r[25]))
         .collect();
     assert_eq!(
         paper,

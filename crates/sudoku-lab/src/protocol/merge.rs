@@ -135,12 +135,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     let costs: Vec<u64> = (spec.algorithms.iter())
         .map(|a| crate::algos::expected_cost(&a.budget(cap)))
         .collect();
-    let plan = Plan::new(
-        &spec,
-        &loaded.puzzles,
-        &loaded.runs,
-        &loaded.algorithm_runs,
-    );
+    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
     if out.join("runs.csv").exists() {
         bail!(
             "{}: runs.csv exists; merge into a new folder",

@@ -78,7 +78,8 @@ pub fn power_two_fold_mean(
     normal_power(mean, se)
 }
 
-fn normal_power(difference: f64, se: f64) -> Option<f64> {
+/// Power of a two-sided z test at the 5 % level to see `difference` with standard error `se`.
+pub fn normal_power(difference: f64, se: f64) -> Option<f64> {
     use statrs::distribution::{ContinuousCDF, Normal};
     if se == 0.0 {
         return Some(1.0);
@@ -609,7 +610,9 @@ max_generations = 100
         // Before: the t interval of these 3 generations (a mean of 2-4 successes in
         // comparison.csv) ran down to about -58 000.
         assert_eq!(mean_interval(&[500.0, 1200.0, 40000.0]), None);
-        let xs = [500.0, 1200.0, 40000.0, 800.0, 950.0, 700.0, 3000.0, 650.0, 1100.0, 900.0];
+        let xs = [
+            500.0, 1200.0, 40000.0, 800.0, 950.0, 700.0, 3000.0, 650.0, 1100.0, 900.0,
+        ];
         let (lo, hi) = mean_interval(&xs).unwrap();
         assert!(lo >= 500.0 && lo < hi && hi <= 40000.0, "{lo} {hi}");
     }

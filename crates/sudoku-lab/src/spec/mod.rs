@@ -179,15 +179,6 @@ impl AlgorithmSpec {
 }
 
 impl Loaded {
-    /// Runs of puzzle `p` by algorithm `a`.
-    pub fn runs_of(&self, a: usize, p: usize) -> u64 {
-        self.algorithm_runs
-            .get(a)
-            .copied()
-            .flatten()
-            .unwrap_or(self.runs[p])
-    }
-
     /// Runs in the whole plan (algorithms x puzzles x runs).
     pub fn total_runs(&self) -> u128 {
         let shared: u128 = self.runs.iter().map(|&r| u128::from(r)).sum();

@@ -64,13 +64,17 @@ impl Spec {
         if self.runs == 0 || self.quick_runs == 0 {
             bail!("runs and quick_runs must be at least 1");
         }
-        let puzzle_runs = (self.puzzles.iter()).filter_map(|p| Some((format!("puzzle '{}'", p.id), p.runs?)));
+        let puzzle_runs =
+            (self.puzzles.iter()).filter_map(|p| Some((format!("puzzle '{}'", p.id), p.runs?)));
         let algorithm_runs = (self.algorithms.iter())
             .filter_map(|a| Some((format!("algorithm '{}'", a.label), a.runs?)));
-        for (key, v) in [("spec".to_string(), self.runs), ("spec (quick_runs)".to_string(), self.quick_runs)]
-            .into_iter()
-            .chain(puzzle_runs.clone())
-            .chain(algorithm_runs.clone())
+        for (key, v) in [
+            ("spec".to_string(), self.runs),
+            ("spec (quick_runs)".to_string(), self.quick_runs),
+        ]
+        .into_iter()
+        .chain(puzzle_runs.clone())
+        .chain(algorithm_runs.clone())
         {
             if v == 0 {
                 bail!("{key}: runs must be at least 1");
@@ -79,7 +83,9 @@ impl Spec {
                 bail!("{key}: runs = {v} is over the limit of {MAX_RUNS} runs");
             }
         }
-        if let (Some((p, _)), Some((a, _))) = (puzzle_runs.clone().next(), algorithm_runs.clone().next()) {
+        if let (Some((p, _)), Some((a, _))) =
+            (puzzle_runs.clone().next(), algorithm_runs.clone().next())
+        {
             bail!("runs is set on {p} and on {a}: set runs per puzzle or per algorithm, not both");
         }
         if self.quick_set_size == Some(0) {
