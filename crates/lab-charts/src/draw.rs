@@ -1489,12 +1489,15 @@ fn missing_band(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> f64 {
 /// Device positions of the marks of points without a value: in the band at
 /// the bottom of the plot (see [`missing_band`]), stacked upwards where several
 /// series miss the same x.
-fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> Vec<(usize, (f64, f64))> {
+fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> MissingMarks {
     missing_layout(p, plot, m).1
 }
 
+/// The marks of points without a value: (series, device position).
+type MissingMarks = Vec<(usize, (f64, f64))>;
+
 /// The band's height and the marks' positions in it (see [`missing_band`]).
-fn missing_layout(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (f64, Vec<(usize, (f64, f64))>) {
+fn missing_layout(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (f64, MissingMarks) {
     let eps = 1e-9;
     // (series, x, place in its stack)
     let mut raw: Vec<(usize, f64, usize)> = Vec::new();

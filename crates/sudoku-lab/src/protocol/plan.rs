@@ -295,9 +295,9 @@ max_generations = 100
         uniform: &[Option<u64>],
     ) -> Vec<Job> {
         let mut jobs = Vec::new();
-        for a in 0..spec.algorithms.len() {
+        for (a, own) in uniform.iter().enumerate().take(spec.algorithms.len()) {
             for (p, puzzle) in puzzles.iter().enumerate() {
-                for run in 0..uniform[a].unwrap_or(runs[p]) {
+                for run in 0..own.unwrap_or(runs[p]) {
                     let seed = run_seed(spec.master_seed, &spec.id, &puzzle.id, run);
                     jobs.push(Job {
                         algorithm: a,

@@ -151,7 +151,7 @@ fn settled_section(
                 (ours_high, paper_low)
             })
             .collect();
-        if bounds.is_empty() || bounds.iter().any(|&(o, p)| !(o < SETTLED_FRACTION * p)) {
+        if bounds.is_empty() || !bounds.iter().all(|&(o, p)| o < SETTLED_FRACTION * p) {
             continue;
         }
         let (s, n) =
