@@ -44,7 +44,6 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     }
     let forced = flags.runs.or(flags.quick.then_some(spec.quick_runs));
     let loaded = spec.load_puzzles(base, flags.quick, forced)?;
-    warn_own_stops(&spec);
     let published = reports::Published::load(&spec, base, &loaded)?;
     let runs = flags.runs.unwrap_or(if flags.quick {
         spec.quick_runs
@@ -102,19 +101,6 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
         shard: flags.shard.as_deref().map(parse_shard).transpose()?,
         base: base.map(Path::to_path_buf),
     })
-}
-
-/// A warning line on stderr for each algorithm with a `max_evaluations` that its runs stop
-/// before by the algorithm's own rule ([`algos::own_stopping_rule`]), so that no one reads the
-/// budget as spent (issue 21); the compare report states the evaluations actually used.
-fn warn_own_stops(spec: &Spec) {
-    for a in &spec.algorithms {
-        let rule = (a.max_evaluations)
-            .and_then(|max| algos::own_stopping_rule(&a.algorithm, &a.params, max));
-        if let Some(rule) = rule {
-            eprintln!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
-        }
-    }
 }
 
 /// Runs the protocol of `spec` (from a shard's `meta.json`) on a folder `merge` prepared, as

@@ -166,6 +166,9 @@ impl<'a> Protocol<'a> {
         if found > 0 {
             eprintln!("resuming: {found} runs already done");
         }
+        if pending > 0 {
+            self.warn_own_stops();
+        }
         let costs = self.costs();
         // One run per task, the longest expected first: the threads take the next run from a
         // shared list as they finish, so no thread is left with a long contiguous chunk of
@@ -191,6 +194,21 @@ impl<'a> Protocol<'a> {
             )?;
         }
         Ok((pending as usize, found as usize))
+    }
+
+    /// A warning line on stderr for each algorithm with a `max_evaluations` that its runs stop
+    /// before by the algorithm's own rule ([`crate::algos::own_stopping_rule`]), so that no one
+    /// reads the budget as spent (issue 21); the compare report states the evaluations actually
+    /// used. Given once every input is checked, when runs are about to start: an input error
+    /// stays a single line, and rewriting the reports of a finished folder says nothing.
+    fn warn_own_stops(&self) {
+        for (a, budget) in self.spec.algorithms.iter().zip(&self.budgets) {
+            let rule = (budget.max_evaluations)
+                .and_then(|max| crate::algos::own_stopping_rule(&a.algorithm, &a.params, max));
+            if let Some(rule) = rule {
+                eprintln!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
+            }
+        }
     }
 
     /// Execute the runs `order` yields on `threads` threads, sending each result to the writer
