@@ -173,10 +173,12 @@ struct Metrics {
 
 impl Metrics {
     fn new(cell_w: f64, cell_h: f64, unit: f64) -> Metrics {
-        // nominal sizes from the nominal cell size
-        let base = (cell_w / unit / 40.0)
-            .min(cell_h / unit / 30.0)
-            .clamp(11.0, 20.0);
+        // Nominal sizes from the nominal cell size. The site shows a figure scaled to its
+        // column (about 1340 px in a 1400 px window): at 1/34 of a panel's width, tick labels
+        // of a three-panel figure still show at about 13 px (at 1/40 they came out near 11).
+        let base = (cell_w / unit / 34.0)
+            .min(cell_h / unit / 26.0)
+            .clamp(12.0, 22.0);
         let f = base * unit;
         Metrics {
             tick: f,
@@ -468,7 +470,14 @@ fn draw_panel<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let cell = plan.cell;
     let layout = &plan.layout;
-    let plot = layout.plot;
+    // Points without a value get a band of their own below the data (see [`missing_band`]):
+    // the data are mapped above it, the x axis sits under it.
+    let full = layout.plot;
+    let band = missing_band(p, &full, m);
+    let plot = Rect {
+        y1: full.y1 - band,
+        ..full
+    };
     let unit = fl.unit;
 
     // grid
@@ -510,14 +519,20 @@ fn draw_panel<DB: DrawingBackend>(
             draw_marker(root, s.marker, q, m, s.color)?;
         }
     }
-    for (i, q) in missing_points(p, &plot, m) {
+    let frame = ShapeStyle::from(&FRAME).stroke_width(px_width(unit));
+    if band > 0.0 {
+        let corners = [ipt((full.x0, plot.y1)), ipt((full.x1, full.y1))];
+        root.draw(&Rectangle::new(corners, BAND.filled()))
+            .map_err(draw_err)?;
+        line(root, (full.x0, plot.y1), (full.x1, plot.y1), frame)?;
+    }
+    for (i, q) in missing_points(p, &full, m) {
         draw_missing(root, q, m, p.series[i].color)?;
     }
 
     // frame and ticks
-    let frame = ShapeStyle::from(&FRAME).stroke_width(px_width(unit));
     root.draw(&Rectangle::new(
-        [ipt((plot.x0, plot.y0)), ipt((plot.x1, plot.y1))],
+        [ipt((full.x0, full.y0)), ipt((full.x1, full.y1))],
         frame,
     ))
     .map_err(draw_err)?;
@@ -542,12 +557,12 @@ fn draw_panel<DB: DrawingBackend>(
     }
     for &pos in &layout.x_minor {
         let x = map_x(&plot, p.x.frac(pos));
-        line(root, (x, plot.y1), (x, plot.y1 + 0.55 * m.tick_len), frame)?;
+        line(root, (x, full.y1), (x, full.y1 + 0.55 * m.tick_len), frame)?;
     }
-    let label_top = plot.y1 + m.tick_len + m.gap;
+    let label_top = full.y1 + m.tick_len + m.gap;
     for t in &layout.x_ticks {
         let x = map_x(&plot, p.x.frac(t.pos));
-        line(root, (x, plot.y1), (x, plot.y1 + m.tick_len), frame)?;
+        line(root, (x, full.y1), (x, full.y1 + m.tick_len), frame)?;
         let Some(label) = &t.label else { continue };
         match layout.x_labels {
             XLabels::Horizontal => {
@@ -592,14 +607,27 @@ fn draw_panel<DB: DrawingBackend>(
     // the title, line by line, centred over the plot as far as the panel allows
     for (i, title) in p.title.lines().enumerate() {
         let baseline = cell.y0 + m.pad + CAP * m.title + i as f64 * LINE * m.title;
-        let half = 0.5 * font::text_width(title, m.title);
+        let size = title_size(title, m.title, plan.outer.x1 - plan.outer.x0 - 2.0 * m.pad);
+        let half = 0.5 * font::text_width(title, size);
         let x = mid_x
             .min(plan.outer.x1 - m.pad - half)
             .max(plan.outer.x0 + m.pad + half);
-        text(root, title, m.title, fl, x, baseline, HPos::Center)?;
+        text(root, title, size, fl, x, baseline, HPos::Center)?;
     }
 
     plan.legend.draw(root, plan.legend_at, m, fl)
+}
+
+/// The font size of a title line: `size`, or smaller so that the line fits in `width`. A
+/// line wider than its panel (a `--quick` note above each panel of a grid) ran into the
+/// titles of the panels beside it.
+fn title_size(line: &str, size: f64, width: f64) -> f64 {
+    let w = font::text_width(line, size);
+    if w > width && w > 0.0 {
+        size * width / w
+    } else {
+        size
+    }
 }
 
 pub(crate) fn px_width(w: f64) -> u32 {
@@ -1441,12 +1469,38 @@ fn draw_missing<DB: DrawingBackend>(
     .map_err(draw_err)
 }
 
-/// Device positions of the marks of points without a value: on the bottom
-/// edge of the plot (raised by the mark's size so it shows whole), stacked
-/// upwards where several series miss the same x.
-fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> Vec<(usize, (f64, f64))> {
+/// Fill of the band of points without a value.
+const BAND: RGBColor = RGBColor(238, 238, 238);
+
+/// Largest share of the plot's height the band of points without a value may take: past it,
+/// stacked marks overlap (each still shows its colour).
+const BAND_SHARE: f64 = 0.25;
+
+/// Height of the band below the data where points without a value are marked
+/// (0 when there are none): tall enough for the most marks stacked at one x,
+/// at most [`BAND_SHARE`] of the plot. Marks drawn on the data's bottom edge,
+/// as before, sat where the smallest value (the best, for generations or
+/// evaluations) would be, on log axes too; in a band of their own, separated
+/// by a line, they cannot be read as a value.
+fn missing_band(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> f64 {
+    missing_layout(p, plot, m).0
+}
+
+/// Device positions of the marks of points without a value: in the band at
+/// the bottom of the plot (see [`missing_band`]), stacked upwards where several
+/// series miss the same x.
+fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> MissingMarks {
+    missing_layout(p, plot, m).1
+}
+
+/// The marks of points without a value: (series, device position).
+type MissingMarks = Vec<(usize, (f64, f64))>;
+
+/// The band's height and the marks' positions in it (see [`missing_band`]).
+fn missing_layout(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> (f64, MissingMarks) {
     let eps = 1e-9;
-    let mut out: Vec<(usize, (f64, f64))> = Vec::new();
+    // (series, x, place in its stack)
+    let mut raw: Vec<(usize, f64, usize)> = Vec::new();
     for (i, s) in p.series.iter().enumerate() {
         for &x in &s.missing {
             let fx = p.x.frac(x);
@@ -1454,15 +1508,29 @@ fn missing_points(p: &Prepared<'_>, plot: &Rect, m: &Metrics) -> Vec<(usize, (f6
                 continue;
             }
             let px = map_x(plot, fx);
-            let below = out
+            let below = raw
                 .iter()
-                .filter(|(_, q)| (q.0 - px).abs() < 1.5 * m.marker)
+                .filter(|(_, q, _)| (q - px).abs() < 1.5 * m.marker)
                 .count();
-            let py = plot.y1 - 2.0 * m.marker - below as f64 * 3.2 * m.marker;
-            out.push((i, (px, py)));
+            raw.push((i, px, below));
         }
     }
-    out
+    let Some(stacked) = raw.iter().map(|r| r.2 + 1).max() else {
+        return (0.0, Vec::new());
+    };
+    let room = BAND_SHARE * (plot.y1 - plot.y0);
+    let band = ((3.2 * stacked as f64 + 0.6) * m.marker).min(room.max(3.6 * m.marker));
+    // A mark spans 0.75 marker above its centre and 1.5 below.
+    let step = if stacked > 1 {
+        (3.2 * m.marker).min((band - 3.35 * m.marker) / (stacked - 1) as f64)
+    } else {
+        0.0
+    };
+    let marks = raw
+        .into_iter()
+        .map(|(i, px, below)| (i, (px, plot.y1 - 2.0 * m.marker - below as f64 * step)))
+        .collect();
+    (band, marks)
 }
 
 #[cfg(test)]
@@ -1651,7 +1719,7 @@ mod tests {
     }
 
     #[test]
-    fn missing_values_are_marked_on_the_bottom_edge() {
+    fn missing_values_are_marked_in_a_band_below_the_data() {
         let names: &'static [String] =
             Box::leak(vec!["a".to_string(), "b".to_string()].into_boxed_slice());
         let mut p = line_panel("t", names, 3);
@@ -1666,10 +1734,16 @@ mod tests {
         let marks = missing_points(&p, &plot, &m);
         // series 0 misses x = 0, series 1 misses x = 0 and 2
         assert_eq!(marks.iter().map(|&(i, _)| i).collect::<Vec<_>>(), [0, 1, 1]);
+        // Every mark lies whole inside the band below the data (two marks stacked at x = 0).
+        let band = missing_band(&p, &plot, &m);
+        assert!((band - 7.0 * m.marker).abs() < 1e-9, "{band}");
         for &(_, (x, y)) in &marks {
-            assert!(x > plot.x0 && x < plot.x1 && y > plot.y0 && y < plot.y1);
-            assert!(plot.y1 - y < 8.0 * m.marker, "{y}");
+            assert!(x > plot.x0 && x < plot.x1);
+            assert!(y - 0.75 * m.marker > plot.y1 - band && y + 1.5 * m.marker < plot.y1);
         }
+        let mut none = line_panel("t", names, 3);
+        none.series[0].missing.clear();
+        assert_eq!(missing_band(&none, &plot, &m), 0.0);
         // two marks at the same x are stacked, not drawn on top of each other
         assert!((marks[0].1 .0 - marks[1].1 .0).abs() < 1e-9);
         assert!(marks[1].1 .1 < marks[0].1 .1 - 2.0 * m.marker);
@@ -1682,6 +1756,14 @@ mod tests {
             .collect();
         assert_eq!(missing.len(), 1);
         assert_eq!(missing[0].name, "no run solved");
+    }
+
+    #[test]
+    fn a_title_line_never_runs_out_of_its_panel() {
+        let long = "QUICK RUN (3 runs per puzzle, at most 2000 generations): not a result";
+        let size = title_size(long, 16.0, 300.0);
+        assert!(size < 16.0 && font::text_width(long, size) <= 300.0 + 1e-9);
+        assert_eq!(title_size("(a) short", 16.0, 300.0), 16.0);
     }
 
     #[test]
@@ -1710,7 +1792,7 @@ mod tests {
 
     #[test]
     fn dashes_alternate_along_the_line() {
-        let m = Metrics::new(800.0, 600.0, 1.0);
+        let m = Metrics::new(680.0, 520.0, 1.0);
         let (on, off) = (0.6 * m.tick, 0.4 * m.tick);
         let period = on + off;
         // an L-shaped run: dashes carry on around the corner

@@ -11,6 +11,7 @@
 //!   Deep's Retrievable-GA paper, eq. (7) and Fig. 8;
 //! * [`ert`] — expected running time as defined by COCO/BBOB;
 //! * [`wilson_interval`] — the Wilson score interval of a success rate;
+//! * [`bootstrap_mean_interval`] — the percentile bootstrap interval of a mean;
 //! * [`vargha_delaney_a12`], [`A12Magnitude`] — the Vargha–Delaney A effect
 //!   size, matching R's `effsize::VD.A`;
 //! * [`wilcoxon_signed_rank`] — the paired Wilcoxon signed-rank test,
@@ -44,7 +45,10 @@ mod ranking;
 mod signed_rank;
 mod studentized_range;
 
-pub use descriptive::{ert, summarize, wilson_interval, Summary};
+pub use descriptive::{
+    bootstrap_mean_interval, ert, summarize, wilson_interval, Summary, BOOTSTRAP_MIN_N,
+    BOOTSTRAP_RESAMPLES,
+};
 pub use ecdf::ecdf;
 pub use effect_size::{vargha_delaney_a12, A12Magnitude};
 pub use error::StatsError;

@@ -186,3 +186,77 @@ max_evaluations = 200000
     );
     assert!(!d.join("x").exists());
 }
+
+/// Issue 21, items 11-12: RESEDA with one attempt stops by its own rule long before the
+/// budget. Its unsolved runs keep their last penalty in the fixed-budget view (before: they
+/// were dropped while solved runs were carried forward, so it seemed to reach penalty 0), the
+/// spec's load warns, and the report states the evaluations it actually used.
+#[test]
+fn early_stopping_runs_keep_their_value_up_to_the_budget() {
+    let d = tmpdir("early");
+    let spec = d.join("spec.toml");
+    std::fs::write(
+        &spec,
+        r#"
+id = "early"
+title = "an algorithm that stops early"
+master_seed = 21
+runs = 4
+quick_runs = 1
+quick_max_generations = 10
+report = "compare"
+anytime = true
+puzzles = [{ id = "ai_escargot" }, { id = "das_fig1" }]
+
+[[algorithms]]
+label = "reseda-1"
+algorithm = "reseda"
+max_generations = 100000
+max_evaluations = 200000
+params = { attempts = 1 }
+
+[[algorithms]]
+label = "sa"
+algorithm = "lewis-sa"
+max_generations = 100000
+max_evaluations = 200000
+"#,
+    )
+    .unwrap();
+    let out = d.join("out");
+    let o = ok(bin().arg("run").arg(&spec).arg("--out").arg(&out));
+    let err = stderr(&o);
+    assert!(
+        err.lines().any(|l| l.starts_with(
+            "warning: algorithm 'reseda-1' (reseda) stops by its own rule after 1 attempt"
+        )),
+        "{err}"
+    );
+    let runs = csv_rows(&out.join("runs.csv"));
+    let h = &runs[0];
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let early = runs[1..]
+        .iter()
+        .filter(|r| r[col("algorithm")] == "reseda-1" && r[col("solved")] == "0")
+        .filter(|r| r[col("evaluations")].parse::<u64>().unwrap() < 200_000)
+        .count();
+    assert!(early > 0, "the test needs an unsolved early stop");
+    let budget = csv_rows(&out.join("compare-budget.csv"));
+    let bh = &budget[0];
+    let bcol = |n: &str| bh.iter().position(|x| x == n).unwrap();
+    for r in &budget[1..] {
+        assert_eq!(r[bcol("runs_with_a_value")], "8", "{r:?}");
+    }
+    // At the full budget RESEDA's unsolved runs still count, with a penalty above 0.
+    let last = budget[1..].iter().rfind(|r| r[0] == "reseda-1").unwrap();
+    assert_eq!(last[bcol("evaluations")], "200000");
+    assert!(last[bcol("max")].parse::<f64>().unwrap() > 0.0, "{last:?}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("Effective budgets")
+            && report.contains(&format!("`reseda-1`: {early} of its"))
+            && report.contains("(converged)")
+            && report.contains("set `attempts` to use the budget"),
+        "{report}"
+    );
+}

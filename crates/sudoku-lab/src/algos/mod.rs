@@ -86,6 +86,44 @@ pub fn individuals(algorithm: &str, params: &toml::Table, n: usize) -> Option<(&
     })
 }
 
+/// The known rule by which an algorithm ends a run on its own before `max_evaluations`, as a
+/// phrase for a warning; None when the rule cannot end runs early. Only RESEDA has one that
+/// binds in practice: each of its `attempts` ends when its sampling distribution has converged
+/// (Lewis SA's "no move exists" only ends a run whose fill is forced). A round costs `samples`
+/// evaluations, so the budget lasts `max_evaluations / samples` rounds; the warning is given
+/// when there are fewer attempts than that, i.e. when the runs use the budget only if an
+/// attempt lasts `max_evaluations / (samples x attempts)` rounds or more (the paper's attempts
+/// end within some tens of rounds; the compare report states the evaluations actually used).
+/// Generation caps are not guessed here: evaluations per generation differ between
+/// algorithms and runs, so the compare report states them from the runs instead.
+pub fn own_stopping_rule(
+    algorithm: &str,
+    params: &toml::Table,
+    max_evaluations: u64,
+) -> Option<String> {
+    if algorithm != "reseda" {
+        return None;
+    }
+    let d = ::reseda::ResedaConfig::default();
+    let int = |key: &str, default: u64| {
+        params
+            .get(key)
+            .and_then(toml::Value::as_integer)
+            .map_or(default, |v| v.max(1) as u64)
+    };
+    let attempts = int("attempts", u64::from(d.attempts));
+    let samples = int("samples", d.samples as u64);
+    let rounds = max_evaluations / samples.max(1);
+    if attempts >= rounds {
+        return None;
+    }
+    let s = if attempts == 1 { "" } else { "s" };
+    Some(format!(
+        "stops by its own rule after {attempts} attempt{s} (each ends when its sampling distribution converges); max_evaluations = {max_evaluations} is {rounds} rounds of {samples} samples, used only if an attempt lasts {} rounds or more: set `attempts` to use the budget",
+        rounds.div_ceil(attempts)
+    ))
+}
+
 /// Bytes per cell and individual assumed by the memory check (cells, fitness bookkeeping,
 /// the next generation).
 pub const BYTES_PER_CELL: u64 = 4;

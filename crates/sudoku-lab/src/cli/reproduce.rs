@@ -363,7 +363,7 @@ fn run_and_report(
     let spec = &p.spec;
     let cap = p.quick.then_some(spec.quick_max_generations);
     let runs_path = p.out.join("runs.csv");
-    let protocol = Protocol::new(spec, &p.loaded.puzzles, p.loaded.runs.clone(), cap, p.shard)?;
+    let protocol = Protocol::new(spec, &p.loaded, cap, p.shard)?;
     let start = Instant::now();
     eprintln!(
         "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
@@ -436,7 +436,8 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
 /// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
 /// reads it (options added since with their defaults), not as text, and without the keys that
 /// only shape the reports (title, paper, published values, report, chart), and, for a full
-/// protocol, without the `--quick` settings it does not use.
+/// protocol, without the `--quick` settings it does not use, and, when the runs are forced
+/// (`--quick`, `--runs`), without the algorithms' own `runs`, which the forced runs replace.
 fn same_settings(old: &Settings, new: &Settings) -> bool {
     let normal = |t: &str| {
         toml::from_str::<Spec>(t).ok().and_then(|mut s| {
@@ -444,6 +445,9 @@ fn same_settings(old: &Settings, new: &Settings) -> bool {
                 s.quick_runs = 1;
                 s.quick_max_generations = 1;
                 s.quick_set_size = None;
+            }
+            if new.forced_runs.is_some() {
+                s.algorithms.iter_mut().for_each(|a| a.runs = None);
             }
             s.title.clear();
             s.paper.clear();

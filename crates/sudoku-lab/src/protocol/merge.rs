@@ -146,7 +146,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     let costs: Vec<u64> = (spec.algorithms.iter())
         .map(|a| crate::algos::expected_cost(&a.budget(cap)))
         .collect();
-    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs);
+    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
     check_out(out)?;
     // Every row and trajectory line checked before anything is written.
     let owner = shard_assignment(&plan, &costs, first.n);

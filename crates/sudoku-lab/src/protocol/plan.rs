@@ -24,33 +24,51 @@ pub struct Job {
 
 /// The plan: for every algorithm of the spec, for every puzzle, its runs, numbered from 0 in
 /// that order. All algorithms share the run seeds of a (puzzle, run): common random numbers,
-/// as in paired comparisons. Holds two words per puzzle, whatever the number of runs.
+/// as in paired comparisons; an algorithm with its own `runs` has as many runs of every puzzle.
+/// Holds two words per puzzle and per algorithm, whatever the number of runs.
 pub struct Plan<'a> {
     spec: &'a Spec,
     puzzles: &'a [Puzzle],
     runs: &'a [u64],
-    /// Runs of one algorithm: the sum of `runs`.
-    per_algorithm: u64,
-    /// Index of the first run of each puzzle within an algorithm's runs.
+    /// Per algorithm: its own runs of every puzzle, else None (`runs` of each puzzle).
+    uniform: &'a [Option<u64>],
+    /// Index of the first run of each algorithm, and the plan's length last.
+    offsets: Vec<u64>,
+    /// Index of the first run of each puzzle within the runs of an algorithm without its own.
     starts: Vec<u64>,
     algorithm_index: HashMap<&'a str, usize>,
     puzzle_index: HashMap<&'a str, usize>,
 }
 
 impl<'a> Plan<'a> {
-    /// The plan of `spec` on its loaded `puzzles`, `runs[p]` runs of puzzle `p`.
-    pub fn new(spec: &'a Spec, puzzles: &'a [Puzzle], runs: &'a [u64]) -> Plan<'a> {
+    /// The plan of `spec` on its loaded `puzzles`, `runs[p]` runs of puzzle `p` by every
+    /// algorithm `a` whose `uniform[a]` is None, else `uniform[a]` runs of every puzzle.
+    pub fn new(
+        spec: &'a Spec,
+        puzzles: &'a [Puzzle],
+        runs: &'a [u64],
+        uniform: &'a [Option<u64>],
+    ) -> Plan<'a> {
         let mut starts = Vec::with_capacity(runs.len());
-        let mut total = 0u64;
+        let mut shared = 0u64;
         for &r in runs {
-            starts.push(total);
-            total = total.saturating_add(r);
+            starts.push(shared);
+            shared = shared.saturating_add(r);
+        }
+        let mut offsets = vec![0u64];
+        for a in 0..spec.algorithms.len() {
+            let n = match uniform.get(a).copied().flatten() {
+                Some(n) => n.saturating_mul(runs.len() as u64),
+                None => shared,
+            };
+            offsets.push(offsets[a].saturating_add(n));
         }
         Plan {
             spec,
             puzzles,
             runs,
-            per_algorithm: total,
+            uniform,
+            offsets,
             starts,
             algorithm_index: (spec.algorithms.iter().enumerate())
                 .map(|(i, a)| (a.label.as_str(), i))
@@ -63,16 +81,25 @@ impl<'a> Plan<'a> {
 
     /// Number of runs in the plan.
     pub fn len(&self) -> u64 {
-        self.per_algorithm
-            .saturating_mul(self.spec.algorithms.len() as u64)
+        self.offsets[self.offsets.len() - 1]
+    }
+
+    /// Algorithm `a`'s own runs of every puzzle, if it has them.
+    fn uniform_of(&self, a: usize) -> Option<u64> {
+        self.uniform.get(a).copied().flatten()
     }
 
     /// The job at plan index `i` (< [`Plan::len`]).
     pub fn job(&self, i: u64) -> Job {
-        let algorithm = (i / self.per_algorithm) as usize;
-        let r = i % self.per_algorithm;
-        let puzzle = self.starts.partition_point(|&s| s <= r) - 1;
-        let run = r - self.starts[puzzle];
+        let algorithm = self.algorithm_of(i);
+        let r = i - self.offsets[algorithm];
+        let (puzzle, run) = match self.uniform_of(algorithm) {
+            Some(n) => ((r / n) as usize, r % n),
+            None => {
+                let p = self.starts.partition_point(|&s| s <= r) - 1;
+                (p, r - self.starts[p])
+            }
+        };
         Job {
             algorithm,
             puzzle,
@@ -88,10 +115,14 @@ impl<'a> Plan<'a> {
 
     /// The plan index of (algorithm, puzzle, run), None when the plan has no such run.
     pub fn index(&self, algorithm: usize, puzzle: usize, run: u64) -> Option<u64> {
-        (algorithm < self.spec.algorithms.len()
-            && puzzle < self.runs.len()
-            && run < self.runs[puzzle])
-            .then(|| algorithm as u64 * self.per_algorithm + self.starts[puzzle] + run)
+        if algorithm >= self.spec.algorithms.len() || puzzle >= self.runs.len() {
+            return None;
+        }
+        let first = self.offsets[algorithm];
+        match self.uniform_of(algorithm) {
+            Some(n) => (run < n).then(|| first + puzzle as u64 * n + run),
+            None => (run < self.runs[puzzle]).then(|| first + self.starts[puzzle] + run),
+        }
     }
 
     /// The plan index of a run named as in runs.csv (algorithm label, puzzle id, run).
@@ -118,10 +149,9 @@ impl<'a> Plan<'a> {
     pub fn by_cost<'p>(&'p self, costs: &'p [u64]) -> impl Iterator<Item = u64> + 'p {
         let mut algorithms: Vec<usize> = (0..self.spec.algorithms.len()).collect();
         algorithms.sort_by_key(|&a| Reverse(costs[a]));
-        algorithms.into_iter().flat_map(move |a| {
-            let first = a as u64 * self.per_algorithm;
-            first..first + self.per_algorithm
-        })
+        algorithms
+            .into_iter()
+            .flat_map(move |a| self.offsets[a]..self.offsets[a + 1])
     }
 
     /// The label of algorithm `a`.
@@ -136,7 +166,7 @@ impl<'a> Plan<'a> {
 
     /// The algorithm of plan index `i`.
     pub fn algorithm_of(&self, i: u64) -> usize {
-        (i / self.per_algorithm) as usize
+        self.offsets.partition_point(|&o| o <= i) - 1
     }
 }
 
@@ -268,11 +298,16 @@ max_generations = 100
 
     /// The plan as it was materialised before it became lazy: every (algorithm, puzzle, run)
     /// in the spec's order.
-    fn materialised(spec: &Spec, puzzles: &[Puzzle], runs: &[u64]) -> Vec<Job> {
+    fn materialised(
+        spec: &Spec,
+        puzzles: &[Puzzle],
+        runs: &[u64],
+        uniform: &[Option<u64>],
+    ) -> Vec<Job> {
         let mut jobs = Vec::new();
-        for a in 0..spec.algorithms.len() {
+        for (a, own) in uniform.iter().enumerate().take(spec.algorithms.len()) {
             for (p, puzzle) in puzzles.iter().enumerate() {
-                for run in 0..runs[p] {
+                for run in 0..own.unwrap_or(runs[p]) {
                     let seed = run_seed(spec.master_seed, &spec.id, &puzzle.id, run);
                     jobs.push(Job {
                         algorithm: a,
@@ -313,9 +348,16 @@ max_generations = 100
     #[test]
     fn the_lazy_plan_is_the_materialised_one() {
         let (spec, puzzles) = fixture();
-        for runs in [vec![3u64, 3], vec![1, 5], vec![4, 1]] {
-            let want = materialised(&spec, &puzzles, &runs);
-            let plan = Plan::new(&spec, &puzzles, &runs);
+        let cases = [
+            (vec![3u64, 3], [None, None, None]),
+            (vec![1, 5], [None, None, None]),
+            (vec![4, 1], [None, None, None]),
+            (vec![2, 2], [Some(5), None, Some(1)]),
+            (vec![1, 5], [None, Some(3), None]),
+        ];
+        for (runs, uniform) in cases {
+            let want = materialised(&spec, &puzzles, &runs, &uniform);
+            let plan = Plan::new(&spec, &puzzles, &runs, &uniform);
             assert_eq!(plan.len(), want.len() as u64);
             let jobs: Vec<Job> = (0..plan.len()).map(|i| plan.job(i)).collect();
             assert_eq!(jobs, want);
@@ -324,7 +366,7 @@ max_generations = 100
                 let (a, p) = (&spec.algorithms[j.algorithm].label, &puzzles[j.puzzle].id);
                 assert_eq!(plan.index_of(a, p, j.run), Some(i as u64));
             }
-            assert_eq!(plan.index(0, 0, runs[0]), None);
+            assert_eq!(plan.index(0, 0, uniform[0].unwrap_or(runs[0])), None);
             assert_eq!(plan.index(3, 0, 0), None);
             assert_eq!(plan.index_of("a", "nope", 0), None);
         }
@@ -334,8 +376,9 @@ max_generations = 100
     fn the_shard_rule_is_unchanged() {
         let (spec, puzzles) = fixture();
         let runs = [5u64, 3];
-        let plan = Plan::new(&spec, &puzzles, &runs);
-        let jobs = materialised(&spec, &puzzles, &runs);
+        let uniform = [None, Some(2), None];
+        let plan = Plan::new(&spec, &puzzles, &runs, &uniform);
+        let jobs = materialised(&spec, &puzzles, &runs, &uniform);
         for costs in [[1000u64, 100_000, 10_000], [7, 7, 7], [0, 5, 5]] {
             for n in 1..=7 {
                 let want = lpt_by_scan(&jobs, &costs, n);
@@ -356,7 +399,7 @@ max_generations = 100
     fn runs_start_with_the_costliest_algorithm() {
         let (spec, puzzles) = fixture();
         let runs = [2u64, 1];
-        let plan = Plan::new(&spec, &puzzles, &runs);
+        let plan = Plan::new(&spec, &puzzles, &runs, &[None; 3]);
         let order: Vec<u64> = plan.by_cost(&[10, 1000, 10]).collect();
         assert_eq!(order, vec![3, 4, 5, 0, 1, 2, 6, 7, 8]);
     }

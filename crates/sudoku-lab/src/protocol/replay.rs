@@ -33,7 +33,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
         .or(settings.forced_runs);
     let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
     let cap = settings.quick.then_some(spec.quick_max_generations);
-    let protocol = Protocol::new(&spec, &loaded.puzzles, loaded.runs.clone(), cap, None)?;
+    let protocol = Protocol::new(&spec, &loaded, cap, None)?;
     let plan = protocol.plan();
     let blocks = if spec.anytime {
         recorded_blocks(&dir.join(crate::protocol::trajectory::FILE))?

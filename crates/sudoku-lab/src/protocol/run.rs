@@ -13,7 +13,7 @@ use crate::protocol::io::{
 };
 use crate::protocol::progress::Progress;
 use crate::protocol::trajectory::Recorder;
-use crate::spec::Spec;
+use crate::spec::{Loaded, Spec};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::Path;
@@ -29,6 +29,8 @@ pub struct Protocol<'a> {
     pub budgets: Vec<Budget>,
     /// Runs of each puzzle (same order as `puzzles`).
     pub runs: Vec<u64>,
+    /// Per algorithm: its own runs of every puzzle, else None (see [`crate::spec::Loaded`]).
+    pub algorithm_runs: Vec<Option<u64>>,
     /// Record anytime data in `trajectories.csv` (spec key `anytime`).
     pub anytime: bool,
     /// `--shard k/n` (k from 1): only the k-th of n disjoint slices of the plan.
@@ -42,19 +44,18 @@ pub struct Done {
 }
 
 impl<'a> Protocol<'a> {
-    /// The protocol of `spec` on its loaded `puzzles` (`runs` of each): a solver and a budget
+    /// The protocol of `spec` on its `loaded` puzzles (with their runs): a solver and a budget
     /// per algorithm (with the `--quick` generation cap when given), anytime data as the spec
     /// asks, and with `shard` only that slice of the plan.
     pub fn new(
         spec: &'a Spec,
-        puzzles: &'a [Puzzle],
-        runs: Vec<u64>,
+        loaded: &'a Loaded,
         quick_cap: Option<u64>,
         shard: Option<(usize, usize)>,
     ) -> Result<Self> {
         Ok(Protocol {
             spec,
-            puzzles,
+            puzzles: &loaded.puzzles,
             solvers: spec
                 .algorithms
                 .iter()
@@ -65,7 +66,8 @@ impl<'a> Protocol<'a> {
                 .iter()
                 .map(|a| a.budget(quick_cap))
                 .collect(),
-            runs,
+            runs: loaded.runs.clone(),
+            algorithm_runs: loaded.algorithm_runs.clone(),
             anytime: spec.anytime,
             shard,
         })
@@ -126,7 +128,7 @@ impl<'a> Protocol<'a> {
 
     /// The plan of this protocol.
     pub fn plan(&self) -> Plan<'_> {
-        Plan::new(self.spec, self.puzzles, &self.runs)
+        Plan::new(self.spec, self.puzzles, &self.runs, &self.algorithm_runs)
     }
 
     /// The expected cost of a run of each algorithm (see [`crate::algos::expected_cost`]).
@@ -163,6 +165,9 @@ impl<'a> Protocol<'a> {
         if found > 0 {
             eprintln!("resuming: {found} runs already done");
         }
+        if pending > 0 {
+            self.warn_own_stops();
+        }
         let costs = self.costs();
         // One run per task, the longest expected first: the threads take the next run from a
         // shared list as they finish, so no thread is left with a long contiguous chunk of
@@ -188,6 +193,21 @@ impl<'a> Protocol<'a> {
             )?;
         }
         Ok((pending as usize, found as usize))
+    }
+
+    /// A warning line on stderr for each algorithm with a `max_evaluations` that its runs stop
+    /// before by the algorithm's own rule ([`crate::algos::own_stopping_rule`]), so that no one
+    /// reads the budget as spent (issue 21); the compare report states the evaluations actually
+    /// used. Given once every input is checked, when runs are about to start: an input error
+    /// stays a single line, and rewriting the reports of a finished folder says nothing.
+    fn warn_own_stops(&self) {
+        for (a, budget) in self.spec.algorithms.iter().zip(&self.budgets) {
+            let rule = (budget.max_evaluations)
+                .and_then(|max| crate::algos::own_stopping_rule(&a.algorithm, &a.params, max));
+            if let Some(rule) = rule {
+                eprintln!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
+            }
+        }
     }
 
     /// Execute the runs `order` yields on `threads` threads, sending each result to the writer

@@ -30,8 +30,11 @@ pub struct Cell {
     pub paper_runs: Option<u64>,
     pub our_runs: Option<u64>,
     /// 95 % interval of our statistic: Wilson for the success rate of a `count` (a rate, not a
-    /// count), Student's t for the mean of an `average`; None elsewhere.
+    /// count), the percentile bootstrap for the mean of an `average` (None below
+    /// [`lab_stats::BOOTSTRAP_MIN_N`] successes); None elsewhere. Never a negative bound.
     pub ours_ci: Option<(f64, f64)>,
+    /// Our successful runs behind an `average` (None elsewhere): says why it has no interval.
+    pub successes: Option<u64>,
     pub test: &'static str,
     pub p: Option<f64>,
     pub p_holm: Option<f64>,
@@ -75,7 +78,8 @@ pub fn power_two_fold_mean(
     normal_power(mean, se)
 }
 
-fn normal_power(difference: f64, se: f64) -> Option<f64> {
+/// Power of a two-sided z test at the 5 % level to see `difference` with standard error `se`.
+pub fn normal_power(difference: f64, se: f64) -> Option<f64> {
     use statrs::distribution::{ContinuousCDF, Normal};
     if se == 0.0 {
         return Some(1.0);
@@ -135,34 +139,33 @@ impl Cell {
 /// z of the two-sided 95 % interval.
 const Z95: f64 = 1.959964;
 
-/// The 0.975 quantile of Student's t with `df` degrees of freedom, found by bisection on the
-/// two-sided p-value of [`welch_t_test`] against a zero-variance second sample (then
-/// `t = mean1 / sqrt(sd1^2 / n1)` and Welch's df is exactly `n1 - 1`).
-fn t975(df: u64) -> Option<f64> {
-    let n = df + 1;
-    let p = |t: f64| welch_t_test(t, (n as f64).sqrt(), n, 0.0, 0.0, 2).map(|w| w.p_value);
-    let (mut lo, mut hi) = (0.0_f64, 1000.0_f64);
-    if p(hi).ok()? > 0.05 {
-        return None;
-    }
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if p(mid).ok()? > 0.05 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(0.5 * (lo + hi))
+/// Seed of the bootstrap intervals of comparison.csv: fixed, so that the file is the same on
+/// every machine and thread count.
+const BOOTSTRAP_SEED: u64 = 0x5eed_0b00_7572_a9e5;
+
+/// Our 95 % interval of the mean of `xs` (generations of successful runs, never negative):
+/// the percentile bootstrap ([`lab_stats::bootstrap_mean_interval`]), whose bounds are means
+/// of observed values, so never negative (the t interval of 2-4 skewed values reached
+/// -250 550). None with fewer than [`lab_stats::BOOTSTRAP_MIN_N`] successes.
+fn mean_interval(xs: &[f64]) -> Option<(f64, f64)> {
+    lab_stats::bootstrap_mean_interval(xs, 0.95, BOOTSTRAP_SEED)
 }
 
-/// The t interval (95 %) of a mean from n >= 2 values with sample SD `sd`.
-fn t_interval(mean: f64, sd: f64, n: usize) -> Option<(f64, f64)> {
-    if n < 2 || !mean.is_finite() || !sd.is_finite() {
-        return None;
+/// How comparison.csv's interval of a cell was made, or why there is none.
+fn interval_method(c: &Cell) -> String {
+    match (c.statistic, c.ours_ci, c.ours) {
+        ("count", Some(_), _) => "wilson".into(),
+        ("average", Some(_), _) => format!(
+            "bootstrap percentile ({} resamples)",
+            lab_stats::BOOTSTRAP_RESAMPLES
+        ),
+        ("average", None, Some(_)) => format!(
+            "none (too few successes: {} < {})",
+            c.successes.unwrap_or(0),
+            lab_stats::BOOTSTRAP_MIN_N
+        ),
+        _ => String::new(),
     }
-    let half = t975(n as u64 - 1)? * sd / (n as f64).sqrt();
-    Some((mean - half, mean + half))
 }
 
 /// Build every comparison cell: for each published row (level, algorithm), each spec puzzle
@@ -250,6 +253,7 @@ impl Source<'_> {
             paper_runs: self.row.runs,
             our_runs: Some(self.ours.runs),
             ours_ci: None,
+            successes: None,
             test,
             p,
             p_holm: None,
@@ -317,7 +321,8 @@ impl Source<'_> {
             _ => None,
         };
         Some(Cell {
-            ours_ci: s.and_then(|s| t_interval(s.mean, s.sd, s.n)),
+            ours_ci: mean_interval(&self.ours.success_generations),
+            successes: Some(self.ours.successes),
             power_2x,
             ..self.cell("average", avg, s.map(|s| s.mean), test, p_value)
         })
@@ -416,12 +421,12 @@ fn pval(v: Option<f64>) -> String {
 
 pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> {
     write_atomic_with(path, |w| {
-        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict")?;
+        writeln!(w, "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,ours_ci,test,p_value,p_holm,power_2x,verdict")?;
         for c in cells {
             let runs = |r: Option<u64>| r.map_or(String::new(), |r| r.to_string());
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 c.family,
                 c.level,
@@ -438,6 +443,7 @@ pub fn write_comparison(path: &Path, spec: &Spec, cells: &[Cell]) -> Result<()> 
                     .unwrap_or_default(),
                 num(c.ours_ci.map(|c| c.0)),
                 num(c.ours_ci.map(|c| c.1)),
+                interval_method(c),
                 c.test,
                 pval(c.p),
                 pval(c.p_holm),
@@ -521,7 +527,7 @@ max_generations = 100
         let mut lines = text.lines();
         assert_eq!(
             lines.next().unwrap(),
-            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,test,p_value,p_holm,power_2x,verdict"
+            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,ratio,ours_ci_low,ours_ci_high,ours_ci,test,p_value,p_holm,power_2x,verdict"
         );
         (cells[0].clone(), lines.next().unwrap().to_string())
     }
@@ -570,7 +576,8 @@ max_generations = 100
             let (lo, hi): (f64, f64) = (f[11].parse().unwrap(), f[12].parse().unwrap());
             let rate = ours.0 as f64 / ours.1 as f64;
             assert!(lo < rate && rate < hi, "{what}");
-            assert_eq!(f[17], verdict, "{what}");
+            assert_eq!(f[13], "wilson", "{what}");
+            assert_eq!(f[18], verdict, "{what}");
         }
     }
 
@@ -599,14 +606,14 @@ max_generations = 100
     }
 
     #[test]
-    fn t_quantiles_match_tables() {
-        // qt(0.975, df) in R.
-        for (df, q) in [(1, 12.706205), (4, 2.776445), (9, 2.262157), (99, 1.984217)] {
-            assert!((t975(df).unwrap() - q).abs() < 1e-5, "df {df}");
-        }
-        let (lo, hi) = t_interval(10.0, 2.0, 10).unwrap();
-        assert!((hi - 10.0 - 2.262157 * 2.0 / 10f64.sqrt()).abs() < 1e-5);
-        assert!((10.0 - lo - (hi - 10.0)).abs() < 1e-12);
-        assert!(t_interval(10.0, 2.0, 1).is_none());
+    fn no_mean_interval_has_a_negative_bound() {
+        // Before: the t interval of these 3 generations (a mean of 2-4 successes in
+        // comparison.csv) ran down to about -58 000.
+        assert_eq!(mean_interval(&[500.0, 1200.0, 40000.0]), None);
+        let xs = [
+            500.0, 1200.0, 40000.0, 800.0, 950.0, 700.0, 3000.0, 650.0, 1100.0, 900.0,
+        ];
+        let (lo, hi) = mean_interval(&xs).unwrap();
+        assert!(lo >= 500.0 && lo < hi && hi <= 40000.0, "{lo} {hi}");
     }
 }

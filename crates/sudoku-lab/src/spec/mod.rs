@@ -155,6 +155,12 @@ pub struct AlgorithmSpec {
     pub max_generations: u64,
     #[serde(default)]
     pub max_evaluations: Option<u64>,
+    /// Runs of this algorithm on every puzzle, overriding the spec's `runs` (not under
+    /// `--quick` or `--runs`, which set every algorithm's runs). Run r of a puzzle has the same
+    /// seed for every algorithm, so the first runs of an algorithm with more runs are paired
+    /// with the runs of one with fewer. A spec sets runs per algorithm or per puzzle, not both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
     /// Algorithm options (see `sudoku-lab list` and the crate docs); unknown keys are errors.
     #[serde(default)]
     pub params: toml::Table,
@@ -169,6 +175,16 @@ impl AlgorithmSpec {
             ),
             max_evaluations: self.max_evaluations,
         }
+    }
+}
+
+impl Loaded {
+    /// Runs in the whole plan (algorithms x puzzles x runs).
+    pub fn total_runs(&self) -> u128 {
+        let shared: u128 = self.runs.iter().map(|&r| u128::from(r)).sum();
+        (self.algorithm_runs.iter())
+            .map(|r| r.map_or(shared, |n| u128::from(n) * self.runs.len() as u128))
+            .sum()
     }
 }
 
@@ -246,8 +262,11 @@ fn check_name(key: &str, value: &str, comma: bool) -> Result<()> {
 #[derive(Debug, Default)]
 pub struct Loaded {
     pub puzzles: Vec<Puzzle>,
-    /// Runs of each puzzle.
+    /// Runs of each puzzle (of an algorithm without its own `runs`).
     pub runs: Vec<u64>,
+    /// Per algorithm of the spec: its own runs of every puzzle (None: `runs` above; always
+    /// None under `--quick` or `--runs`).
+    pub algorithm_runs: Vec<Option<u64>>,
     pub entries: Vec<Entry>,
     /// Puzzle id -> entry index.
     pub entry_of: std::collections::HashMap<String, usize>,

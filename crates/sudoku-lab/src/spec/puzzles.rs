@@ -51,6 +51,9 @@ impl Spec {
                 loaded.puzzles.push(p);
             }
         }
+        loaded.algorithm_runs = (self.algorithms.iter())
+            .map(|a| if runs.is_some() { None } else { a.runs })
+            .collect();
         self.check_plan_size(&loaded)?;
         Ok(loaded)
     }
@@ -108,8 +111,7 @@ impl Spec {
     /// The whole plan (algorithms x puzzles x runs) stays within [`MAX_RUNS`] runs, and its
     /// index within the memory available ([`super::check_plan_memory`]).
     fn check_plan_size(&self, loaded: &Loaded) -> Result<()> {
-        let total =
-            (self.algorithms.len() as u128) * loaded.runs.iter().map(|&r| r as u128).sum::<u128>();
+        let total = loaded.total_runs();
         if total > MAX_RUNS as u128 {
             bail!(
                 "runs: the plan has {total} runs (algorithms x puzzles x runs), over the limit of {MAX_RUNS}"

@@ -57,19 +57,36 @@ impl Spec {
         Ok(())
     }
 
-    /// `runs`, `quick_runs` (and each puzzle's own `runs`) between 1 and [`MAX_RUNS`], and a
-    /// `quick_set_size` of at least 1.
+    /// `runs`, `quick_runs` (and each puzzle's and algorithm's own `runs`) between 1 and
+    /// [`MAX_RUNS`], runs set per puzzle or per algorithm but not both (which would win is no
+    /// rule a reader could guess), and a `quick_set_size` of at least 1.
     fn check_run_counts(&self) -> Result<()> {
         if self.runs == 0 || self.quick_runs == 0 {
             bail!("runs and quick_runs must be at least 1");
         }
-        for (key, v) in [("runs", self.runs), ("quick_runs", self.quick_runs)]
-            .into_iter()
-            .chain(self.puzzles.iter().filter_map(|p| Some(("runs", p.runs?))))
+        let puzzle_runs =
+            (self.puzzles.iter()).filter_map(|p| Some((format!("puzzle '{}'", p.id), p.runs?)));
+        let algorithm_runs = (self.algorithms.iter())
+            .filter_map(|a| Some((format!("algorithm '{}'", a.label), a.runs?)));
+        for (key, v) in [
+            ("spec".to_string(), self.runs),
+            ("spec (quick_runs)".to_string(), self.quick_runs),
+        ]
+        .into_iter()
+        .chain(puzzle_runs.clone())
+        .chain(algorithm_runs.clone())
         {
-            if v > MAX_RUNS {
-                bail!("{key} = {v} is over the limit of {MAX_RUNS} runs");
+            if v == 0 {
+                bail!("{key}: runs must be at least 1");
             }
+            if v > MAX_RUNS {
+                bail!("{key}: runs = {v} is over the limit of {MAX_RUNS} runs");
+            }
+        }
+        if let (Some((p, _)), Some((a, _))) =
+            (puzzle_runs.clone().next(), algorithm_runs.clone().next())
+        {
+            bail!("runs is set on {p} and on {a}: set runs per puzzle or per algorithm, not both");
         }
         if self.quick_set_size == Some(0) {
             bail!("quick_set_size must be at least 1");

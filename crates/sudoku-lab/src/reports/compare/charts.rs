@@ -174,7 +174,7 @@ fn targets(data: &Data, dir: &Path) -> Result<()> {
 }
 
 fn budget(data: &Data, dir: &Path) -> Result<()> {
-    let budgets = cd::budgets(data.budget);
+    let budgets = cd::fixed_budgets(data);
     let series = (0..data.algorithms.len())
         .map(|a| BoxSeries {
             name: data.algorithms[a].clone(),

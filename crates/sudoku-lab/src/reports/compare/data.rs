@@ -27,6 +27,9 @@ pub struct Run {
     pub penalty: u32,
     /// (evaluations, best penalty so far) at each improvement; empty without anytime data.
     pub trajectory: Vec<(u64, u32)>,
+    /// Why the run stopped (runs.csv `termination`: "solved", "generation_limit",
+    /// "evaluation_limit", "converged" = the algorithm's own rule).
+    pub termination: String,
 }
 
 /// Every run of a results folder.
@@ -97,6 +100,7 @@ impl Data {
                 seconds: r.wall_ms / 1e3,
                 penalty: missing_symbols_cost(u, grid.cells()),
                 trajectory: Vec::new(),
+                termination: r.termination.clone(),
             });
             Ok(())
         })?;
@@ -223,17 +227,75 @@ pub fn hitting_time(run: &Run, target: u32) -> f64 {
 }
 
 /// Best penalty so far of a run after `budget` evaluations: the last trajectory point at or
-/// before it; `None` before the algorithm reported its first grid (e.g. a population larger
-/// than the budget) or when the run stopped earlier without solving (its budget was smaller).
+/// before it. A run that stopped before `budget` keeps its last value, a solved run its 0 and
+/// an unsolved one (stopped by its own rule or a generation cap) its best penalty: leaving
+/// unsolved early stops out while keeping solved ones would show the survivors only (issue
+/// 21). `None` only before the run reported its first grid (e.g. a population larger than the
+/// budget); [`fixed_budgets`] leaves such budgets out.
 pub fn penalty_at(run: &Run, budget: u64) -> Option<u32> {
-    if !run.solved && run.evaluations < budget {
-        return None;
-    }
     run.trajectory
         .iter()
         .take_while(|&&(e, _)| e <= budget)
         .last()
         .map(|&(_, p)| p)
+}
+
+/// The fixed-budget view's evaluation counts: [`budgets`] from the first count at which every
+/// run has reported a grid (that count itself opens the list when it is not a decade), so
+/// that every run has a value at every count.
+pub fn fixed_budgets(data: &Data) -> Vec<u64> {
+    let first = (data.runs.iter())
+        .filter_map(|r| r.trajectory.first().map(|p| p.0))
+        .max()
+        .unwrap_or(0);
+    let mut out: Vec<u64> = budgets(data.budget)
+        .into_iter()
+        .filter(|&b| b >= first)
+        .collect();
+    if out.first().is_none_or(|&b| b > first) && first <= data.budget && first > 0 {
+        out.insert(0, first);
+    }
+    out
+}
+
+/// One algorithm's effective budget: its unsolved runs that stopped before the spec's budget
+/// (by the algorithm's own rule or a generation cap) and their median evaluations at stop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EarlyStops {
+    pub unsolved: usize,
+    pub early: usize,
+    /// Median evaluations at stop of the early unsolved runs.
+    pub median_evaluations: f64,
+    /// The most frequent termination of the early runs ("converged", "generation_limit").
+    pub termination: String,
+}
+
+/// The early stops of algorithm `a` against its `max_evaluations` (None without one, or when
+/// no unsolved run stopped before it).
+pub fn early_stops(data: &Data, a: usize, max_evaluations: Option<u64>) -> Option<EarlyStops> {
+    let budget = max_evaluations?;
+    let unsolved: Vec<&Run> = data
+        .runs_of(a, data.scopes.len())
+        .filter(|r| !r.solved)
+        .collect();
+    let early: Vec<&Run> = unsolved
+        .iter()
+        .copied()
+        .filter(|r| r.evaluations < budget)
+        .collect();
+    let evals: Vec<f64> = early.iter().map(|r| r.evaluations as f64).collect();
+    let median = lab_stats::summarize(&evals)?.median;
+    let mut reasons: Vec<&str> = early.iter().map(|r| r.termination.as_str()).collect();
+    reasons.sort_unstable();
+    let termination = (reasons.chunk_by(|x, y| x == y))
+        .max_by_key(|c| c.len())
+        .map_or(String::new(), |c| c[0].to_string());
+    Some(EarlyStops {
+        unsolved: unsolved.len(),
+        early: early.len(),
+        median_evaluations: median,
+        termination,
+    })
 }
 
 /// The points of an empirical cumulative distribution (COCO's runtime distribution) of
@@ -277,7 +339,7 @@ pub fn budgets(budget: u64) -> Vec<u64> {
 pub const TARGETS: [u32; 5] = [16, 8, 4, 2, 0];
 
 /// The penalties after `budget` evaluations of algorithm `a`'s runs (all puzzles) that have a
-/// value there (see [`penalty_at`]).
+/// value there (see [`penalty_at`]: at a count of [`fixed_budgets`], every run).
 pub fn penalties_at(data: &Data, a: usize, budget: u64) -> Vec<f64> {
     data.runs_of(a, data.scopes.len())
         .filter_map(|r| penalty_at(r, budget))
@@ -299,6 +361,7 @@ mod tests {
             seconds: evaluations as f64 / 1e6,
             penalty: trajectory.last().map_or(0, |p| p.1),
             trajectory,
+            termination: if solved { "solved" } else { "converged" }.into(),
         }
     }
 
@@ -331,10 +394,37 @@ mod tests {
         for (run, b, p) in budget_cases {
             assert_eq!(penalty_at(run, b), p, "budget {b}");
         }
-        // A solved run keeps 0 after it solved; a failed run has no value beyond its budget.
+        // A solved run keeps 0 after it solved; a run that stopped unsolved keeps its last
+        // value (before: None, so fixed-budget views kept only the solved survivors).
         assert_eq!(penalty_at(&r, 10_000), Some(0));
         assert_eq!(penalty_at(&failed, 1000), Some(7));
-        assert_eq!(penalty_at(&failed, 1001), None);
+        assert_eq!(penalty_at(&failed, 1001), Some(7));
+        assert_eq!(penalty_at(&failed, 200_000), Some(7));
+    }
+
+    #[test]
+    fn every_run_has_a_value_at_every_fixed_budget() {
+        let data = Data {
+            algorithms: vec!["a".into()],
+            runs: vec![
+                run(true, 900, vec![(150, 20), (900, 0)]),
+                // Stopped by its own rule long before the budget.
+                run(false, 1200, vec![(300, 30), (1200, 9)]),
+            ],
+            budget: 200_000,
+            anytime: true,
+            ..Data::default()
+        };
+        let b = fixed_budgets(&data);
+        assert_eq!(b, vec![300, 1000, 10_000, 100_000, 200_000]);
+        for &x in &b {
+            assert_eq!(penalties_at(&data, 0, x).len(), 2, "budget {x}");
+        }
+        assert_eq!(penalties_at(&data, 0, 200_000), vec![0.0, 9.0]);
+        let e = early_stops(&data, 0, Some(200_000)).unwrap();
+        assert_eq!((e.unsolved, e.early, e.median_evaluations), (1, 1, 1200.0));
+        assert_eq!(e.termination, "converged");
+        assert_eq!(early_stops(&data, 0, None), None);
     }
 
     #[test]

@@ -40,7 +40,7 @@ use stats::{friedman, pairs, Unit};
 pub fn write(inp: &Inputs) -> Result<String> {
     let (spec, dir) = (inp.spec, inp.out);
     let data = &Data::load(spec, inp.loaded, dir)?;
-    let note = &note(inp);
+    let note = &format!("{}{}", note(inp), effective_budgets(spec, data));
 
     let pairs = pairs(data)?;
     let mut tests = Vec::new();
@@ -73,6 +73,48 @@ pub fn write(inp: &Inputs) -> Result<String> {
     }
     charts::draw(data, &tests, dir)?;
     Ok(report::markdown(spec, data, &tests, &tables, note))
+}
+
+/// What to change so that an algorithm's runs use the budget, by why they stopped early.
+pub fn early_stop_hint(algorithm: &str, termination: &str) -> &'static str {
+    match (algorithm, termination) {
+        ("reseda", "converged") => "set `attempts` to use the budget",
+        (_, "generation_limit") => "raise `max_generations` to use the budget",
+        _ => "its own stopping rule ends them",
+    }
+}
+
+/// Each algorithm's effective budget (issue 21): where unsolved runs stopped before the spec's
+/// `max_evaluations` (the algorithm's own rule, a generation cap), how many and at the median
+/// of how many evaluations, so that no one reads a fixed-budget or ERT comparison as if every
+/// algorithm had spent the whole budget.
+fn effective_budgets(spec: &crate::spec::Spec, data: &Data) -> String {
+    let mut lines = Vec::new();
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        let Some(max) = alg.max_evaluations else {
+            continue;
+        };
+        let line = match data::early_stops(data, a, Some(max)) {
+            Some(e) => format!(
+                "`{}`: {} of its {} unsolved runs stopped before {max} evaluations ({}), at a median of {:.0} evaluations: {}",
+                alg.label,
+                e.early,
+                e.unsolved,
+                e.termination,
+                e.median_evaluations,
+                early_stop_hint(&alg.algorithm, &e.termination)
+            ),
+            None => format!("`{}`: {max} (every unsolved run used it)", alg.label),
+        };
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n\nEffective budgets (unsolved runs stopped before the spec's `max_evaluations`): {}. In the fixed-budget view a run keeps its last value up to every later budget (a solved run 0, an unsolved one its best penalty); in ERT its evaluations count as spent.",
+        lines.join("; ")
+    )
 }
 
 /// The first lines of a compare report: how it was made, and whether it is a quick run.

@@ -276,7 +276,7 @@ pub fn budget_table(data: &Data) -> Table {
         "solved_fraction",
     ]);
     for (a, label) in data.algorithms.iter().enumerate() {
-        for b in cd::budgets(data.budget) {
+        for b in cd::fixed_budgets(data) {
             let v = penalties_at(data, a, b);
             // R's type 7, as the box plots draw them.
             let q = |p: f64| lab_charts::quantile_type7(&v, p).unwrap_or(f64::NAN);

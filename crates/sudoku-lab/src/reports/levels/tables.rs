@@ -22,7 +22,7 @@ fn num(x: Option<f64>, digits: usize) -> String {
 /// and the Holm-adjusted p, and the verdict.
 pub fn write_levels_csv(spec: &Spec, tests: &[Test], out: &Path) -> Result<()> {
     write_atomic_with(&out.join("levels.csv"), |w| {
-        writeln!(w, "experiment,test,values,algorithm,level,measure,a,b,n_a,n_b,median_a,median_b,successes_a,runs_a,success_ci_low_a,success_ci_high_a,successes_b,runs_b,success_ci_low_b,success_ci_high_b,u,a12,p,p_holm,verdict")?;
+        writeln!(w, "experiment,test,values,algorithm,level,measure,a,b,n_a,n_b,median_a,median_b,successes_a,runs_a,success_ci_low_a,success_ci_high_a,successes_b,runs_b,success_ci_low_b,success_ci_high_b,u,a12,p,p_holm,power_2x,verdict")?;
         for t in tests {
             let (u, a12, p) = match t.outcome {
                 Outcome::Tested { u, a12, p } => (Some(u), Some(a12), Some(p)),
@@ -32,7 +32,7 @@ pub fn write_levels_csv(spec: &Spec, tests: &[Test], out: &Path) -> Result<()> {
             let (lb, hb) = wilson_interval(t.pooled_b.0, t.pooled_b.1, Z95);
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 match t.kind {
                     Kind::OursVsPaper => "ours-vs-paper",
@@ -60,6 +60,7 @@ pub fn write_levels_csv(spec: &Spec, tests: &[Test], out: &Path) -> Result<()> {
                 num(a12, 4),
                 p.map_or(String::new(), |p| format!("{p:.4e}")),
                 t.p_holm.map_or(String::new(), |q| format!("{q:.4e}")),
+                num(t.power_2x(), 3),
                 t.verdict(),
             )?;
         }

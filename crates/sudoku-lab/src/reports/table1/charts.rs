@@ -11,14 +11,27 @@ use lab_charts::{LineChart, Marker, Series, XAxis};
 use lab_stats::Summary;
 use std::path::Path;
 
-/// Fig. 8: PI against w, three panels, GA and Ret-GA.
-pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Result<()> {
-    let ws = w_grid();
+/// One source of Fig. 8: its PI curves `[case][GA, Ret-GA][w]`, the names of its two series,
+/// their markers, and whether it is the paper's (drawn dashed).
+pub struct Fig8Source<'a> {
+    pub curves: &'a [Vec<Vec<f64>>],
+    pub names: [String; 2],
+    pub markers: [Marker; 2],
+    pub paper: bool,
+}
+
+/// Fig. 8: PI against w, three panels, the paper's curves and ours overlaid: each algorithm
+/// keeps its colour (as in Fig. 7), the paper's dashed, ours solid, one marker per
+/// source. The PI of each source is normalised within that source (eq. (7) of `002`), so each
+/// pair of curves is read against its own pair, not across sources.
+pub fn fig8(dir: &Path, stem: &str, sources: &[Fig8Source]) -> Result<()> {
+    let grid = w_grid();
+    let ws = &grid;
     let panels: Vec<LineChart> = CASES
         .iter()
         .enumerate()
         .map(|(ci, (_, title))| LineChart {
-            title: crate::reports::quick::title(format!("{title} {note}")),
+            title: crate::reports::quick::title(format!("{title}: paper dashed, ours solid")),
             x_label: "w".into(),
             y_label: "PI".into(),
             x: XAxis::Numeric { min: 0.0, max: 1.0 },
@@ -26,22 +39,19 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
             y_max: Some(1.0),
             log_y: false,
             log_x: false,
-            series: ["GA", "Ret-GA"]
+            series: sources
                 .iter()
-                .enumerate()
-                .map(|(a, name)| Series {
-                    name: name.to_string(),
-                    points: ws
-                        .iter()
-                        .zip(&curves[ci][a])
-                        .map(|(&x, &y)| (x, y))
-                        .collect(),
-                    marker: if a == 0 {
-                        Marker::Diamond
-                    } else {
-                        Marker::Triangle
-                    },
-                    ..Default::default()
+                .flat_map(|src| {
+                    (0..2).map(move |a| {
+                        let points = ws.iter().zip(&src.curves[ci][a]).map(|(&x, &y)| (x, y));
+                        let s = Series::new(src.names[a].clone(), points.collect(), src.markers[a])
+                            .color(2 * a);
+                        if src.paper {
+                            s.dashed()
+                        } else {
+                            s
+                        }
+                    })
                 })
                 .collect(),
         })
@@ -49,8 +59,8 @@ pub fn fig8(dir: &Path, stem: &str, curves: &[Vec<Vec<f64>>], note: &str) -> Res
     lab_charts::render_panels(
         &panels,
         3,
-        1500,
-        480,
+        1800,
+        560,
         &dir.join(format!("{stem}.svg")),
         &dir.join(format!("{stem}.png")),
     )

@@ -18,8 +18,9 @@ use anyhow::Result;
 use std::io::Write;
 use std::path::Path;
 
-use charts::{fig7, fig8};
+use charts::{fig7, fig8, Fig8Source};
 use data::{our_pi_inputs, paper_pi_inputs, pi_curves, ret_ga_readings, w_grid, CASES};
+use lab_charts::Marker;
 use markdown::Markdown;
 
 /// pi.csv: the PI of GA and Ret-GA at every w of the grid, for each case, from each source
@@ -43,9 +44,8 @@ pub fn write_pi(path: &Path, sources: &[(&str, &Vec<Vec<Vec<f64>>>)]) -> Result<
     })
 }
 
-/// The whole Table 1 report: comparison.csv, pi.csv, Fig. 7, Fig. 8 from the paper's table
-/// and from our runs (one `fig8-ours*` per Ret-GA reading: `fig8-ours` for the first, the
-/// literal one, `fig8-ours-<label>` for the others), and report.md.
+/// The whole Table 1 report: comparison.csv, pi.csv, Fig. 7, Fig. 8 (`fig8`: the paper's
+/// curves and ours of every Ret-GA reading in one figure), and report.md.
 pub fn report(
     spec: &Spec,
     entries: &[Entry],
@@ -59,17 +59,36 @@ pub fn report(
     crate::reports::verdicts::write_comparison(&out.join("comparison.csv"), spec, &cells)?;
     let (levels, paper_stats) = paper_pi_inputs(published);
     let paper_curves = pi_curves(&paper_stats)?;
-    fig8(out, "fig8-paper", &paper_curves, "(paper's Table 1)")?;
     let mut ours: Vec<(String, Vec<Vec<Vec<f64>>>)> = Vec::new();
+    let mut series_names = Vec::new();
     for (k, &r) in ret_ga_readings(spec).iter().enumerate() {
         let Some(inputs) = our_pi_inputs(spec, groups, &levels, r) else {
             continue;
         };
         let curves = pi_curves(&inputs)?;
-        let (stem, name, note) = reading_names(k, &spec.algorithms[r].label);
-        fig8(out, &stem, &curves, &note)?;
+        let (name, names) = reading_names(k, &spec.algorithms[r].label);
         ours.push((name, curves));
+        series_names.push(names);
     }
+    let mut fig8_sources = vec![Fig8Source {
+        curves: &paper_curves,
+        names: ["GA (paper)".into(), "Ret-GA (paper)".into()],
+        markers: [Marker::Diamond, Marker::Triangle],
+        paper: true,
+    }];
+    for (k, ((_, curves), names)) in ours.iter().zip(series_names).enumerate() {
+        fig8_sources.push(Fig8Source {
+            curves,
+            names,
+            markers: if k == 0 {
+                [Marker::Square, Marker::Circle]
+            } else {
+                [Marker::Cross, Marker::Cross]
+            },
+            paper: false,
+        });
+    }
+    fig8(out, "fig8", &fig8_sources)?;
     let mut sources = vec![("paper", &paper_curves)];
     sources.extend(ours.iter().map(|(n, c)| (n.as_str(), c)));
     write_pi(&out.join("pi.csv"), &sources)?;
@@ -86,31 +105,25 @@ pub fn report(
     crate::protocol::io::write_atomic(&out.join("report.md"), md.render(wall, threads).as_bytes())
 }
 
-/// The chart stem, pi.csv source name and chart note of the `k`-th Ret-GA reading, labelled
-/// `label`: plain "sudoku-lab" for the first (the literal reading), named by the label (made
-/// safe for a file name in the stem) for the others.
-fn reading_names(k: usize, label: &str) -> (String, String, String) {
+/// The pi.csv source name and the Fig. 8 series names (GA, Ret-GA) of the `k`-th Ret-GA
+/// reading, labelled `label`: plain "sudoku-lab" for the first (the literal reading), named by
+/// the label for the others (their GA curve differs too: the PI is normalised per pair).
+fn reading_names(k: usize, label: &str) -> (String, [String; 2]) {
     if k == 0 {
         (
-            "fig8-ours".to_string(),
             "sudoku-lab".to_string(),
-            "(sudoku-lab runs)".to_string(),
+            [
+                "GA (sudoku-lab)".to_string(),
+                "Ret-GA (sudoku-lab)".to_string(),
+            ],
         )
     } else {
-        let safe: String = label
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect();
         (
-            format!("fig8-ours-{safe}"),
             format!("sudoku-lab {label}"),
-            format!("(sudoku-lab, Ret-GA {label})"),
+            [
+                format!("GA, paired with Ret-GA {label} (sudoku-lab)"),
+                format!("Ret-GA {label} (sudoku-lab)"),
+            ],
         )
     }
 }
