@@ -218,33 +218,30 @@ if [ $mode = recover ]; then
   list=$(IFS=,; echo ${todo[@]+"${todo[*]}"})
   echo "recovering $out: ${#todo[@]} of $n shards to run (${list:-none}), then the merge"
 else
+  # The binary: built here (a no-op when nothing changed) or $LAB_BIN, checked before anything
+  # is written, then copied once into the submission; every task and recovery runs that copy.
   cpus=${cpus:-1}
-  mkdir -p "$work/logs" "$work/bin"
-  printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" >"$record.tmp"
-  list=1-$n
-fi
-work=$(cd "$work" && pwd)
-record=$work/submission
-out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-
-# --- the binary: built and copied at the first submission, reused by every recovery --------
-bin=$work/bin/sudoku-lab
-if [ $mode = submit ]; then
   if [ -z "${LAB_BIN:-}" ]; then
     (cd "$repo" && cargo build --release --quiet -p sudoku-lab)
     target=${CARGO_TARGET_DIR:-target}
     case $target in /*) ;; *) target=$repo/$target ;; esac
     LAB_BIN=$target/release/sudoku-lab
   fi
-  [ -x "$LAB_BIN" ] || { rm -rf "$work"; die "no executable binary at $LAB_BIN"; }
-  if ! "$LAB_BIN" list | awk '{print $1}' | grep -qx -- "$id"; then
-    rm -rf "$work"
-    die "no embedded experiment '$id' (sudoku-lab list)"
-  fi
+  [ -x "$LAB_BIN" ] || die "no executable binary at $LAB_BIN"
+  "$LAB_BIN" list | awk '{print $1}' | grep -qx -- "$id" || die "no embedded experiment '$id' (sudoku-lab list)"
+  mkdir -p "$work/logs" "$work/bin"
   # The experiment's spec is embedded in the binary, so this one copy freezes both.
-  cmp -s "$LAB_BIN" "$bin" || { cp "$LAB_BIN" "$bin.tmp-$$" && chmod 0755 "$bin.tmp-$$" && mv "$bin.tmp-$$" "$bin"; }
-  mv "$record.tmp" "$record"
+  cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
+  chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
+  mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
+  printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" >"$record.tmp-$$"
+  mv "$record.tmp-$$" "$record"
+  list=1-$n
 fi
+work=$(cd "$work" && pwd)
+record=$work/submission
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+bin=$work/bin/sudoku-lab
 [ -x "$bin" ] || die "$bin is missing: the submission's binary is gone; remove $work and submit again"
 
 # --- submit ------------------------------------------------------------------------------
