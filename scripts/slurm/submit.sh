@@ -26,7 +26,7 @@
 # Binary: $LAB_BIN if set, else the release build of this repository (cargo build, a no-op when
 # nothing changed); it is copied once to OUT.shards/bin/ and the tasks run that copy.
 set -euo pipefail
-usage() { sed -n '4,25p' "$0" >&2; exit 2; }
+usage() { sed -n '4,27p' "$0" >&2; exit 2; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

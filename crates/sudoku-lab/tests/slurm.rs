@@ -232,3 +232,36 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     assert_eq!(shard_logs, expected);
     assert_same_as_one_machine(&dir, &out);
 }
+
+/// The options submit.sh documents in its usage text are exactly the ones it parses (no Slurm
+/// needed).
+#[test]
+fn submit_usage_lists_exactly_the_options_it_parses() {
+    let script = std::fs::read_to_string(scripts().join("submit.sh")).unwrap();
+    let mut documented: Vec<&str> = script
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.trim_start_matches('#').trim_start().split(' ').next())
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .collect();
+    documented.extend(["--recover", "--status", "--help"]);
+    documented.sort();
+    documented.dedup();
+    let mut parsed: Vec<&str> = script
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.trim_start().split(')').next())
+        .filter(|p| p.starts_with('-'))
+        .filter(|p| p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '|'))
+        .flat_map(|p| p.split('|'))
+        .filter(|w| w.starts_with("--"))
+        .collect();
+    parsed.sort();
+    parsed.dedup();
+    assert_eq!(documented, parsed);
+    let usage_lines = script.lines().take_while(|l| l.starts_with('#')).count();
+    assert!(
+        script.contains(&format!("sed -n '4,{usage_lines}p'")),
+        "usage() prints the whole header"
+    );
+}
