@@ -26,7 +26,10 @@
 # Binary: $LAB_BIN if set, else the release build of this repository (cargo build, a no-op when
 # nothing changed); it is copied once to OUT.shards/bin/ and the tasks run that copy.
 set -euo pipefail
-usage() { sed -n '4,27p' "$0" >&2; exit 2; }
+# The whole script is one function, read in full before it runs: a `git pull` while a
+# `--wait` is pending cannot change the code under it.
+main() {
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,27p' "$0"; else sed -n '4,27p' "$0" >&2; fi; exit "${1:-2}"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -36,22 +39,26 @@ poll=${LAB_POLL_SECONDS:-10}
 mode=submit
 case ${1:-} in
   --recover|--status) mode=${1#--}; [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
-  -h|--help|'') usage ;;
+  -h|--help) usage 0 ;;
+  '') usage ;;
   -*) die "unknown option $1 (the first argument is ID, --recover or --status)" ;;
   *) [ $# -ge 3 ] || usage; id=$1 n=$2 out=$3; shift 3 ;;
 esac
 cpus="" seed="" quick="" wait=0 throttle="" sb=()
-need() { [ "$2" -ge 2 ] || die "$1 needs a value"; }
+need() {
+  [ "$2" -ge 2 ] || die "$1 needs a value"
+  case $3 in *$'\n'*|*$'\r'*) die "$1: a value on one line, please" ;; esac
+}
 while [ $# -gt 0 ]; do
   case $1 in
-    --cpus) need "$1" $#; cpus=$2; shift 2 ;;
-    --seed) need "$1" $#; seed=$2; shift 2 ;;
+    --cpus) need "$1" $# "${2:-}"; cpus=$2; shift 2 ;;
+    --seed) need "$1" $# "${2:-}"; seed=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --wait) wait=1; shift ;;
-    --time|--partition|--account|--qos|--mem) need "$1" $#; sb+=("$1=$2"); shift 2 ;;
-    --throttle) need "$1" $#; throttle=$2; shift 2 ;;
-    --sbatch) need "$1" $#; case $2 in -*) sb+=("$2") ;; *) die "--sbatch takes an sbatch option (starting with -), got '$2'" ;; esac; shift 2 ;;
-    -h|--help) usage ;;
+    --time|--partition|--account|--qos|--mem) need "$1" $# "${2:-}"; sb+=("$1=$2"); shift 2 ;;
+    --throttle) need "$1" $# "${2:-}"; throttle=$2; shift 2 ;;
+    --sbatch) need "$1" $# "${2:-}"; case $2 in -*) sb+=("$2") ;; *) die "--sbatch takes an sbatch option (starting with -), got '$2'" ;; esac; shift 2 ;;
+    -h|--help) usage 0 ;;
     *) die "unknown option $1" ;;
   esac
 done
@@ -59,6 +66,10 @@ positive() { case $2 in ''|*[!0-9]*|0*) die "$1 must be a positive integer, got 
 [ -z "$cpus" ] || positive --cpus "$cpus"
 [ -z "$throttle" ] || positive --throttle "$throttle"
 case $seed in *[!0-9]*) die "--seed must be a non-negative integer, got '$seed'" ;; esac
+seed=$(printf '%s' "$seed" | sed 's/^0*\([0-9]\)/\1/')
+if [ ${#seed} -gt 20 ] || { [ ${#seed} -eq 20 ] && [[ $seed > 18446744073709551615 ]]; }; then
+  die "--seed must be at most 18446744073709551615, got '$seed'"
+fi
 if [ $mode != submit ] && [ -n "$seed$quick" ]; then
   die "--seed and --quick belong to the first submission; --$mode takes them from $out.shards/submission"
 fi
@@ -71,9 +82,10 @@ work=$out.shards
 record=$work/submission
 
 # --- the submission's record: OUT.shards/submission (read as data, never sourced) ----------
-# Fills rec_id, rec_n, rec_seed, rec_quick, rec_cpus; fails naming the file and line.
+# Fills rec_id, rec_n, rec_seed, rec_quick, rec_cpus, rec_throttle; fails naming the file and
+# line. The sbatch options of the first submission are in OUT.shards/sbatch-options, one a line.
 read_record() {
-  rec_id="" rec_n="" rec_seed="" rec_quick="" rec_cpus=1
+  rec_id="" rec_n="" rec_seed="" rec_quick="" rec_cpus=1 rec_throttle=""
   [ -f "$record" ] && [ ! -L "$record" ] || return 1
   local line k v no=0
   while IFS= read -r line || [ -n "$line" ]; do
@@ -85,6 +97,7 @@ read_record() {
       seed) case $v in *[!0-9]*) bad=1 ;; *) bad=0; rec_seed=$v ;; esac ;;
       quick) case $v in ''|1) bad=0; rec_quick=$v ;; *) bad=1 ;; esac ;;
       cpus) case $v in ''|*[!0-9]*|0*) bad=1 ;; *) bad=0; rec_cpus=$v ;; esac ;;
+      throttle) case $v in *[!0-9]*|0*) bad=1 ;; *) bad=0; rec_throttle=$v ;; esac ;;
       *) bad=1 ;;
     esac
     [ $bad = 0 ] || die "$record line $no: unexpected '$(printf '%s' "$line" | head -c 60 | tr -c '[:print:]' '?')'"
@@ -205,7 +218,16 @@ fi
 if [ $mode = recover ]; then
   read_record || die "$record not found: nothing to recover (submit with: submit.sh ID N $out)"
   id=$rec_id n=$rec_n seed=$rec_seed quick=$rec_quick
-  cpus=${cpus:-$rec_cpus}
+  cpus=${cpus:-$rec_cpus} throttle=${throttle:-$rec_throttle}
+  # The first submission's sbatch options, then today's (sbatch takes the last of a repeated one).
+  old=() no=0
+  if [ -f "$work/sbatch-options" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      no=$((no + 1))
+      case $line in '') ;; -*) old+=("$line") ;; *) die "$work/sbatch-options line $no: not an sbatch option" ;; esac
+    done <"$work/sbatch-options"
+  fi
+  sb=(${old[@]+"${old[@]}"} ${sb[@]+"${sb[@]}"})
   if grep -qs '^  "status": "complete' "$out/meta.json"; then
     echo "$out is complete: nothing to recover"
     exit 0
@@ -234,7 +256,9 @@ else
   cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
   chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
   mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
-  printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" >"$record.tmp-$$"
+  : >"$work/sbatch-options"
+  [ ${#sb[@]} -eq 0 ] || printf '%s\n' "${sb[@]}" >"$work/sbatch-options"
+  printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\nthrottle=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" "$throttle" >"$record.tmp-$$"
   mv "$record.tmp-$$" "$record"
   list=1-$n
 fi
@@ -253,7 +277,7 @@ if [ -n "$list" ]; then
     --output="$work/logs/shard-%A_%a.out" "$here/shard.sbatch")
   array=${array%%;*}
   echo "array $array $list" >>"$work/jobs"
-  echo "submitted array job $array (shards $list of $n of $id)"
+  echo "submitted array job $array (shards $list of $n, $id)"
   dep=(--dependency="afterok:$array" --kill-on-invalid-dep=yes)
 fi
 merge=$(sbatch "${common[@]}" ${dep[@]+"${dep[@]}"} --output="$work/logs/merge-%j.out" "$here/merge.sbatch")
@@ -283,7 +307,14 @@ fi
 {
   echo "submit.sh: $out was not written: not every shard finished"
   printf '%s\n' "$text"
-  echo "recover (runs only the shards that are not complete, then the merge):"
-  echo "  $here/submit.sh --recover $out${sb[*]:+ [sbatch options, e.g. a longer --time]}"
+  echo "recover (runs only the shards that are not complete, then the merge, with this submission's"
+  echo "sbatch options; options given to --recover are added and win):"
+  if printf '%s\n' "$text" | grep -q TIMEOUT; then
+    echo "  $here/submit.sh --recover $out --time LONGER    (a task reached its time limit)"
+  else
+    echo "  $here/submit.sh --recover $out"
+  fi
 } >&2
 exit 1
+}
+main "$@"

@@ -10,7 +10,7 @@ mod common;
 use common::{bin, ok, tmpdir};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn cluster_up() -> bool {
@@ -108,6 +108,35 @@ fn job_id(text: &str, what: &str) -> String {
     line.split_whitespace().nth(3).unwrap().to_string()
 }
 
+/// Runs a submit.sh whose jobs are held: once it has printed both job ids, calls `before`
+/// with the array job's id, then releases both jobs. Returns its status, stdout and stderr.
+fn run_held(mut cmd: Command, before: impl Fn(&str)) -> (ExitStatus, String, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut said = String::new();
+    while !said.contains("submitted merge job") {
+        let line = lines.next().expect("submit.sh ended early").unwrap();
+        said += &line;
+        said.push('\n');
+    }
+    let array = job_id(&said, "array");
+    before(&array);
+    slurm("scontrol", &["release", &array]);
+    slurm("scontrol", &["release", &job_id(&said, "merge")]);
+    for line in lines {
+        said += &line.unwrap();
+        said.push('\n');
+    }
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    (status, said, err)
+}
+
 #[test]
 fn an_array_job_and_its_merge_give_the_single_machine_folder() {
     if !cluster_up() {
@@ -116,13 +145,22 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
     }
     let dir = tmpdir("slurm");
     let out = dir.join("cluster");
-    let o = submit(&["reseda-table2", "2", "OUT", "--quick", "--wait"], &out)
-        .output()
-        .unwrap();
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let sbatch = ["--throttle", "1", "--time", "10", "--mem", "100M"];
+    let o = submit(&args, &out).args(sbatch).output().unwrap();
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("submitted array job") && t.contains("done: "), "{t}");
     let array = job_id(&t, "array");
+    // The sbatch options reached Slurm.
+    let o = Command::new("scontrol")
+        .args(["-o", "show", "job", &format!("{array}_1")])
+        .output()
+        .unwrap();
+    let job = text(&o);
+    for want in ["ArrayTaskThrottle=1", "TimeLimit=00:10:00", "MinMemoryNode=100M"] {
+        assert!(job.contains(want), "{want} not in {job}");
+    }
     assert_eq!(logs(&out).len(), 3, "two shard logs and a merge log");
     assert_same_as_one_machine(&dir, &out);
 
@@ -178,32 +216,14 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     }
     let dir = tmpdir("slurm-cancel");
     let out = dir.join("cluster");
-    // Held jobs, so that task 2 is surely cancelled before it starts.
-    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
-    let mut child = submit(&args, &out)
-        .args(["--sbatch", "--hold"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut said = String::new();
-    while !said.contains("submitted merge job") {
-        let line = lines.next().expect("submit.sh ended early").unwrap();
-        said += &line;
-        said.push('\n');
-    }
+    // Held jobs (--hold is kept for the recovery too), so that task 2 is surely cancelled
+    // before it starts.
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait", "--sbatch", "--hold"];
+    let (status, said, err) = run_held(submit(&args, &out), |array| {
+        slurm("scancel", &[&format!("{array}_2")]);
+    });
     let array = job_id(&said, "array");
-    slurm("scancel", &[&format!("{array}_2")]);
-    slurm("scontrol", &["release", &array]);
     let merge = job_id(&said, "merge");
-    slurm("scontrol", &["release", &merge]);
-    for line in lines {
-        said += &line.unwrap();
-    }
-    let status = child.wait().unwrap();
-    let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     assert_eq!(status.code(), Some(1), "{said}{err}");
     assert!(!said.contains("done: "), "{said}");
     assert!(err.contains("shard 1: complete"), "{err}");
@@ -215,9 +235,9 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
 
     // Recovery runs shard 2 alone, then the merge; shard 1 ran once.
-    let o = submit(&["--recover", "OUT", "--wait"], &out).output().unwrap();
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let (status, said, err) = run_held(submit(&["--recover", "OUT", "--wait"], &out), |_| {});
+    let t = said + &err;
+    assert!(status.success(), "{t}");
     assert!(t.contains("1 of 2 shards to run (2)") && t.contains("done: "), "{t}");
     let again = job_id(&t, "array");
     let shard_logs: Vec<_> = logs(&out)
