@@ -66,9 +66,12 @@ if [ $action = stop ]; then
   stop_ours
   exit 0
 fi
+# A slurmctld or slurmd that is neither the one recorded nor a child of it (slurmctld forks
+# helpers that carry its name for a moment) belongs to someone else.
 for d in slurmctld slurmd; do
-  pid=$(pgrep -x "$d" | head -1 || true)
-  if [ -n "$pid" ] && [ "$(recorded "$d" || true)" != "$pid" ]; then
+  ours=$(recorded "$d" || echo none)
+  pid=$(ps -eo pid=,ppid=,comm= | awk -v d="$d" -v o="$ours" '$3 == d && $1 != o && $2 != o {print $1; exit}')
+  if [ -n "$pid" ]; then
     echo "setup-local-cluster: a $d that this script did not start is running (pid $pid); stop it yourself or use that cluster" >&2
     exit 2
   fi
@@ -146,9 +149,10 @@ record slurmctld /run/slurmctld.pid
 /usr/sbin/slurmd
 record slurmd /run/slurmd.pid
 for _ in $(seq 1 30); do
-  if sinfo -h -o '%T' 2>/dev/null | grep -qx idle; then
+  # idle, or already running jobs it had queued before a restart (mixed, allocated).
+  if sinfo -h -o '%T' 2>/dev/null | grep -qxE 'idle|mixed|allocated'; then
     sinfo
-    echo "setup-local-cluster: node ${host} idle with ${cpus} CPUs (partition lab); stop with: $0 stop"
+    echo "setup-local-cluster: node ${host} up with ${cpus} CPUs (partition lab); stop with: $0 stop"
     exit 0
   fi
   sleep 1
