@@ -52,13 +52,18 @@ fn main() {
     }
     println!("cargo:rustc-env=SUDOKU_LAB_DEPS={}", versions.join(" "));
     println!("cargo:rerun-if-changed=../../Cargo.lock");
+    // The "-dirty" mark follows edits to the code and the embedded specs (not results/).
+    for dir in [
+        "build.rs",
+        "../../crates",
+        "../../experiments",
+        "../../Cargo.toml",
+    ] {
+        println!("cargo:rerun-if-changed={dir}");
+    }
     // Where git keeps HEAD, the branch's ref and the index: `.git/...` in a clone, elsewhere in
     // a worktree (where `.git` is a file). A path that does not exist would make cargo rerun
     // this script, and relink the binary, on every build.
-    // The "-dirty" mark follows edits to the code and the embedded specs (not results/).
-    for dir in ["build.rs", "../../crates", "../../experiments", "../../Cargo.toml"] {
-        println!("cargo:rerun-if-changed={dir}");
-    }
     let branch = git(&root, &["symbolic-ref", "-q", "HEAD"]);
     for name in ["HEAD", "index", "packed-refs"]
         .into_iter()

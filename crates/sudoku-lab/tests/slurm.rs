@@ -65,7 +65,10 @@ fn wait_gone(id: &str) {
         if o.status.success() && o.stdout.is_empty() {
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "job {id} still queued");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "job {id} still queued"
+        );
         std::thread::sleep(Duration::from_millis(500));
     }
 }
@@ -133,7 +136,12 @@ fn run_held(mut cmd: Command, before: impl Fn(&str)) -> (ExitStatus, String, Str
     }
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     (status, said, err)
 }
 
@@ -150,7 +158,10 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
     let o = submit(&args, &out).args(sbatch).output().unwrap();
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("submitted array job") && t.contains("done: "), "{t}");
+    assert!(
+        t.contains("submitted array job") && t.contains("done: "),
+        "{t}"
+    );
     let array = job_id(&t, "array");
     // The sbatch options reached Slurm.
     let o = Command::new("scontrol")
@@ -158,7 +169,11 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
         .output()
         .unwrap();
     let job = text(&o);
-    for want in ["ArrayTaskThrottle=1", "TimeLimit=00:10:00", "MinMemoryNode=100M"] {
+    for want in [
+        "ArrayTaskThrottle=1",
+        "TimeLimit=00:10:00",
+        "MinMemoryNode=100M",
+    ] {
         assert!(job.contains(want), "{want} not in {job}");
     }
     assert_eq!(logs(&out).len(), 3, "two shard logs and a merge log");
@@ -172,7 +187,10 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
     );
     let log1 = dir.join(format!("cluster.shards/logs/shard-{array}_1.out"));
     let first = std::fs::read_to_string(&log1).unwrap();
-    assert!(first.contains(&format!("binary {}", copy.display())), "{first}");
+    assert!(
+        first.contains(&format!("binary {}", copy.display())),
+        "{first}"
+    );
     // The merge wrote its reports with the tasks' thread count (--cpus, 1), not all cores.
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("meta.json")).unwrap()).unwrap();
@@ -181,11 +199,20 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
     // A requeued task resumes its shard (nothing left to run) and appends to its log.
     let task = format!("{array}_1");
     slurm("scontrol", &["requeue", &task]);
-    slurm("scontrol", &["update", &format!("jobid={task}"), "StartTime=now"]);
+    slurm(
+        "scontrol",
+        &["update", &format!("jobid={task}"), "StartTime=now"],
+    );
     wait_gone(&task);
     let again = std::fs::read_to_string(&log1).unwrap();
-    assert!(again.starts_with(&first), "the log was overwritten: {again}");
-    assert!(again.contains("restart 1") && again.contains("(9 runs resumed)"), "{again}");
+    assert!(
+        again.starts_with(&first),
+        "the log was overwritten: {again}"
+    );
+    assert!(
+        again.contains("restart 1") && again.contains("(9 runs resumed)"),
+        "{again}"
+    );
 
     // The same command again finds nothing to do; another shard count is refused, naming
     // what to remove; a folder that no submission made is refused.
@@ -193,16 +220,23 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("complete: nothing to recover"), "{}", text(&o));
+    assert!(
+        text(&o).contains("complete: nothing to recover"),
+        "{}",
+        text(&o)
+    );
     let o = submit(&["reseda-table2", "3", "OUT", "--quick"], &out)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.contains("2 shards, not 3") && e.contains("rm -r"), "{e}");
-    let o = submit(&["reseda-table2", "2", "OUT", "--quick"], &dir.join("single"))
-        .output()
-        .unwrap();
+    let o = submit(
+        &["reseda-table2", "2", "OUT", "--quick"],
+        &dir.join("single"),
+    )
+    .output()
+    .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
     assert_eq!(logs(&out).len(), 3, "nothing was submitted");
@@ -218,7 +252,15 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     let out = dir.join("cluster");
     // Held jobs (--hold is kept for the recovery too), so that task 2 is surely cancelled
     // before it starts.
-    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait", "--sbatch", "--hold"];
+    let args = [
+        "reseda-table2",
+        "2",
+        "OUT",
+        "--quick",
+        "--wait",
+        "--sbatch",
+        "--hold",
+    ];
     let (status, said, err) = run_held(submit(&args, &out), |array| {
         slurm("scancel", &[&format!("{array}_2")]);
     });
@@ -227,8 +269,14 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     assert_eq!(status.code(), Some(1), "{said}{err}");
     assert!(!said.contains("done: "), "{said}");
     assert!(err.contains("shard 1: complete"), "{err}");
-    assert!(err.contains(&format!("shard 2: not started; task {array}_2")), "{err}");
-    assert!(err.contains(&format!("merge: job {merge} is CANCELLED")), "{err}");
+    assert!(
+        err.contains(&format!("shard 2: not started; task {array}_2")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("merge: job {merge} is CANCELLED")),
+        "{err}"
+    );
     assert!(err.contains("submit.sh --recover"), "{err}");
     assert!(!out.exists());
     let o = submit(&["--status", "OUT"], &out).output().unwrap();
@@ -238,7 +286,10 @@ fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
     let (status, said, err) = run_held(submit(&["--recover", "OUT", "--wait"], &out), |_| {});
     let t = said + &err;
     assert!(status.success(), "{t}");
-    assert!(t.contains("1 of 2 shards to run (2)") && t.contains("done: "), "{t}");
+    assert!(
+        t.contains("1 of 2 shards to run (2)") && t.contains("done: "),
+        "{t}"
+    );
     let again = job_id(&t, "array");
     let shard_logs: Vec<_> = logs(&out)
         .into_iter()
@@ -272,7 +323,10 @@ fn submit_usage_lists_exactly_the_options_it_parses() {
         .skip_while(|l| l.starts_with('#'))
         .filter_map(|l| l.trim_start().split(')').next())
         .filter(|p| p.starts_with('-'))
-        .filter(|p| p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '|'))
+        .filter(|p| {
+            p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '|')
+        })
         .flat_map(|p| p.split('|'))
         .filter(|w| w.starts_with("--"))
         .collect();
