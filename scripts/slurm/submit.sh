@@ -194,6 +194,8 @@ if [ $mode = status ]; then
   report && exit 0 || exit 1
 fi
 
+seed_name() { if [ -n "$1" ]; then echo "seed $1"; else echo "the spec's seed"; fi; }
+
 # --- a new submission, or the recovery of an earlier one ---------------------------------
 if [ $mode = submit ]; then
   case $n in ''|*[!0-9]*|0*) die "N must be a positive integer, got '$n'" ;; esac
@@ -202,8 +204,7 @@ if [ $mode = submit ]; then
     what=""
     [ "$rec_id" = "$id" ] || what="experiment $rec_id, not $id"
     [ "$rec_n" = "$n" ] || what="$rec_n shards, not $n"
-    spec_seed="the spec's seed"
-    [ "$rec_seed" = "$seed" ] || what="seed ${rec_seed:-$spec_seed}, not ${seed:-$spec_seed}"
+    [ "$rec_seed" = "$seed" ] || what="$(seed_name "$rec_seed"), not $(seed_name "$seed")"
     [ "$rec_quick" = "$quick" ] || what="$( [ -n "$rec_quick" ] && echo "--quick" || echo "a full run"), not $( [ -n "$quick" ] && echo "--quick" || echo "a full run")"
     if [ -n "$what" ]; then
       die "$work holds a submission of $what; recover it with 'submit.sh --recover $out', or remove it first (rm -r $work; its finished runs are lost) to submit this one"
