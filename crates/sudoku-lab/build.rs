@@ -52,6 +52,40 @@ fn main() {
     }
     println!("cargo:rustc-env=SUDOKU_LAB_DEPS={}", versions.join(" "));
     println!("cargo:rerun-if-changed=../../Cargo.lock");
-    println!("cargo:rerun-if-changed=../../.git/HEAD");
-    println!("cargo:rerun-if-changed=../../.git/index");
+    // The "-dirty" mark follows edits to the code and the embedded specs (not results/).
+    for dir in [
+        "build.rs",
+        "../../crates",
+        "../../experiments",
+        "../../Cargo.toml",
+    ] {
+        println!("cargo:rerun-if-changed={dir}");
+    }
+    // Where git keeps HEAD, the branch's ref and the index: `.git/...` in a clone, elsewhere in
+    // a worktree (where `.git` is a file). A path that does not exist would make cargo rerun
+    // this script, and relink the binary, on every build.
+    let branch = git(&root, &["symbolic-ref", "-q", "HEAD"]);
+    for name in ["HEAD", "index", "packed-refs"]
+        .into_iter()
+        .chain(branch.as_deref())
+    {
+        if let Some(path) = git(&root, &["rev-parse", "--git-path", name]) {
+            let path = root.join(path);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+    }
+}
+
+/// The trimmed output of `git ARGS` in `root`, when git runs and succeeds.
+fn git(root: &std::path::Path, args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
 }

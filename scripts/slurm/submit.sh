@@ -1,57 +1,321 @@
 #!/usr/bin/env bash
-# Run a sudoku-lab reproduction as a Slurm array job: N shard tasks, then a merge job that
-# depends on all of them (afterok). Run from the repository on the login node; the folders
-# must be on a file system the compute nodes share.
-#   scripts/slurm/submit.sh ID N OUT [--cpus C] [--seed S] [--time T] [--partition P] [--wait]
+# Run a sudoku-lab reproduction as a Slurm array job: one task per shard, then a merge job that
+# depends on all of them (afterok). Run it on the login node. See docs/cluster.md.
+#   scripts/slurm/submit.sh ID N OUT [options]     submit N shard tasks of experiment ID + merge
+#   scripts/slurm/submit.sh --recover OUT [options]  resubmit the shards of OUT that are not
+#                                    complete, and the merge (rerunning the first form with the
+#                                    same ID N OUT does the same)
+#   scripts/slurm/submit.sh --status OUT           each shard's state; exit 0 once OUT is merged
 #     ID    an embedded experiment (sudoku-lab list)
 #     N     number of shards (array tasks 1..N)
-#     OUT   the merged results folder (must not exist); shards and logs go to OUT.shards/
-#     --cpus C       CPUs (threads) per shard task (default 1)
-#     --quick        the reduced run (`reproduce --quick`), for trying the setup
-#     --wait         block until the merge job ends; exit non-zero if it failed
-# Prints the two job ids. Binary: $LAB_BIN if set, else target/release/sudoku-lab (built here).
+#     OUT   the merged results folder; the submission's binary, shards and logs go to
+#           OUT.shards/, which every compute node must see (shared storage)
+# Options:
+#     --cpus C        CPUs per task; the shards and the merge run C threads (default 1)
+#     --seed S        master seed, overriding the spec (first submission only)
+#     --quick         the reduced run (`reproduce --quick`), for trying the setup (first only)
+#     --wait          block until the merge job ends; exit 1 unless OUT is complete, naming
+#                     the shards that did not finish and the command that recovers them
+#     --time T        sbatch --time for every job (e.g. 2:00:00)
+#     --partition P   sbatch --partition
+#     --account A     sbatch --account
+#     --qos Q         sbatch --qos
+#     --mem M         sbatch --mem (e.g. 4G)
+#     --throttle K    at most K shard tasks run at once (the array's %K)
+#     --sbatch OPT    any other sbatch option, repeatable (e.g. --sbatch --constraint=avx2)
+# Binary: $LAB_BIN if set, else the release build of this repository (cargo build, a no-op when
+# nothing changed); it is copied once to OUT.shards/bin/ and the tasks run that copy.
 set -euo pipefail
-usage() { sed -n '2,14p' "$0" >&2; exit 2; }
-[ $# -ge 3 ] || usage
-id=$1 n=$2 out=$3
-shift 3
-cpus=1 seed="" wait=0 quick="" extra=()
-while [ $# -gt 0 ]; do
-  case $1 in
-    --cpus) cpus=$2; shift 2 ;;
-    --seed) seed=$2; shift 2 ;;
-    --time) extra+=(--time "$2"); shift 2 ;;
-    --partition) extra+=(--partition "$2"); shift 2 ;;
-    --wait) wait=1; shift ;;
-    --quick) quick=1; shift ;;
-    *) echo "submit.sh: unknown option $1" >&2; usage ;;
-  esac
-done
-case $n in ''|*[!0-9]*|0) echo "submit.sh: N must be a positive integer, got '$n'" >&2; exit 2 ;; esac
-command -v sbatch >/dev/null || { echo "submit.sh: sbatch not found (is Slurm installed?)" >&2; exit 2; }
+# The whole script is one function, read in full before it runs: a `git pull` while a
+# `--wait` is pending cannot change the code under it.
+main() {
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,27p' "$0"; else sed -n '4,27p' "$0" >&2; fi; exit "${1:-2}"; }
+die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-if [ -z "${LAB_BIN:-}" ]; then
-  (cd "$repo" && cargo build --release --quiet -p sudoku-lab)
-  LAB_BIN="$repo/target/release/sudoku-lab"
-fi
-LAB_BIN=$(cd "$(dirname "$LAB_BIN")" && pwd)/$(basename "$LAB_BIN")
-# Fail here, not on a compute node: the experiment must exist and OUT must be new.
-"$LAB_BIN" list | awk '{print $1}' | grep -qx -- "$id" || { echo "submit.sh: no embedded experiment '$id' (sudoku-lab list)" >&2; exit 2; }
-if [ -e "$out" ]; then echo "submit.sh: $out exists; choose a new folder" >&2; exit 2; fi
-mkdir -p "$out.shards/logs"
-work=$(cd "$out.shards" && pwd)
-out_abs=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-export LAB_BIN LAB_ID="$id" LAB_SHARDS="$n" LAB_WORK="$work" LAB_OUT="$out_abs" LAB_SEED="$seed" LAB_QUICK="$quick"
-array=$(sbatch --parsable --array="1-$n" --cpus-per-task="$cpus" "${extra[@]}" \
-  --output="$work/logs/shard-%A_%a.out" --export=ALL "$here/shard.sbatch")
-array=${array%%;*}
-waitflag=()
-if [ $wait = 1 ]; then waitflag=(--wait); fi
-echo "submitted array job $array (shards 1-$n of $id)"
-merge_out=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=yes "${extra[@]}" \
-  --output="$work/logs/merge-%j.out" --export=ALL "${waitflag[@]}" "$here/merge.sbatch") || {
-  echo "submit.sh: the merge job failed; see $work/logs/" >&2
-  exit 1
+poll=${LAB_POLL_SECONDS:-10}
+
+# --- the command line -----------------------------------------------------------------------
+mode=submit
+case ${1:-} in
+  --recover|--status) mode=${1#--}; [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+  -h|--help) usage 0 ;;
+  '') usage ;;
+  -*) die "unknown option $1 (the first argument is ID, --recover or --status)" ;;
+  *) [ $# -ge 3 ] || usage; id=$1 n=$2 out=$3; shift 3 ;;
+esac
+cpus="" seed="" quick="" wait=0 throttle="" sb=()
+need() {
+  [ "$2" -ge 2 ] || die "$1 needs a value"
+  case $3 in *$'\n'*|*$'\r'*) die "$1: a value on one line, please" ;; esac
 }
-echo "submitted merge job ${merge_out%%;*} (after $array); output $out_abs, logs $work/logs"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --cpus) need "$1" $# "${2:-}"; cpus=$2; shift 2 ;;
+    --seed) need "$1" $# "${2:-}"; seed=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --wait) wait=1; shift ;;
+    --time|--partition|--account|--qos|--mem) need "$1" $# "${2:-}"; sb+=("$1=$2"); shift 2 ;;
+    --throttle) need "$1" $# "${2:-}"; throttle=$2; shift 2 ;;
+    --sbatch) need "$1" $# "${2:-}"; case $2 in -*) sb+=("$2") ;; *) die "--sbatch takes an sbatch option (starting with -), got '$2'" ;; esac; shift 2 ;;
+    -h|--help) usage 0 ;;
+    *) die "unknown option $1" ;;
+  esac
+done
+positive() { case $2 in ''|*[!0-9]*|0*) die "$1 must be a positive integer, got '$2'" ;; esac; }
+[ -z "$cpus" ] || positive --cpus "$cpus"
+[ -z "$throttle" ] || positive --throttle "$throttle"
+case $seed in *[!0-9]*) die "--seed must be a non-negative integer, got '$seed'" ;; esac
+seed=$(printf '%s' "$seed" | sed 's/^0*\([0-9]\)/\1/')
+if [ ${#seed} -gt 20 ] || { [ ${#seed} -eq 20 ] && [[ $seed > 18446744073709551615 ]]; }; then
+  die "--seed must be at most 18446744073709551615, got '$seed'"
+fi
+if [ $mode != submit ] && [ -n "$seed$quick" ]; then
+  die "--seed and --quick belong to the first submission; --$mode takes them from $out.shards/submission"
+fi
+if [ $mode = status ] && { [ ${#sb[@]} -gt 0 ] || [ -n "$cpus$throttle" ] || [ $wait = 1 ]; }; then
+  die "--status takes no options"
+fi
+out=${out%/}
+[ -n "$out" ] || die "OUT must not be empty"
+work=$out.shards
+record=$work/submission
+
+# --- the submission's record: OUT.shards/submission (read as data, never sourced) ----------
+# Fills rec_id, rec_n, rec_seed, rec_quick, rec_cpus, rec_throttle; fails naming the file and
+# line. The sbatch options of the first submission are in OUT.shards/sbatch-options, one a line.
+read_record() {
+  rec_id="" rec_n="" rec_seed="" rec_quick="" rec_cpus=1 rec_throttle=""
+  [ -f "$record" ] && [ ! -L "$record" ] || return 1
+  local line k v no=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    no=$((no + 1))
+    k=${line%%=*} v=${line#*=}
+    case $k in
+      id) case $v in ''|*[!A-Za-z0-9._-]*) bad=1 ;; *) bad=0; rec_id=$v ;; esac ;;
+      shards) case $v in ''|*[!0-9]*|0*) bad=1 ;; *) bad=0; rec_n=$v ;; esac ;;
+      seed) case $v in *[!0-9]*) bad=1 ;; *) bad=0; rec_seed=$v ;; esac ;;
+      quick) case $v in ''|1) bad=0; rec_quick=$v ;; *) bad=1 ;; esac ;;
+      cpus) case $v in ''|*[!0-9]*|0*) bad=1 ;; *) bad=0; rec_cpus=$v ;; esac ;;
+      throttle) case $v in *[!0-9]*|0*) bad=1 ;; *) bad=0; rec_throttle=$v ;; esac ;;
+      *) bad=1 ;;
+    esac
+    [ $bad = 0 ] || die "$record line $no: unexpected '$(printf '%s' "$line" | head -c 60 | tr -c '[:print:]' '?')'"
+  done <"$record"
+  [ -n "$rec_id" ] && [ -n "$rec_n" ] || die "$record: no id= or shards= line"
+}
+
+# --- each shard's state, from its folder (the truth) and from Slurm (why it stopped) --------
+# The shard folder's state: complete, failed, incomplete (R runs) or not started.
+folder_state() {
+  local d=$work/shard-$1 runs
+  if [ ! -d "$d" ]; then echo "not started"; return; fi
+  if grep -qs '^  "status": "complete' "$d/meta.json"; then echo complete; return; fi
+  runs=$(( $(wc -l <"$d/runs.csv" 2>/dev/null || echo 1) - 1 ))
+  [ $runs -ge 0 ] || runs=0
+  if grep -qs '^  "status": "failed"' "$d/meta.json"; then echo "failed after $runs runs (error in $d/meta.json)"
+  else echo "incomplete ($runs runs done)"; fi
+}
+# The ids of every job in OUT.shards/jobs, comma-separated.
+job_ids() { awk '{print $2}' "$work/jobs" 2>/dev/null | tr -cd '0-9\n' | paste -sd, -; }
+# Slurm's state of the jobs in OUT.shards/jobs as lines "JOB[_TASK] STATE", first match wins:
+# queued or running ones (squeue), then sacct where accounting is on, else what the controller
+# still remembers of ended ones (scontrol; it forgets them after MinJobAge, 5 minutes by default).
+slurm_states() {
+  local ids
+  ids=$(job_ids)
+  [ -n "$ids" ] || return 0
+  squeue -h -r -j "$ids" -o '%i %T %r' 2>/dev/null || true
+  if sacct -n -X -P -j "$ids" -o JobID,State 2>/dev/null | tr '|' ' ' | grep .; then return 0; fi
+  local j
+  for j in ${ids//,/ }; do
+    scontrol -o show job "$j" 2>/dev/null | awk '{
+      id = ""; task = ""; st = "";
+      for (i = 1; i <= NF; i++) {
+        split($i, kv, "=");
+        if (kv[1] == "JobId") id = kv[2];
+        if (kv[1] == "ArrayJobId") arr = kv[2];
+        if (kv[1] == "ArrayTaskId") task = kv[2];
+        if (kv[1] == "JobState") st = kv[2];
+        if (kv[1] == "Reason" && kv[2] != "None") st = st " (" kv[2] ")";
+      }
+      print (task == "" ? id : arr "_" task), st }' || true
+  done
+}
+# What Slurm says of a job: "is STATE", or that it has no record.
+said() { if [ -n "$1" ]; then echo "is$1"; else echo "has no record left in Slurm $2"; fi; }
+# Prints one line per shard and for the merge; returns 0 when OUT is complete.
+report() {
+  local states k array st line log
+  states=$(slurm_states)
+  for k in $(seq 1 "$rec_n"); do
+    line="  shard $k: $(folder_state "$k")"
+    array=$(awk -v k="$k" 'function has(list, k,  n, i, p, r) {
+        n = split(list, p, ",")
+        for (i = 1; i <= n; i++)
+          if (split(p[i], r, "-") == 2 ? k >= r[1] + 0 && k <= r[2] + 0 : p[i] + 0 == k) return 1
+        return 0
+      }
+      $1 == "array" && has($3, k) {a = $2} END {print a}' "$work/jobs" 2>/dev/null)
+    if [ -n "$array" ]; then
+      st=$(printf '%s\n' "$states" | awk -v t="${array}_$k" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}')
+      log=$work/logs/shard-${array}_$k.out
+      line="$line; task ${array}_$k $(said "$st" "(cancelled while pending, or forgotten)")"
+      [ ! -f "$log" ] || line="$line; log $log"
+    fi
+    echo "$line"
+  done
+  local merge
+  merge=$(awk '$1 == "merge" {m = $2} END {print m}' "$work/jobs" 2>/dev/null)
+  if [ -n "$merge" ]; then
+    st=$(printf '%s\n' "$states" | awk -v t="$merge" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}')
+    log=$work/logs/merge-$merge.out
+    echo "  merge: job $merge $(said "$st" "(forgotten)")$( [ ! -f "$log" ] || echo "; log $log")"
+  fi
+  if grep -qs '^  "status": "complete' "$out/meta.json"; then
+    echo "  output: $out is complete"
+    return 0
+  fi
+  echo "  output: $out $( [ -e "$out" ] && echo "exists but is not complete" || echo "not written")"
+  return 1
+}
+# Job ids of this submission that are still queued or running.
+live_jobs() {
+  local ids
+  ids=$(job_ids)
+  [ -z "$ids" ] || squeue -h -j "$ids" -o %i 2>/dev/null | paste -sd' ' - || true
+}
+
+command -v sbatch >/dev/null || die "sbatch not found (is Slurm installed?)"
+if [ $mode = status ]; then
+  read_record || die "$record not found: $out was not submitted by this script"
+  live=$(live_jobs)
+  echo "$rec_n shards of $rec_id in $work; jobs still queued or running: ${live:-none}"
+  report && exit 0 || exit 1
+fi
+
+seed_name() { if [ -n "$1" ]; then echo "seed $1"; else echo "the spec's seed"; fi; }
+
+# --- a new submission, or the recovery of an earlier one ---------------------------------
+if [ $mode = submit ]; then
+  case $n in ''|*[!0-9]*|0*) die "N must be a positive integer, got '$n'" ;; esac
+  if read_record; then
+    # The same command again recovers; anything else that would mix with the shards is refused.
+    what=""
+    [ "$rec_id" = "$id" ] || what="experiment $rec_id, not $id"
+    [ "$rec_n" = "$n" ] || what="$rec_n shards, not $n"
+    [ "$rec_seed" = "$seed" ] || what="$(seed_name "$rec_seed"), not $(seed_name "$seed")"
+    [ "$rec_quick" = "$quick" ] || what="$( [ -n "$rec_quick" ] && echo "--quick" || echo "a full run"), not $( [ -n "$quick" ] && echo "--quick" || echo "a full run")"
+    if [ -n "$what" ]; then
+      die "$work holds a submission of $what; recover it with 'submit.sh --recover $out', or remove it first (rm -r $work; its finished runs are lost) to submit this one"
+    fi
+    mode=recover
+  elif [ -e "$work" ]; then
+    die "$work exists but holds no submission record; remove it or choose another OUT"
+  elif [ -e "$out" ]; then
+    die "$out exists; choose a new folder"
+  fi
+fi
+if [ $mode = recover ]; then
+  read_record || die "$record not found: nothing to recover (submit with: submit.sh ID N $out)"
+  id=$rec_id n=$rec_n seed=$rec_seed quick=$rec_quick
+  cpus=${cpus:-$rec_cpus} throttle=${throttle:-$rec_throttle}
+  # The first submission's sbatch options, then today's (sbatch takes the last of a repeated one).
+  old=() no=0
+  if [ -f "$work/sbatch-options" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      no=$((no + 1))
+      case $line in '') ;; -*) old+=("$line") ;; *) die "$work/sbatch-options line $no: not an sbatch option" ;; esac
+    done <"$work/sbatch-options"
+  fi
+  sb=(${old[@]+"${old[@]}"} ${sb[@]+"${sb[@]}"})
+  if grep -qs '^  "status": "complete' "$out/meta.json"; then
+    echo "$out is complete: nothing to recover"
+    exit 0
+  fi
+  [ ! -e "$out" ] || die "$out exists but is not complete (the merge failed: see $work/logs/merge-*.out); remove $out, then run: submit.sh --recover $out"
+  live=$(live_jobs)
+  [ -z "$live" ] || die "jobs $live of this submission are still queued or running; wait for them (submit.sh --status $out) or scancel them, then recover"
+  todo=()
+  for k in $(seq 1 "$n"); do [ "$(folder_state "$k")" = complete ] || todo+=("$k"); done
+  list=$(IFS=,; echo ${todo[@]+"${todo[*]}"})
+  echo "recovering $out: ${#todo[@]} of $n shards to run (${list:-none}), then the merge"
+else
+  # The binary: built here (a no-op when nothing changed) or $LAB_BIN, checked before anything
+  # is written, then copied once into the submission; every task and recovery runs that copy.
+  cpus=${cpus:-1}
+  if [ -z "${LAB_BIN:-}" ]; then
+    (cd "$repo" && cargo build --release --quiet -p sudoku-lab)
+    target=${CARGO_TARGET_DIR:-target}
+    case $target in /*) ;; *) target=$repo/$target ;; esac
+    LAB_BIN=$target/release/sudoku-lab
+  fi
+  [ -x "$LAB_BIN" ] || die "no executable binary at $LAB_BIN"
+  "$LAB_BIN" list | awk '{print $1}' | grep -qx -- "$id" || die "no embedded experiment '$id' (sudoku-lab list)"
+  mkdir -p "$work/logs" "$work/bin"
+  # The experiment's spec is embedded in the binary, so this one copy freezes both.
+  cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
+  chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
+  mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
+  : >"$work/sbatch-options"
+  [ ${#sb[@]} -eq 0 ] || printf '%s\n' "${sb[@]}" >"$work/sbatch-options"
+  printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\nthrottle=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" "$throttle" >"$record.tmp-$$"
+  mv "$record.tmp-$$" "$record"
+  list=1-$n
+fi
+work=$(cd "$work" && pwd)
+record=$work/submission
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+bin=$work/bin/sudoku-lab
+[ -x "$bin" ] || die "$bin is missing: the submission's binary is gone; remove $work and submit again"
+
+# --- submit ------------------------------------------------------------------------------
+export LAB_BIN=$bin LAB_ID=$id LAB_SHARDS=$n LAB_WORK=$work LAB_OUT=$out LAB_SEED=$seed LAB_QUICK=$quick
+common=(--parsable --export=ALL --open-mode=append --cpus-per-task="$cpus" ${sb[@]+"${sb[@]}"})
+dep=() array=""
+if [ -n "$list" ]; then
+  array=$(sbatch "${common[@]}" --array="$list${throttle:+%$throttle}" \
+    --output="$work/logs/shard-%A_%a.out" "$here/shard.sbatch")
+  array=${array%%;*}
+  echo "array $array $list" >>"$work/jobs"
+  echo "submitted array job $array (shards $list of $n, $id)"
+  dep=(--dependency="afterok:$array" --kill-on-invalid-dep=yes)
+fi
+merge=$(sbatch "${common[@]}" ${dep[@]+"${dep[@]}"} --output="$work/logs/merge-%j.out" "$here/merge.sbatch")
+merge=${merge%%;*}
+echo "merge $merge" >>"$work/jobs"
+echo "submitted merge job $merge${array:+ (after $array)}; output $out, logs $work/logs"
+[ $wait = 1 ] || exit 0
+
+# --- wait for the merge job to leave the queue, then judge by the output folder ------------
+fails=0
+while :; do
+  if state=$(squeue -h -j "$merge" -o %T 2>/dev/null); then
+    fails=0
+    [ -n "$state" ] || break
+  else
+    fails=$((fails + 1))
+    # squeue also fails for a job id the controller has already forgotten.
+    [ $fails -lt 3 ] || break
+  fi
+  sleep "$poll"
+done
+read_record
+if text=$(report); then
+  echo "done: $out"
+  exit 0
+fi
+{
+  echo "submit.sh: $out was not written: not every shard finished"
+  printf '%s\n' "$text"
+  echo "recover (runs only the shards that are not complete, then the merge, with this submission's"
+  echo "sbatch options; options given to --recover are added and win):"
+  if printf '%s\n' "$text" | grep -q TIMEOUT; then
+    echo "  $here/submit.sh --recover $out --time LONGER    (a task reached its time limit)"
+  else
+    echo "  $here/submit.sh --recover $out"
+  fi
+} >&2
+exit 1
+}
+main "$@"

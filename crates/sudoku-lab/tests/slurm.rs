@@ -1,14 +1,17 @@
-//! The Slurm array job of `scripts/slurm/` on a real Slurm (issue 11): a `--quick`
+//! The Slurm array job of `scripts/slurm/` on a real Slurm (issues 11 and 21): a `--quick`
 //! reproduction in two shards plus the dependent merge job, compared with the single-machine
-//! folder by `scripts/slurm/compare.py`. Runs when `sbatch` is on the PATH and a controller
-//! answers (`scripts/slurm/setup-local-cluster.sh` makes a one-node cluster); says skipped
-//! otherwise.
+//! folder by `scripts/slurm/compare.py`; a requeued task that resumes and appends to its log;
+//! a cancelled task that makes `submit.sh --wait` fail, and its recovery. Runs when `sbatch` is
+//! on the PATH and a controller answers (`scripts/slurm/setup-local-cluster.sh` makes a
+//! one-node cluster); says skipped otherwise.
 
 mod common;
 
 use common::{bin, ok, tmpdir};
-use std::path::Path;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn cluster_up() -> bool {
     let answers = |cmd: &str| {
@@ -21,44 +24,65 @@ fn cluster_up() -> bool {
     answers("command -v sbatch") && answers("sinfo -h >/dev/null 2>&1")
 }
 
-#[test]
-fn an_array_job_and_its_merge_give_the_single_machine_folder() {
-    if !cluster_up() {
-        println!("skipped: no Slurm here (sbatch not on the PATH or no controller answering)");
-        return;
-    }
-    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm");
-    let dir = tmpdir("slurm");
-    let out = dir.join("cluster");
-    let submit = |out: &Path| {
-        Command::new("bash")
-            .arg(scripts.join("submit.sh"))
-            .args(["reseda-table2", "2"])
-            .arg(out)
-            .args(["--quick", "--wait"])
-            .env("LAB_BIN", env!("CARGO_BIN_EXE_sudoku-lab"))
-            .output()
-            .unwrap()
-    };
-    let o = submit(&out);
-    let text =
-        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{text}");
-    assert!(text.contains("submitted array job") && text.contains("submitted merge job"));
-    let logs: Vec<_> = std::fs::read_dir(dir.join("cluster.shards/logs"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(logs.len(), 3, "two shard logs and a merge log: {logs:?}");
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/slurm")
+}
 
+/// `submit.sh ARGS...` with the test's binary, polling the queue every second.
+fn submit(args: &[&str], out: &Path) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(scripts().join("submit.sh"));
+    for a in args {
+        if *a == "OUT" {
+            c.arg(out);
+        } else {
+            c.arg(a);
+        }
+    }
+    c.env("LAB_BIN", env!("CARGO_BIN_EXE_sudoku-lab"))
+        .env("LAB_POLL_SECONDS", "1");
+    c
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// Runs a Slurm client command and requires success.
+fn slurm(cmd: &str, args: &[&str]) {
+    let o = Command::new(cmd).args(args).output().unwrap();
+    assert!(o.status.success(), "{cmd} {args:?}: {}", text(&o));
+}
+
+/// Waits until nothing of job `id` is queued or running (at most two minutes).
+fn wait_gone(id: &str) {
+    let start = Instant::now();
+    loop {
+        let o = Command::new("squeue")
+            .args(["-h", "-r", "-j", id])
+            .output()
+            .unwrap();
+        if o.status.success() && o.stdout.is_empty() {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "job {id} still queued"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// compare.py REFERENCE OUT must find them identical but wall times.
+fn assert_same_as_one_machine(dir: &Path, out: &Path) {
     let reference = dir.join("single");
     ok(bin()
         .args(["reproduce", "reseda-table2", "--quick", "--out"])
         .arg(&reference));
     let o = Command::new("python3")
-        .arg(scripts.join("compare.py"))
+        .arg(scripts().join("compare.py"))
         .arg(&reference)
-        .arg(&out)
+        .arg(out)
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&o.stdout);
@@ -67,9 +91,251 @@ fn an_array_job_and_its_merge_give_the_single_machine_folder() {
         report.contains("RESULT: identical but wall times"),
         "{report}"
     );
+}
 
-    // An existing output folder is refused before anything is submitted.
-    let o = submit(&out);
+fn logs(out: &Path) -> Vec<String> {
+    let mut v: Vec<_> = std::fs::read_dir(out.with_extension("shards").join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The id in a line "submitted ... job ID ..." of submit.sh's output.
+fn job_id(text: &str, what: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("submitted {what} job ")))
+        .unwrap_or_else(|| panic!("no '{what}' line in {text}"));
+    line.split_whitespace().nth(3).unwrap().to_string()
+}
+
+/// Runs a submit.sh whose jobs are held: once it has printed both job ids, calls `before`
+/// with the array job's id, then releases both jobs. Returns its status, stdout and stderr.
+fn run_held(mut cmd: Command, before: impl Fn(&str)) -> (ExitStatus, String, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut said = String::new();
+    while !said.contains("submitted merge job") {
+        let line = lines.next().expect("submit.sh ended early").unwrap();
+        said += &line;
+        said.push('\n');
+    }
+    let array = job_id(&said, "array");
+    before(&array);
+    slurm("scontrol", &["release", &array]);
+    slurm("scontrol", &["release", &job_id(&said, "merge")]);
+    for line in lines {
+        said += &line.unwrap();
+        said.push('\n');
+    }
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, said, err)
+}
+
+#[test]
+fn an_array_job_and_its_merge_give_the_single_machine_folder() {
+    if !cluster_up() {
+        println!("skipped: no Slurm here (sbatch not on the PATH or no controller answering)");
+        return;
+    }
+    let dir = tmpdir("slurm");
+    let out = dir.join("cluster");
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let sbatch = ["--throttle", "1", "--time", "10", "--mem", "100M"];
+    let o = submit(&args, &out).args(sbatch).output().unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("submitted array job") && t.contains("done: "),
+        "{t}"
+    );
+    let array = job_id(&t, "array");
+    // The sbatch options reached Slurm.
+    let o = Command::new("scontrol")
+        .args(["-o", "show", "job", &format!("{array}_1")])
+        .output()
+        .unwrap();
+    let job = text(&o);
+    for want in [
+        "ArrayTaskThrottle=1",
+        "TimeLimit=00:10:00",
+        "MinMemoryNode=100M",
+    ] {
+        assert!(job.contains(want), "{want} not in {job}");
+    }
+    assert_eq!(logs(&out).len(), 3, "two shard logs and a merge log");
+    assert_same_as_one_machine(&dir, &out);
+
+    // The tasks ran the submission's own copy of the binary, not the build they came from.
+    let copy = dir.join("cluster.shards/bin/sudoku-lab");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(env!("CARGO_BIN_EXE_sudoku-lab")).unwrap()
+    );
+    let log1 = dir.join(format!("cluster.shards/logs/shard-{array}_1.out"));
+    let first = std::fs::read_to_string(&log1).unwrap();
+    assert!(
+        first.contains(&format!("binary {}", copy.display())),
+        "{first}"
+    );
+    // The merge wrote its reports with the tasks' thread count (--cpus, 1), not all cores.
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["threads"], 1, "{meta}");
+
+    // A requeued task resumes its shard (nothing left to run) and appends to its log.
+    let task = format!("{array}_1");
+    slurm("scontrol", &["requeue", &task]);
+    slurm(
+        "scontrol",
+        &["update", &format!("jobid={task}"), "StartTime=now"],
+    );
+    wait_gone(&task);
+    let again = std::fs::read_to_string(&log1).unwrap();
+    assert!(
+        again.starts_with(&first),
+        "the log was overwritten: {again}"
+    );
+    assert!(
+        again.contains("restart 1") && again.contains("(9 runs resumed)"),
+        "{again}"
+    );
+
+    // The same command again finds nothing to do; another shard count is refused, naming
+    // what to remove; a folder that no submission made is refused.
+    let o = submit(&["reseda-table2", "2", "OUT", "--quick"], &out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("complete: nothing to recover"),
+        "{}",
+        text(&o)
+    );
+    let o = submit(&["reseda-table2", "3", "OUT", "--quick"], &out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("2 shards, not 3") && e.contains("rm -r"), "{e}");
+    let o = submit(
+        &["reseda-table2", "2", "OUT", "--quick"],
+        &dir.join("single"),
+    )
+    .output()
+    .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
+    assert_eq!(logs(&out).len(), 3, "nothing was submitted");
+}
+
+#[test]
+fn a_cancelled_task_fails_the_wait_and_recover_runs_only_it() {
+    if !cluster_up() {
+        println!("skipped: no Slurm here (sbatch not on the PATH or no controller answering)");
+        return;
+    }
+    let dir = tmpdir("slurm-cancel");
+    let out = dir.join("cluster");
+    // Held jobs (--hold is kept for the recovery too), so that task 2 is surely cancelled
+    // before it starts.
+    let args = [
+        "reseda-table2",
+        "2",
+        "OUT",
+        "--quick",
+        "--wait",
+        "--sbatch",
+        "--hold",
+    ];
+    let (status, said, err) = run_held(submit(&args, &out), |array| {
+        slurm("scancel", &[&format!("{array}_2")]);
+    });
+    let array = job_id(&said, "array");
+    let merge = job_id(&said, "merge");
+    assert_eq!(status.code(), Some(1), "{said}{err}");
+    assert!(!said.contains("done: "), "{said}");
+    assert!(err.contains("shard 1: complete"), "{err}");
+    assert!(
+        err.contains(&format!("shard 2: not started; task {array}_2")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("merge: job {merge} is CANCELLED")),
+        "{err}"
+    );
+    assert!(err.contains("submit.sh --recover"), "{err}");
+    assert!(!out.exists());
+    let o = submit(&["--status", "OUT"], &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+
+    // Recovery runs shard 2 alone, then the merge; shard 1 ran once.
+    let (status, said, err) = run_held(submit(&["--recover", "OUT", "--wait"], &out), |_| {});
+    let t = said + &err;
+    assert!(status.success(), "{t}");
+    assert!(
+        t.contains("1 of 2 shards to run (2)") && t.contains("done: "),
+        "{t}"
+    );
+    let again = job_id(&t, "array");
+    let shard_logs: Vec<_> = logs(&out)
+        .into_iter()
+        .filter(|l| l.starts_with("shard-"))
+        .collect();
+    let mut expected = [
+        format!("shard-{array}_1.out"),
+        format!("shard-{again}_2.out"),
+    ];
+    expected.sort();
+    assert_eq!(shard_logs, expected);
+    assert_same_as_one_machine(&dir, &out);
+}
+
+/// The options submit.sh documents in its usage text are exactly the ones it parses (no Slurm
+/// needed).
+#[test]
+fn submit_usage_lists_exactly_the_options_it_parses() {
+    let script = std::fs::read_to_string(scripts().join("submit.sh")).unwrap();
+    let mut documented: Vec<&str> = script
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.trim_start_matches('#').trim_start().split(' ').next())
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .collect();
+    documented.extend(["--recover", "--status", "--help"]);
+    documented.sort();
+    documented.dedup();
+    let mut parsed: Vec<&str> = script
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.trim_start().split(')').next())
+        .filter(|p| p.starts_with('-'))
+        .filter(|p| {
+            p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '|')
+        })
+        .flat_map(|p| p.split('|'))
+        .filter(|w| w.starts_with("--"))
+        .collect();
+    parsed.sort();
+    parsed.dedup();
+    assert_eq!(documented, parsed);
+    let usage_lines = script.lines().take_while(|l| l.starts_with('#')).count();
+    assert!(
+        script.contains(&format!("sed -n '4,{usage_lines}p'")),
+        "usage() prints the whole header"
+    );
 }
