@@ -946,9 +946,10 @@ fn retga_journal_sets_are_unique_with_the_level_givens() {
         assert_eq!(givens, [want; 25], "{level}");
     }
     let d = tmpdir("retga-journal");
-    // A user spec reads its own files only: the committed sets, by absolute path.
-    let sets =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/retga-journal");
+    // A user spec reads its own files only: copies of the committed sets.
+    for level in ["easy", "medium", "hard"] {
+        common::copy_puzzles(&d, &format!("puzzles/retga-journal/{level}.txt"));
+    }
     let text = r#"
 id = "rj"
 title = "embedded Ret-GA journal sets"
@@ -966,9 +967,8 @@ puzzles = [
 label = "ret-ga"
 algorithm = "ret-ga"
 max_generations = 1
-"#
-    .replace("puzzles/retga-journal", &sets.display().to_string());
-    let spec = write_spec(&d, &text);
+"#;
+    let spec = write_spec(&d, text);
     let out = d.join("out");
     let o = run(bin().arg("run").arg(&spec).arg("--out").arg(&out));
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1423,8 +1423,22 @@ fn user_spec_files_resolve_against_the_spec_folder() {
     let o = ok(bin().current_dir("/").arg("replay").arg(d.join("b")));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("4 identical, 0 different"), "{out}");
-    // /dev/zero is no puzzle file.
+    // A name outside the spec's folder is refused before anything is read; /dev/zero behind
+    // a link in the folder is no puzzle file.
     std::fs::write(d.join("c.toml"), spec("/dev/zero")).unwrap();
+    let o = run(bin()
+        .arg("run")
+        .arg(d.join("c.toml"))
+        .arg("--out")
+        .arg(d.join("c")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("\"/dev/zero\": the path leaves the spec's folder"),
+        "{}",
+        stderr(&o)
+    );
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.txt")).unwrap();
+    std::fs::write(d.join("c.toml"), spec("zero.txt")).unwrap();
     let o = run(bin()
         .arg("run")
         .arg(d.join("c.toml"))

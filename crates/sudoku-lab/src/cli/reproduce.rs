@@ -37,6 +37,8 @@ struct Prepared {
 fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Prepared> {
     let mut spec = spec;
     if let Some(s) = flags.seed {
+        // Written back into meta.json's spec like the spec's own master_seed.
+        spec::check_bounds("", "--seed", s, 0, spec::MAX_TOML_INT)?;
         spec.master_seed = s;
     }
     if flags.runs == Some(0) {
