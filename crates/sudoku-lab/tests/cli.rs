@@ -891,13 +891,55 @@ fn generate_other_sizes() {
         vec!["--size", "7"],
         vec!["--size", "6", "--grids", "gen-ga"],
         vec!["--size", "6", "--givens", "40"],
-        // No 6x6 puzzle with 5 givens has a unique solution: every removal order gets stuck.
-        vec!["--size", "6", "--givens", "5", "--count", "1"],
+        vec!["--count", "1000001", "--grids", "random"],
+        vec!["--node-limit", "0"],
     ] {
         let o = run(bin().arg("generate").args(&bad));
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
+    // No 6x6 puzzle with 5 givens has a unique solution: every removal order gets stuck;
+    // exit 1, as when the search nodes run out.
+    let o = run(bin().args(["generate", "--size", "6", "--givens", "5", "--count", "1"]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("could not make a unique puzzle with 5 givens: no removal order"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 21, item 10: the uniqueness checks of `generate` share a node budget per puzzle
+/// (`--node-limit`); when it runs out, one line says so, the exit code is 1 and no file is
+/// written (a 25x25 request for 10 givens once searched for hours, printing nothing).
+#[test]
+fn generate_stops_at_its_node_limit() {
+    let d = tmpdir("generate-limit");
+    let out = d.join("p.txt");
+    let o = run(bin()
+        .args([
+            "generate", "--size", "9", "--grids", "random", "--count", "2",
+        ])
+        .args(["--givens", "24", "--node-limit", "300", "--out"])
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: could not make a unique puzzle with 24 givens within the limit of 300 search nodes (puzzle 1,"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists());
+    // The same request with the default limit succeeds.
+    let o = run(bin()
+        .args([
+            "generate", "--size", "9", "--grids", "random", "--count", "2",
+        ])
+        .args(["--givens", "24", "--out"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// The committed CSO sets: 10 puzzles per file, each with a unique solution and exactly the

@@ -103,8 +103,11 @@ pub enum Command {
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
     /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
     /// removed in a seeded random order while the exact solver still finds exactly one
-    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, else an error).
-    /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
+    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, sharing
+    /// --node-limit search nodes). Each puzzle is rated by the guesses the exact solver needs
+    /// (0 = singles suffice). Progress on stderr every 5 s. Exit 0 when every puzzle was made,
+    /// 1 when one could not be (no removal order reached --givens, or the search nodes ran
+    /// out; nothing is written), 2 on bad input.
     Generate {
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -127,6 +130,10 @@ pub enum Command {
         /// Write the puzzles here (atomically) instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Search nodes the exact solver's uniqueness checks may spend per puzzle, over all
+        /// its removal orders; when they run out, generate stops with exit code 1.
+        #[arg(long, default_value_t = super::generate::DEFAULT_NODE_LIMIT)]
+        node_limit: u64,
     },
     /// Experiments, algorithms and bank puzzles.
     List,
