@@ -690,3 +690,70 @@ fn spec_paths_leave_no_folder_and_echo_no_file() {
         "published = \"bad.csv\":2: column 'count': not a whole number",
     );
 }
+
+/// Issue 21, item 5, the command line: every count, budget and limit flag refuses zero and
+/// values out of its range in one line naming the flag, before anything is written (merge's
+/// `--threads 0` was found only after the merged runs.csv was written).
+#[test]
+fn every_budget_flag_is_bounded() {
+    let d = tmpdir("flags");
+    std::fs::write(d.join("s.toml"), SPEC).unwrap();
+    let huge = "18446744073709551615";
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["run", "s.toml", "--runs", "0"],
+            "--runs must be at least 1",
+        ),
+        (
+            &["run", "s.toml", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            &["run", "s.toml", "--threads", "5000"],
+            "--threads 5000 is over the limit",
+        ),
+        (
+            &["run", "s.toml", "--seed", huge],
+            "--seed = 18446744073709551615 is over the limit",
+        ),
+        (
+            &["run", "s.toml", "--runs", "-1"],
+            "invalid value '-1' for '--runs <RUNS>'",
+        ),
+        (
+            &[
+                "solve",
+                "--algo",
+                "mk-ga",
+                "--max-generations",
+                "0",
+                "mk_easy",
+            ],
+            "--max-generations must be at least 1",
+        ),
+        (
+            &["replay", "x", "--every", "0"],
+            "--every must be at least 1",
+        ),
+        (&["generate", "--count", "0"], "--count must be at least 1"),
+        (
+            &["generate", "--count", "1000001"],
+            "--count 1000001 is over the limit",
+        ),
+        (
+            &["generate", "--node-limit", "0"],
+            "--node-limit must be at least 1",
+        ),
+        (
+            &["merge", "out", "a", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            &["merge", "out", "a", "--threads", "5000"],
+            "--threads 5000 is over the limit",
+        ),
+    ];
+    for (args, want) in cases {
+        refused(&d, args, want);
+    }
+}

@@ -47,6 +47,8 @@ pub struct ProtocolFlags {
 #[derive(Subcommand)]
 pub enum Command {
     /// Reproduce a published experiment (see `list`), or `all` of them.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Reproduce {
         // Help generated from the embedded specs (see `experiment_help`).
         #[arg(help = experiment_help())]
@@ -55,6 +57,8 @@ pub enum Command {
         flags: ProtocolFlags,
     },
     /// Run an experiment spec of your own (TOML, same format as experiments/*.toml).
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Run {
         /// The spec file (TOML). Puzzle and published files it names are read from its folder
         /// (or below it).
@@ -64,6 +68,8 @@ pub enum Command {
     },
     /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
     /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Solve {
         // Help generated from the algorithm registry (see `algo_help`).
         #[arg(long, help = algo_help())]
@@ -89,6 +95,8 @@ pub enum Command {
     /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
     /// would have written: checks that they share spec, seeds and revision and cover the plan
     /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Merge {
         /// The folder to write the merged results into.
         out: PathBuf,
@@ -101,6 +109,8 @@ pub enum Command {
     },
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
     /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Replay {
         /// A results folder (with runs.csv and meta.json).
         dir: PathBuf,
@@ -119,6 +129,8 @@ pub enum Command {
     /// (0 = singles suffice). Progress on stderr every 5 s. Exit 0 when every puzzle was made,
     /// 1 when one could not be (no removal order reached --givens, or the search nodes ran
     /// out; nothing is written), 2 on bad input.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Generate {
         /// Seed of the boards and of the removal orders: the same seed gives the same puzzles.
         #[arg(long, default_value_t = 1)]
@@ -207,7 +219,10 @@ fn algo_help() -> String {
         .iter()
         .map(|(name, what)| format!("{name}: {what}"))
         .collect();
-    format!("The algorithm, one of: {} (options: --param)", names.join("; "))
+    format!(
+        "The algorithm, one of: {} (options: --param)",
+        names.join("; ")
+    )
 }
 
 /// The help of `solve --max-generations`: the cap, and each algorithm's default.

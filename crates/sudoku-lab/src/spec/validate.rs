@@ -129,9 +129,8 @@ impl Spec {
     /// A puzzle's `take` (at least 1, [`Spec::budget_keys`]) applies to whole sets (`all = true`) only.
     fn check_take(&self) -> Result<()> {
         for p in &self.puzzles {
-            match (p.take, p.all) {
-                (Some(_), false) => bail!("puzzle '{}': take needs all = true", p.id),
-                _ => {}
+            if p.take.is_some() && !p.all {
+                bail!("puzzle '{}': take needs all = true", p.id);
             }
         }
         Ok(())
