@@ -38,6 +38,8 @@ pub struct Search {
     pub guesses: u64,
     /// False when the search stopped at [`NODE_LIMIT`] before finishing.
     pub complete: bool,
+    /// Search nodes visited (the work done, in the unit of [`NODE_LIMIT`]).
+    pub nodes: u64,
 }
 
 struct State {
@@ -308,6 +310,7 @@ fn search_with(grid: &Grid, limit: usize, hidden: bool, node_limit: u64) -> Sear
             first: None,
             guesses: 0,
             complete: true,
+            nodes: 0,
         };
     };
     st.hidden = hidden;
@@ -318,6 +321,7 @@ fn search_with(grid: &Grid, limit: usize, hidden: bool, node_limit: u64) -> Sear
         first: st.first.and_then(|cells| Grid::from_cells(g, cells)),
         guesses: st.guesses,
         complete: !st.aborted || st.count >= st.limit,
+        nodes: st.nodes.min(node_limit),
     }
 }
 
@@ -385,30 +389,59 @@ pub fn admissible_box_fillings(puzzle: &Grid, b: usize) -> Vec<Grid> {
 /// A puzzle from a solved grid: visit the cells in a random order and blank each one whose
 /// removal keeps the solution unique, until `target_givens` remain or every cell was tried
 /// (then the puzzle is minimal for that order: no single given can be removed). Deterministic
-/// for a given RNG state; the result always has exactly one solution, `solution`.
+/// for a given RNG state; the result always has exactly one solution, `solution`. Without a
+/// bound on the work: see [`reduce_to_unique_within`].
 pub fn reduce_to_unique<R: rand::Rng + ?Sized>(
     solution: &Grid,
     target_givens: usize,
     rng: &mut R,
 ) -> Grid {
+    let mut unbounded = u64::MAX;
+    reduce_to_unique_within(solution, target_givens, rng, &mut unbounded, &mut |_, _| {})
+        .expect("an unbounded reduction always ends")
+}
+
+/// [`reduce_to_unique`] within a budget of search nodes, `nodes` (decreased by the work done):
+/// each uniqueness check gets at most [`NODE_LIMIT`] nodes and what is left of the budget. A
+/// check that stops before proving the solution unique keeps its given (so the result is
+/// still unique, only less reduced); None once the budget is spent (on a 25x25 grid with few
+/// givens, the checks of one removal order once took hours). `progress` is called after each
+/// check with the givens left and the nodes spent so far by this call.
+pub fn reduce_to_unique_within<R: rand::Rng + ?Sized>(
+    solution: &Grid,
+    target_givens: usize,
+    rng: &mut R,
+    nodes: &mut u64,
+    progress: &mut dyn FnMut(usize, u64),
+) -> Option<Grid> {
     use rand::seq::SliceRandom;
     let mut g = solution.clone();
     let mut order: Vec<usize> = (0..g.cells().len()).collect();
     order.shuffle(rng);
     let mut givens = g.filled();
+    let mut spent = 0u64;
     for c in order {
         if givens <= target_givens {
             break;
         }
+        if *nodes == 0 {
+            return None;
+        }
         let v = g.cells()[c];
         g.cells_mut()[c] = 0;
-        if search(&g, 2).count == 1 {
+        let s = search_with(&g, 2, true, NODE_LIMIT.min(*nodes));
+        *nodes -= s.nodes.min(*nodes);
+        spent += s.nodes;
+        if s.complete && s.count == 1 {
             givens -= 1;
+        } else if !s.complete && *nodes == 0 {
+            return None;
         } else {
             g.cells_mut()[c] = v;
         }
+        progress(givens, spent);
     }
-    g
+    Some(g)
 }
 
 /// A deterministic difficulty measure: the guesses (branchings on a cell with two or more
@@ -478,5 +511,28 @@ mod tests {
         assert!(!s.complete && s.count == 0);
         let s = search_with(&g16, 2, true, NODE_LIMIT);
         assert!(s.complete && s.count == 2);
+    }
+
+    /// A reduction within a node budget: the same puzzle as without one when the budget
+    /// suffices, None (quickly) when it does not; and every result is unique.
+    #[test]
+    fn reduction_stops_at_its_node_budget() {
+        let g9 = Geometry::NINE;
+        let sol = random_solution(g9, &mut crate::rng_from_seed(1));
+        let rng = || crate::rng_from_seed(2);
+        let free = reduce_to_unique(&sol, 25, &mut rng());
+        let mut budget = 10_000_000;
+        let mut calls = 0;
+        let within =
+            reduce_to_unique_within(&sol, 25, &mut rng(), &mut budget, &mut |_, _| calls += 1);
+        assert_eq!(within.as_ref(), Some(&free));
+        assert!(calls > 0 && budget < 10_000_000);
+        assert_eq!(count_solutions(&free, 2), SolutionCount::Unique);
+        let mut tiny = 50;
+        assert_eq!(
+            reduce_to_unique_within(&sol, 25, &mut rng(), &mut tiny, &mut |_, _| {}),
+            None
+        );
+        assert_eq!(tiny, 0);
     }
 }

@@ -28,6 +28,8 @@ struct Ctx<'a> {
     name: &'a str,
     /// Stop after the first puzzle.
     first_only: bool,
+    /// The input's lines, to quote a token an error is about.
+    lines: &'a [&'a str],
 }
 
 impl Ctx<'_> {
@@ -74,10 +76,6 @@ pub fn parse_lenient(text: &str, source_name: &str) -> Result<Vec<Parsed>, Parse
 
 /// Every puzzle, or with `first_only` the first one (parsing stops after it).
 fn parse_impl(text: &str, source_name: &str, first_only: bool) -> Result<Vec<Parsed>, ParseError> {
-    let ctx = Ctx {
-        name: source_name,
-        first_only,
-    };
     // Harmless encodings: a UTF-8 byte-order mark, and old Mac (CR-only) line endings.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let unified;
@@ -88,6 +86,11 @@ fn parse_impl(text: &str, source_name: &str, first_only: bool) -> Result<Vec<Par
         text
     };
     let lines: Vec<&str> = text.lines().collect();
+    let ctx = Ctx {
+        name: source_name,
+        first_only,
+        lines: &lines,
+    };
     let first = lines
         .iter()
         .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
@@ -110,34 +113,45 @@ fn parse_impl(text: &str, source_name: &str, first_only: bool) -> Result<Vec<Par
 /// A cell value with the (line, column) it came from.
 type Cell = (u8, usize, usize);
 
+/// The value a number token larger than any order takes until [`build`], which knows the
+/// order, reports it with the token ([`ParseErrorKind::TokenTooLarge`]).
+const TOO_LARGE: u8 = u8::MAX;
+
 fn cell_value(ctx: &Ctx, tok: &str, line: usize, col: usize) -> Result<u8, ParseError> {
     match tok {
         "." | "0" | "_" | "-" | "*" => Ok(0),
-        t if t.chars().all(|c| c.is_ascii_digit()) => {
-            let v: usize = t.parse().map_err(|_| {
-                ctx.err(
-                    line,
-                    col,
-                    ParseErrorKind::UnknownCharacter(tok.chars().next().unwrap_or('?')),
-                )
-            })?;
-            if v > 25 {
-                Err(ctx.err(
-                    line,
-                    col,
-                    ParseErrorKind::ValueOutOfRange { value: v, n: 25 },
-                ))
-            } else {
-                Ok(v as u8)
-            }
-        }
+        t if t.chars().all(|c| c.is_ascii_digit()) => match t.parse::<usize>() {
+            Ok(v) if v <= 25 => Ok(v as u8),
+            _ => Ok(TOO_LARGE),
+        },
         t if t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| c.is_ascii_digit()) => {
             Err(ctx.err(line, col, ParseErrorKind::NegativeValue(t.to_string())))
         }
         t => {
-            let c = t.chars().find(|c| !c.is_ascii_digit()).unwrap_or('?');
-            Err(ctx.err(line, col, ParseErrorKind::UnknownCharacter(c)))
+            let (i, c) = t
+                .chars()
+                .enumerate()
+                .find(|(_, c)| !c.is_ascii_digit())
+                .unwrap_or((0, '?'));
+            Err(ctx.err(line, col + i, ParseErrorKind::UnknownCharacter(c)))
         }
+    }
+}
+
+/// The number token at 1-based (`line`, `column`) of the input, cut to
+/// [`crate::error::MAX_SHOWN`] characters.
+fn token_at(ctx: &Ctx, line: usize, column: usize) -> String {
+    let text = ctx.lines.get(line.wrapping_sub(1)).copied().unwrap_or("");
+    let digits: String = text
+        .chars()
+        .skip(column.saturating_sub(1))
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let max = crate::error::MAX_SHOWN;
+    if digits.chars().count() > max {
+        format!("{}...", &digits[..max])
+    } else {
+        digits
     }
 }
 
@@ -184,12 +198,40 @@ fn is_separator_line(s: &str) -> bool {
             .all(|c| matches!(c, '-' | '+' | '=' | '|' | ' ' | '\t'))
 }
 
-/// One row of a multi-line grid: separators `|` and `+` dropped; whitespace-separated tokens if
-/// the row has whitespace between cells, else one character per cell.
+/// A token of several single-character cells (`53.`, `..7`, `123` in a row written in groups
+/// of a box's width): it holds a blank, or more digits than any cell value has, so it can be
+/// no number.
+fn is_group(tok: &str) -> bool {
+    let len = tok.chars().count();
+    len >= 2
+        && tok
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '*'))
+        && (len >= 3 || tok.chars().any(|c| !c.is_ascii_digit()))
+}
+
+/// True when the tokens of `s` are groups of single-character cells (`53. .7. ...`, or rows
+/// `53..7.... 6..195... ...`) rather than numbers (`12 . 3`): its tokens all have the same
+/// length, of at least two characters, and each is a group ([`is_group`]). Anything else
+/// stays a row of numbers (so `1 2 99999` reports the number too large).
+fn written_in_groups(s: &str) -> bool {
+    let mut tokens = s
+        .split(|c: char| c.is_whitespace() || matches!(c, '|' | '+'))
+        .filter(|t| !t.is_empty());
+    let Some(first) = tokens.next() else {
+        return false;
+    };
+    let len = first.chars().count();
+    is_group(first) && tokens.all(|t| t.chars().count() == len && is_group(t))
+}
+
+/// One row of a multi-line grid (or a whole puzzle on one line): separators `|` and `+`
+/// dropped; whitespace-separated tokens if the row has whitespace between cells and is not
+/// written in groups of characters ([`written_in_groups`]), else one character per cell.
 fn row_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
     check_length(ctx, s, line)?;
     let mut cells = Vec::new();
-    let tokenised = s.trim().contains(char::is_whitespace);
+    let tokenised = s.trim().contains(char::is_whitespace) && !written_in_groups(s);
     if tokenised {
         let mut col = 0usize;
         for piece in s.split_inclusive(char::is_whitespace) {
@@ -205,7 +247,7 @@ fn row_cells(ctx: &Ctx, s: &str, line: usize) -> Result<Vec<Cell>, ParseError> {
         }
     } else {
         for (i, c) in s.chars().enumerate() {
-            if matches!(c, '|' | '+') {
+            if matches!(c, '|' | '+') || c.is_whitespace() {
                 continue;
             }
             let mut b = [0u8; 4];
@@ -232,6 +274,10 @@ fn build(ctx: &Ctx, id: String, cells: Vec<Cell>, line: usize) -> Result<Parsed,
     })?;
     let n = geom.n();
     for &(v, l, c) in &cells {
+        if v == TOO_LARGE {
+            let token = token_at(ctx, l, c);
+            return Err(ctx.err(l, c, ParseErrorKind::TokenTooLarge { token, n }));
+        }
         if v as usize > n {
             return Err(ctx.err(
                 l,
@@ -414,6 +460,19 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
             i += 1;
             continue;
         }
+        // A whole puzzle on one line with spaces (rows of characters `53..7.... 6..195... ...`,
+        // or tokens): more cells than any grid row has.
+        if t.contains(char::is_whitespace) {
+            let cells = row_cells(ctx, raw, ln)?;
+            if cells.len() > 25 && Geometry::for_cell_count(cells.len()).is_some() {
+                out.push(build(ctx, format!("line{ln}"), cells, ln)?);
+                if ctx.first_only {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+        }
         // Otherwise a multi-line grid: rows until a blank line.
         let mut rows: Vec<Vec<Cell>> = Vec::new();
         let start = ln;
@@ -435,13 +494,17 @@ fn parse_blocks(ctx: &Ctx, lines: &[&str]) -> Result<Vec<Parsed>, ParseError> {
         }
         let n = rows[0].len();
         if Geometry::for_order(n).is_err() {
-            return Err(ctx.err(
-                start,
-                1,
-                ParseErrorKind::UnsupportedSize(format!(
-                    "a row of {n} cells (supported orders: 4, 6, 9, 12, 16, 25)"
-                )),
-            ));
+            let what = if n > 25 {
+                format!("a line of {n} cells, neither a grid row (4, 6, 9, 12, 16 or 25 cells) nor a whole puzzle (16, 36, 81, 144, 256 or 625 cells)")
+            } else {
+                format!("a row of {n} cells (supported orders: 4, 6, 9, 12, 16, 25)")
+            };
+            return Err(ctx.err(start, 1, ParseErrorKind::UnsupportedSize(what)));
+        }
+        // A number too large for the order is the first thing to say, before the shape.
+        if let Some(&(_, l, c)) = rows.iter().flatten().find(|cell| cell.0 == TOO_LARGE) {
+            let token = token_at(ctx, l, c);
+            return Err(ctx.err(l, c, ParseErrorKind::TokenTooLarge { token, n }));
         }
         for r in &rows {
             if r.len() != n {
@@ -597,5 +660,122 @@ mod tests {
             e.to_string(),
             "f.txt:1:1: '-1' is not a cell value: write a blank as '.', '0', '_', '-' or '*'"
         );
+    }
+
+    /// Issue 21, item 9: messages that quote the input escape control, invisible and
+    /// bidirectional characters; a number too large names the token and the order.
+    #[test]
+    fn messages_escape_hidden_characters_and_name_large_tokens() {
+        let row16 = |last: &str| {
+            let mut r: Vec<String> = (1..=15).map(|v| v.to_string()).collect();
+            r.push(last.to_string());
+            let blank = vec!["."; 16].join(" ");
+            format!("{}\n{}", r.join(" "), format!("{blank}\n").repeat(15))
+        };
+        let long = "9".repeat(40);
+        let cases: [(&str, String, &str); 10] = [
+            (
+                "NUL",
+                format!("53.\0{}", &L81[4..]),
+                "f:1:4: unknown character '\\u{0}'",
+            ),
+            (
+                "RLO",
+                format!("53.\u{202e}{}", &L81[4..]),
+                "unknown character '\\u{202e}'",
+            ),
+            (
+                "ZWSP",
+                format!("53.\u{200b}{}", &L81[4..]),
+                "unknown character '\\u{200b}'",
+            ),
+            (
+                "escape",
+                format!("53.\u{1b}{}", &L81[4..]),
+                "unknown character '\\u{1b}'",
+            ),
+            (
+                "plain",
+                format!("53.x{}", &L81[4..]),
+                "unknown character 'x'",
+            ),
+            (
+                "overflow on 16x16",
+                row16(&long),
+                "token '999999999999999999999999...' too large for order 16",
+            ),
+            (
+                "two digits on 9x9",
+                "1 2 3 4 5 6 7 8 19\n".repeat(9),
+                "f:1:17: value 19 too large for order 9",
+            ),
+            (
+                "a group mixed with numbers",
+                row16("123"),
+                "token '123' too large for order 16",
+            ),
+            (
+                "a long token among single cells",
+                format!("1 2 {long} . . . . . . . . . . . . .\n"),
+                "f:1:5: token '999999999999999999999999...' too large",
+            ),
+            (
+                "81 cells that are no row",
+                format!("{} .\n", "5 ".repeat(79)),
+                "a line of 80 cells, neither a grid row",
+            ),
+        ];
+        for (name, text, want) in cases {
+            let e = parse_puzzles(&text, "f").unwrap_err().to_string();
+            assert!(e.contains(want), "{name}: got {e:?}, want {want:?}");
+            assert!(
+                !e.chars().any(crate::error::is_hidden),
+                "{name}: raw hidden character in {e:?}"
+            );
+        }
+        // The source name is escaped too.
+        let e = parse_puzzles("x", "a\u{202e}b").unwrap_err().to_string();
+        assert!(e.starts_with("a\\u{202e}b:"), "{e}");
+    }
+
+    /// A row written with spaces between groups of characters, and a whole puzzle on one line
+    /// with spaces, read as what they unambiguously are.
+    #[test]
+    fn rows_in_groups_and_puzzles_on_one_spaced_line() {
+        let want = Grid::from_line(Geometry::NINE, L81).unwrap();
+        let rows: Vec<&str> = (0..9).map(|r| &L81[9 * r..9 * r + 9]).collect();
+        let spaced = |r: &str| r.chars().map(String::from).collect::<Vec<_>>().join(" ");
+        let boxes = |r: &str| format!("{} {} {}", &r[..3], &r[3..6], &r[6..]);
+        let cases: [(&str, String); 5] = [
+            ("nine rows of nine, one line", rows.join(" ")),
+            (
+                "81 tokens, one line",
+                rows.iter().map(|r| spaced(r)).collect::<Vec<_>>().join(" "),
+            ),
+            (
+                "rows of single cells with spaces",
+                rows.iter().map(|r| spaced(r) + "\n").collect(),
+            ),
+            (
+                "rows in groups of a box",
+                rows.iter().map(|r| boxes(r) + "\n").collect(),
+            ),
+            (
+                "rows in groups with bars",
+                rows.iter()
+                    .map(|r| boxes(r).replace(' ', " | ") + "\n")
+                    .collect(),
+            ),
+        ];
+        for (name, text) in cases {
+            let p = parse_puzzles(&text, "f").unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(p.len(), 1, "{name}");
+            assert_eq!(p[0].grid, want, "{name}");
+        }
+        // Two such lines are two puzzles; numbers of a 16x16 row stay numbers.
+        let two = format!("{}\n{}\n", rows.join(" "), rows.join(" "));
+        assert_eq!(parse_puzzles(&two, "f").unwrap().len(), 2);
+        let g16 = crate::exact::solve(&Grid::empty(Geometry::for_order(16).unwrap())).unwrap();
+        assert_eq!(parse_puzzles(&g16.to_tokens(), "f").unwrap()[0].grid, g16);
     }
 }

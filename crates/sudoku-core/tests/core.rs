@@ -193,7 +193,7 @@ fn parse_errors_name_the_problem() {
         ),
         (
             "1 2 3 4\n. . . .\n. . 9 .\n. . . .\n",
-            "f:3:5: value 9 out of range 1..=4",
+            "f:3:5: value 9 too large for order 4",
         ),
         ("12.4\n....\n..x.\n....\n", "f:3:3: unknown character 'x'"),
         (

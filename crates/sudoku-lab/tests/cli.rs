@@ -888,13 +888,55 @@ fn generate_other_sizes() {
         vec!["--size", "7"],
         vec!["--size", "6", "--grids", "gen-ga"],
         vec!["--size", "6", "--givens", "40"],
-        // No 6x6 puzzle with 5 givens has a unique solution: every removal order gets stuck.
-        vec!["--size", "6", "--givens", "5", "--count", "1"],
+        vec!["--count", "1000001", "--grids", "random"],
+        vec!["--node-limit", "0"],
     ] {
         let o = run(bin().arg("generate").args(&bad));
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
+    // No 6x6 puzzle with 5 givens has a unique solution: every removal order gets stuck;
+    // exit 1, as when the search nodes run out.
+    let o = run(bin().args(["generate", "--size", "6", "--givens", "5", "--count", "1"]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("could not make a unique puzzle with 5 givens: no removal order"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 21, item 10: the uniqueness checks of `generate` share a node budget per puzzle
+/// (`--node-limit`); when it runs out, one line says so, the exit code is 1 and no file is
+/// written (a 25x25 request for 10 givens once searched for hours, printing nothing).
+#[test]
+fn generate_stops_at_its_node_limit() {
+    let d = tmpdir("generate-limit");
+    let out = d.join("p.txt");
+    let o = run(bin()
+        .args([
+            "generate", "--size", "9", "--grids", "random", "--count", "2",
+        ])
+        .args(["--givens", "24", "--node-limit", "300", "--out"])
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: could not make a unique puzzle with 24 givens within the limit of 300 search nodes (puzzle 1,"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists());
+    // The same request with the default limit succeeds.
+    let o = run(bin()
+        .args([
+            "generate", "--size", "9", "--grids", "random", "--count", "2",
+        ])
+        .args(["--givens", "24", "--out"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// The committed CSO sets: 10 puzzles per file, each with a unique solution and exactly the
@@ -943,9 +985,10 @@ fn retga_journal_sets_are_unique_with_the_level_givens() {
         assert_eq!(givens, [want; 25], "{level}");
     }
     let d = tmpdir("retga-journal");
-    // A user spec reads its own files only: the committed sets, by absolute path.
-    let sets =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/puzzles/retga-journal");
+    // A user spec reads its own files only: copies of the committed sets.
+    for level in ["easy", "medium", "hard"] {
+        common::copy_puzzles(&d, &format!("puzzles/retga-journal/{level}.txt"));
+    }
     let text = r#"
 id = "rj"
 title = "embedded Ret-GA journal sets"
@@ -963,9 +1006,8 @@ puzzles = [
 label = "ret-ga"
 algorithm = "ret-ga"
 max_generations = 1
-"#
-    .replace("puzzles/retga-journal", &sets.display().to_string());
-    let spec = write_spec(&d, &text);
+"#;
+    let spec = write_spec(&d, text);
     let out = d.join("out");
     let o = run(bin().arg("run").arg(&spec).arg("--out").arg(&out));
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1420,8 +1462,22 @@ fn user_spec_files_resolve_against_the_spec_folder() {
     let o = ok(bin().current_dir("/").arg("replay").arg(d.join("b")));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("4 identical, 0 different"), "{out}");
-    // /dev/zero is no puzzle file.
+    // A name outside the spec's folder is refused before anything is read; /dev/zero behind
+    // a link in the folder is no puzzle file.
     std::fs::write(d.join("c.toml"), spec("/dev/zero")).unwrap();
+    let o = run(bin()
+        .arg("run")
+        .arg(d.join("c.toml"))
+        .arg("--out")
+        .arg(d.join("c")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("\"/dev/zero\": the path leaves the spec's folder"),
+        "{}",
+        stderr(&o)
+    );
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.txt")).unwrap();
+    std::fs::write(d.join("c.toml"), spec("zero.txt")).unwrap();
     let o = run(bin()
         .arg("run")
         .arg(d.join("c.toml"))

@@ -65,9 +65,10 @@ fn gen_ga_on_a_grid_that_is_not_9x9_is_refused() {
     let spec = SPEC
         .replace(
             "{ id = \"das_fig1\" }",
-            &format!("{{ id = \"six\", file = \"{}\" }}", six.display()),
+            "{ id = \"six\", file = \"puzzles/cso/6x6-easy.txt\" }",
         )
         .replace("algorithm = \"mk-ga\"", "algorithm = \"gen-ga\"");
+    common::copy_puzzles(&d, "puzzles/cso/6x6-easy.txt");
     spec_refused(&d, "s.toml", &spec, &[], "not 6x6");
 }
 
@@ -88,14 +89,11 @@ fn entries_that_expand_to_no_puzzle_are_refused() {
         &[],
         "'nb': the entry expands to no puzzle (box 0 has no admissible filling)",
     );
-    let kennett = experiments().join("puzzles/kennett/easy.txt");
+    common::copy_puzzles(&d, "puzzles/kennett/easy.txt");
     let spec = SPEC
         .replace(
             "{ id = \"das_fig1\" }",
-            &format!(
-                "{{ id = \"set\", file = \"{}\", all = true }}",
-                kennett.display()
-            ),
+            "{ id = \"set\", file = \"puzzles/kennett/easy.txt\", all = true }",
         )
         .replace("quick_runs = 2", "quick_runs = 2\nquick_set_size = 0");
     spec_refused(
@@ -568,4 +566,194 @@ fn a_plan_of_millions_of_runs_starts_in_little_memory() {
         kb < 64 * 1024,
         "resident memory {kb} kB with 20 million runs planned"
     );
+}
+
+/// Issue 21, item 5: `max_evaluations = 0` is refused like `max_generations = 0`, and so is a
+/// value beyond what TOML holds (`--seed` too), naming the key.
+#[test]
+fn zero_and_oversized_budgets_are_refused_naming_the_key() {
+    let d = tmpdir("budgets");
+    let with = |extra: &str| SPEC.replacen("max_generations = 200", extra, 1);
+    for (name, text, want) in [
+        (
+            "ev.toml",
+            with("max_generations = 200\nmax_evaluations = 0"),
+            "algorithm 'ret-ga': max_evaluations must be at least 1 (got 0)",
+        ),
+        (
+            "gen.toml",
+            with("max_generations = 0"),
+            "algorithm 'ret-ga': max_generations must be at least 1 (got 0)",
+        ),
+        (
+            "qmg.toml",
+            SPEC.replace("quick_max_generations = 50", "quick_max_generations = 0"),
+            "quick_max_generations must be at least 1 (got 0)",
+        ),
+        (
+            "entry.toml",
+            SPEC.replace("{ id = \"mk_easy\" }", "{ id = \"mk_easy\", runs = 0 }"),
+            "puzzle 'mk_easy': runs must be at least 1 (got 0)",
+        ),
+    ] {
+        spec_refused(&d, name, &text, &[], want);
+    }
+    spec_refused(
+        &d,
+        "seed.toml",
+        SPEC,
+        &["--seed", "18446744073709551615"],
+        "--seed = 18446744073709551615 is over the limit of 9223372036854775807",
+    );
+}
+
+/// Issue 21, item 6: a spec's file names stay in its folder, and a file that is not a
+/// published table is described, never quoted.
+#[test]
+fn spec_paths_leave_no_folder_and_echo_no_file() {
+    let d = tmpdir("paths");
+    let ablation = |published: &str| {
+        SPEC.replace(
+            "puzzles = [",
+            &format!("report = \"ablation\"\n{published}\npuzzles = ["),
+        )
+    };
+    let leaves = "the path leaves the spec's folder";
+    spec_refused(
+        &d,
+        "up.toml",
+        &ablation("published = \"../../../../etc/passwd\""),
+        &[],
+        &format!("published = \"../../../../etc/passwd\": {leaves}"),
+    );
+    spec_refused(
+        &d,
+        "abs.toml",
+        &ablation("published = \"/etc/passwd\""),
+        &[],
+        leaves,
+    );
+    spec_refused(
+        &d,
+        "file.toml",
+        &SPEC.replace(
+            "{ id = \"das_fig1\" }",
+            "{ id = \"x\", file = \"../x/../../etc/passwd\" }",
+        ),
+        &[],
+        &format!("puzzle 'x': file = \"../x/../../etc/passwd\": {leaves}"),
+    );
+    spec_refused(
+        &d,
+        "levels.toml",
+        &SPEC
+            .replace(
+                "{ id = \"mk_easy\" }",
+                "{ id = \"mk_easy\", label = \"Easy\" }",
+            )
+            .replace(
+                "{ id = \"das_fig1\" }",
+                "{ id = \"das_fig1\", label = \"Easy\" }",
+            )
+            .replace(
+                "puzzles = [",
+                "report = \"levels\"\npublished_levels = { Easy = \"/etc/passwd\" }\npuzzles = [",
+            ),
+        &[],
+        &format!("published_levels 'Easy' = \"/etc/passwd\": {leaves}"),
+    );
+    // Foreign content in the spec's own folder: named, described, not quoted.
+    let secret = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n";
+    std::fs::write(d.join("pw.csv"), secret).unwrap();
+    spec_refused(
+        &d,
+        "pw.toml",
+        &ablation("published = \"pw.csv\""),
+        &[],
+        "published = \"pw.csv\": not a published table: expected a header line of the columns level,",
+    );
+    let err = stderr(&run(bin()
+        .current_dir(&d)
+        .args(["run", "pw.toml", "--out", "o"])));
+    assert!(!err.contains("root") && !err.contains("daemon"), "{err}");
+    // A table with a wrong value names the line and the column, not the value.
+    std::fs::write(
+        d.join("bad.csv"),
+        "level,algorithm,count\nEasy,ret-ga,secret\n",
+    )
+    .unwrap();
+    spec_refused(
+        &d,
+        "bad.toml",
+        &ablation("published = \"bad.csv\""),
+        &[],
+        "published = \"bad.csv\":2: column 'count': not a whole number",
+    );
+}
+
+/// Issue 21, item 5, the command line: every count, budget and limit flag refuses zero and
+/// values out of its range in one line naming the flag, before anything is written (merge's
+/// `--threads 0` was found only after the merged runs.csv was written).
+#[test]
+fn every_budget_flag_is_bounded() {
+    let d = tmpdir("flags");
+    std::fs::write(d.join("s.toml"), SPEC).unwrap();
+    let huge = "18446744073709551615";
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["run", "s.toml", "--runs", "0"],
+            "--runs must be at least 1",
+        ),
+        (
+            &["run", "s.toml", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            &["run", "s.toml", "--threads", "5000"],
+            "--threads 5000 is over the limit",
+        ),
+        (
+            &["run", "s.toml", "--seed", huge],
+            "--seed = 18446744073709551615 is over the limit",
+        ),
+        (
+            &["run", "s.toml", "--runs", "-1"],
+            "invalid value '-1' for '--runs <RUNS>'",
+        ),
+        (
+            &[
+                "solve",
+                "--algo",
+                "mk-ga",
+                "--max-generations",
+                "0",
+                "mk_easy",
+            ],
+            "--max-generations must be at least 1",
+        ),
+        (
+            &["replay", "x", "--every", "0"],
+            "--every must be at least 1",
+        ),
+        (&["generate", "--count", "0"], "--count must be at least 1"),
+        (
+            &["generate", "--count", "1000001"],
+            "--count 1000001 is over the limit",
+        ),
+        (
+            &["generate", "--node-limit", "0"],
+            "--node-limit must be at least 1",
+        ),
+        (
+            &["merge", "out", "a", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            &["merge", "out", "a", "--threads", "5000"],
+            "--threads 5000 is over the limit",
+        ),
+    ];
+    for (args, want) in cases {
+        refused(&d, args, want);
+    }
 }

@@ -47,29 +47,44 @@ pub struct ProtocolFlags {
 #[derive(Subcommand)]
 pub enum Command {
     /// Reproduce a published experiment (see `list`), or `all` of them.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Reproduce {
+        // Help generated from the embedded specs (see `experiment_help`).
+        #[arg(help = experiment_help())]
         experiment: String,
         #[command(flatten)]
         flags: ProtocolFlags,
     },
     /// Run an experiment spec of your own (TOML, same format as experiments/*.toml).
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Run {
+        /// The spec file (TOML). Puzzle and published files it names are read from its folder
+        /// (or below it).
         spec: PathBuf,
         #[command(flatten)]
         flags: ProtocolFlags,
     },
     /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
     /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Solve {
-        #[arg(long)]
+        // Help generated from the algorithm registry (see `algo_help`).
+        #[arg(long, help = algo_help())]
         algo: String,
+        /// Seed of the run's random numbers: the same seed gives the same run.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long)]
+        // Help generated from the per-algorithm defaults (see `max_generations_help`).
+        #[arg(long, help = max_generations_help())]
         max_generations: Option<u64>,
-        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=\"never\".
+        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
         #[arg(long = "param")]
         params: Vec<String>,
+        /// The puzzle: a bank id (see `list`), a file (its first puzzle, any format `puzzles
+        /// check` reads), or the grid itself (81 characters, '.' or '0' for blanks).
         puzzle: String,
     },
     /// Puzzle files.
@@ -80,8 +95,12 @@ pub enum Command {
     /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
     /// would have written: checks that they share spec, seeds and revision and cover the plan
     /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Merge {
+        /// The folder to write the merged results into.
         out: PathBuf,
+        /// The shard folders, one per `--shard k/n` of the same plan, in any order.
         #[arg(required = true)]
         shards: Vec<PathBuf>,
         /// Threads for the reports (default: all cores).
@@ -90,6 +109,8 @@ pub enum Command {
     },
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
     /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Replay {
         /// A results folder (with runs.csv and meta.json).
         dir: PathBuf,
@@ -103,9 +124,15 @@ pub enum Command {
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
     /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
     /// removed in a seeded random order while the exact solver still finds exactly one
-    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, else an error).
-    /// Each puzzle is rated by the guesses the exact solver needs (0 = singles suffice).
+    /// solution, down to exactly --givens (up to 100 removal orders per puzzle, sharing
+    /// --node-limit search nodes). Each puzzle is rated by the guesses the exact solver needs
+    /// (0 = singles suffice). Progress on stderr every 5 s. Exit 0 when every puzzle was made,
+    /// 1 when one could not be (no removal order reached --givens, or the search nodes ran
+    /// out; nothing is written), 2 on bad input.
+    // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
     Generate {
+        /// Seed of the boards and of the removal orders: the same seed gives the same puzzles.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Number of puzzles.
@@ -127,6 +154,10 @@ pub enum Command {
         /// Write the puzzles here (atomically) instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Search nodes the exact solver's uniqueness checks may spend per puzzle, over all
+        /// its removal orders; when they run out, generate stops with exit code 1.
+        #[arg(long, default_value_t = super::generate::DEFAULT_NODE_LIMIT)]
+        node_limit: u64,
     },
     /// Experiments, algorithms and bank puzzles.
     List,
@@ -140,6 +171,7 @@ pub enum Command {
     /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
     /// iohinspector.
     Export {
+        /// The format to write.
         #[arg(long, value_enum)]
         format: crate::export::Format,
         /// A results folder.
@@ -166,5 +198,91 @@ pub enum Command {
 pub enum PuzzlesCommand {
     /// Givens, conflicts and number of solutions (0, 1, many) of every puzzle in a file.
     /// Exit 0 when every puzzle has a unique solution, 1 otherwise, 2 on unreadable input.
-    Check { file: PathBuf },
+    Check {
+        /// A puzzle file: one puzzle per line, grids (N lines of N cells, with or without
+        /// separators), Kennett's compact format, or the bank's TSV.
+        file: PathBuf,
+    },
+}
+
+/// The help of `reproduce`'s EXPERIMENT: the ids of the experiments compiled into the binary.
+fn experiment_help() -> String {
+    let ids: Vec<&str> = crate::spec::EMBEDDED.iter().map(|e| e.0).collect();
+    format!(
+        "The experiment: `all`, or one of {} (titles: `list`)",
+        ids.join(", ")
+    )
+}
+
+/// The help of `solve --algo`: the algorithms of the registry.
+fn algo_help() -> String {
+    let names: Vec<String> = crate::algos::ALGORITHMS
+        .iter()
+        .map(|(name, what)| format!("{name}: {what}"))
+        .collect();
+    format!(
+        "The algorithm, one of: {} (options: --param)",
+        names.join("; ")
+    )
+}
+
+/// The help of `solve --max-generations`: the cap, and each algorithm's default.
+fn max_generations_help() -> String {
+    let defaults: Vec<String> = crate::algos::ALGORITHMS
+        .iter()
+        .map(|(name, _)| format!("{name} {}", super::solve::default_max_generations(name)))
+        .collect();
+    format!(
+        "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",
+        defaults.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every argument of every command, down the whole tree, has help text (issue 21, item
+    /// 15: `solve --algo`, `--seed` and `--max-generations` had none).
+    #[test]
+    fn every_argument_has_help() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>, seen: &mut usize) {
+            let path = format!("{path} {}", cmd.get_name());
+            if cmd.get_about().is_none() && cmd.get_long_about().is_none() {
+                missing.push(format!("{path}: the command"));
+            }
+            for arg in cmd.get_arguments() {
+                let builtin = matches!(arg.get_id().as_str(), "help" | "version");
+                *seen += usize::from(!builtin);
+                if !builtin && arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path}: {}", arg.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &path, missing, seen);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        let (mut missing, mut seen) = (Vec::new(), 0);
+        walk(&cmd, "", &mut missing, &mut seen);
+        // The walk reaches the flattened protocol flags and the nested `puzzles check`.
+        assert!(seen > 40, "only {seen} arguments seen");
+        assert!(missing.is_empty(), "without help:\n{}", missing.join("\n"));
+    }
+
+    /// The lists in the help come from the registry and the embedded specs.
+    #[test]
+    fn help_lists_the_algorithms_and_the_experiments() {
+        let algo = super::algo_help();
+        for (name, _) in crate::algos::ALGORITHMS {
+            assert!(algo.contains(name), "{name}");
+            assert!(super::max_generations_help().contains(name), "{name}");
+        }
+        let ids = super::experiment_help();
+        for (id, _) in crate::spec::EMBEDDED {
+            assert!(ids.contains(id), "{id}");
+        }
+    }
 }

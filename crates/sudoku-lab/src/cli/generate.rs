@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::ExitCode;
-use sudoku_core::exact::{guesses, random_solution, reduce_to_unique};
+use sudoku_core::exact::{guesses, random_solution, reduce_to_unique_within};
 use sudoku_core::parse::parse_puzzles;
 use sudoku_core::{rng_from_seed, run_seed, Budget, Geometry, Grid, NoObserver};
 
@@ -19,6 +19,20 @@ pub enum GridSource {
 /// Removal orders tried per puzzle before `generate` gives up on the target.
 const REDUCE_ATTEMPTS: u64 = 100;
 
+/// The default of `--node-limit`: search nodes of the exact solver's uniqueness checks per
+/// puzzle, over all its removal orders. 20 times the exact solver's limit for one search
+/// ([`sudoku_core::exact::NODE_LIMIT`]): about 20 s of one core on a 25x25 grid (where a
+/// request for 10 givens once searched for hours), and 100 times what any puzzle of the
+/// committed sets (experiments/puzzles/cso, the Ret-GA journal pools) needs (each is made
+/// again identically with --node-limit 200000).
+pub const DEFAULT_NODE_LIMIT: u64 = 20 * sudoku_core::exact::NODE_LIMIT;
+
+/// The most puzzles one `generate` makes (each is held until the output is written).
+pub const MAX_COUNT: usize = 1_000_000;
+
+/// Seconds between two progress lines on stderr while a puzzle is being reduced.
+const PROGRESS_EVERY: f64 = 5.0;
+
 pub struct GenerateArgs<'a> {
     pub seed: u64,
     pub count: usize,
@@ -27,6 +41,8 @@ pub struct GenerateArgs<'a> {
     pub grids: Option<GridSource>,
     pub boards: Option<&'a Path>,
     pub out: Option<&'a Path>,
+    /// Search nodes of the uniqueness checks per puzzle ([`DEFAULT_NODE_LIMIT`]).
+    pub node_limit: u64,
 }
 
 /// The solved grids' origin once the flags are resolved: `--boards` names a file, else
@@ -45,26 +61,39 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
     if count == 0 {
         bail!("--count must be at least 1");
     }
+    if count > MAX_COUNT {
+        bail!("--count {count} is over the limit of {MAX_COUNT}");
+    }
+    if a.node_limit == 0 {
+        bail!("--node-limit must be at least 1");
+    }
     let geom =
         Geometry::for_order(a.size).map_err(|e| anyhow::anyhow!("--size {}: {e}", a.size))?;
     if givens > geom.cells() {
         bail!("--givens must be at most {}", geom.cells());
     }
     let source = grid_source(a)?;
-    let solved = solved_grids(&source, a, geom)?;
-    if solved.len() < count {
-        bail!(
-            "only {} solved boards available, {count} asked",
-            solved.len()
-        );
+    // Random grids are made one at a time (a large --count holds no grid in advance).
+    let solved = match source {
+        Source::Random => None,
+        _ => Some(solved_grids(&source, a, geom)?),
+    };
+    if let Some(s) = solved.as_ref().filter(|s| s.len() < count) {
+        bail!("only {} solved boards available, {count} asked", s.len());
     }
     let mut text = header_line(a, &source);
     println!(
         "{:<6} {:>6} {:>8} {:>8}",
         "puzzle", "givens", "guesses", "attempt"
     );
-    for (k, board) in solved.iter().enumerate() {
-        let (p, attempt) = reduce_one(board, k, a.seed, givens)?;
+    for k in 0..count {
+        let board = match &solved {
+            Some(s) => s[k].clone(),
+            None => random_grid(a.seed, k, geom),
+        };
+        let Some((p, attempt)) = reduce_one(&board, k, a, givens) else {
+            return Ok(ExitCode::from(1));
+        };
         let r = guesses(&p);
         println!("{:<6} {:>6} {:>8} {:>8}", k + 1, p.filled(), r, attempt);
         text.push_str(&puzzle_text(k, &p, r, attempt));
@@ -102,12 +131,7 @@ fn solved_grids(source: &Source, a: &GenerateArgs, geom: Geometry) -> Result<Vec
     let (seed, count) = (a.seed, a.count);
     Ok(match source {
         Source::File(path) => boards_from_file(path, geom, a.size, count)?,
-        Source::Random => (0..count)
-            .map(|k| {
-                let mut rng = rng_from_seed(run_seed(seed, "generate", "grid", k as u64));
-                random_solution(geom, &mut rng)
-            })
-            .collect(),
+        Source::Random => (0..count).map(|k| random_grid(seed, k, geom)).collect(),
         Source::GenGa => {
             let start = gen_ga::first_row_puzzle();
             let ga = gen_ga::GenGa::new(gen_ga::GenGaConfig::default())?;
@@ -121,6 +145,12 @@ fn solved_grids(source: &Source, a: &GenerateArgs, geom: Geometry) -> Result<Vec
             found.into_iter().take(count).collect()
         }
     })
+}
+
+/// The `k`-th random full grid (0-based) of `--seed`.
+fn random_grid(seed: u64, k: usize, geom: Geometry) -> Grid {
+    let mut rng = rng_from_seed(run_seed(seed, "generate", "grid", k as u64));
+    random_solution(geom, &mut rng)
 }
 
 /// The first `count` boards of a `--boards` file, each checked to be a solved grid of
@@ -146,22 +176,52 @@ fn boards_from_file(path: &Path, geom: Geometry, size: usize, count: usize) -> R
 /// The puzzle of the `k`-th board (0-based) with at most `givens` givens and a unique
 /// solution, and the removal order (attempt) that reached it. Attempt 0 keeps the seeds of
 /// earlier versions; further removal orders are tried only when the target was not reached.
-fn reduce_one(board: &Grid, k: usize, seed: u64, givens: usize) -> Result<(Grid, u64)> {
+/// All of them share `--node-limit` search nodes; a progress line goes to stderr every
+/// [`PROGRESS_EVERY`] seconds. None, after saying why on stderr, when no puzzle was made.
+fn reduce_one(board: &Grid, k: usize, a: &GenerateArgs, givens: usize) -> Option<(Grid, u64)> {
+    let started = std::time::Instant::now();
+    let mut last = 0.0;
+    let mut nodes = a.node_limit;
+    let mut least = board.filled();
     for attempt in 0..REDUCE_ATTEMPTS {
         let stream = match attempt {
             0 => "reduce".to_string(),
             t => format!("reduce-{t}"),
         };
-        let mut rng = rng_from_seed(run_seed(seed, "generate", &stream, k as u64));
-        let p = reduce_to_unique(board, givens, &mut rng);
+        let mut rng = rng_from_seed(run_seed(a.seed, "generate", &stream, k as u64));
+        let before = a.node_limit - nodes;
+        let mut progress = |left: usize, spent: u64| {
+            least = least.min(left);
+            let t = started.elapsed().as_secs_f64();
+            if t - last >= PROGRESS_EVERY {
+                last = t;
+                eprintln!(
+                    "generate: puzzle {}, removal order {attempt}: {left} givens left (target {givens}), {} of {} search nodes, {t:.0} s",
+                    k + 1,
+                    before + spent,
+                    a.node_limit
+                );
+            }
+        };
+        let Some(p) = reduce_to_unique_within(board, givens, &mut rng, &mut nodes, &mut progress)
+        else {
+            eprintln!(
+                "error: could not make a unique puzzle with {givens} givens within the limit of {} search nodes (puzzle {}, removal orders tried: {}, {least} givens at best): ask for more givens or raise --node-limit",
+                a.node_limit,
+                k + 1,
+                attempt + 1
+            );
+            return None;
+        };
         if p.filled() <= givens {
-            return Ok((p, attempt));
+            return Some((p, attempt));
         }
     }
-    bail!(
-        "puzzle {}: no removal order in {REDUCE_ATTEMPTS} reached {givens} givens with a unique solution; ask for more givens",
+    eprintln!(
+        "error: could not make a unique puzzle with {givens} givens: no removal order of {REDUCE_ATTEMPTS} reached it (puzzle {}, {least} givens at best); ask for more givens",
         k + 1
-    )
+    );
+    None
 }
 
 /// The first line of the output: the command that makes the same puzzles again.

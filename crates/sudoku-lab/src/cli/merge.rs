@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<ExitCode> {
+    // A bad flag is refused before OUT is touched (it was found only after the merge).
+    super::reproduce::threads_flag(threads)?;
     let merged = merge::merge(out, dirs)?;
     let s = &merged.settings;
     let flags = ProtocolFlags {

@@ -65,6 +65,7 @@ pub fn run() -> ExitCode {
             grids,
             boards,
             out,
+            node_limit,
         } => generate::generate(&generate::GenerateArgs {
             seed,
             count,
@@ -73,6 +74,7 @@ pub fn run() -> ExitCode {
             grids,
             boards: boards.as_deref(),
             out: out.as_deref(),
+            node_limit,
         }),
         args::Command::List => list::list(),
         args::Command::Bench { quick } => bench::run(quick),

@@ -39,9 +39,21 @@ struct Prepared {
     scratch: bool,
 }
 
+/// `--threads` checked (1 to [`MAX_THREADS`]), else all cores.
+pub fn threads_flag(threads: Option<usize>) -> Result<usize> {
+    Ok(match threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
+}
+
 fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Prepared> {
     let mut spec = spec;
     if let Some(s) = flags.seed {
+        // Written back into meta.json's spec like the spec's own master_seed.
+        spec::check_bounds("", "--seed", s, 0, spec::MAX_TOML_INT)?;
         spec.master_seed = s;
     }
     if flags.runs == Some(0) {
@@ -58,12 +70,7 @@ fn prepare(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<Pre
     if runs == 0 {
         bail!("--runs must be at least 1");
     }
-    let threads = match flags.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = threads_flag(flags.threads)?;
     if let Some(available) = algos::available_memory() {
         let n = loaded
             .puzzles

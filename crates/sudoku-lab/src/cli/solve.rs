@@ -16,17 +16,19 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
         return Ok(p.clone());
     }
     let path = Path::new(arg);
+    // The argument as messages show it: control and invisible characters escaped.
+    let shown = sudoku_core::error::shown(arg);
     // Something that names a path but is no readable puzzle file: say why, instead of parsing
     // the path as a grid.
     let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".txt");
     if !path.is_file() && (looks_like_path || path.symlink_metadata().is_ok()) {
         match path.symlink_metadata() {
-            Err(_) => bail!("{arg}: no such file (nor a bank id or a grid)"),
+            Err(_) => bail!("{shown}: no such file (nor a bank id or a grid)"),
             Ok(m) if m.file_type().is_symlink() && !path.exists() => {
-                bail!("{arg}: a link to a file that does not exist")
+                bail!("{shown}: a link to a file that does not exist")
             }
-            Ok(m) if m.is_dir() => bail!("{arg} is a folder, not a puzzle file"),
-            Ok(_) => bail!("{arg} is not a regular file (a FIFO, socket or device?)"),
+            Ok(m) if m.is_dir() => bail!("{shown} is a folder, not a puzzle file"),
+            Ok(_) => bail!("{shown} is not a regular file (a FIFO, socket or device?)"),
         }
     }
     if path.is_file() {
@@ -38,7 +40,7 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
         && arg.chars().any(|c| c.is_ascii_alphabetic() && c != 'x')
         && arg.len() < 16
     {
-        bail!("'{arg}' is not a bank puzzle id (see `sudoku-lab list`) nor a file");
+        bail!("'{shown}' is not a bank puzzle id (see `sudoku-lab list`) nor a file");
     }
     let mut ps = parse_puzzles(arg, "<argument>")?;
     let mut p = ps.remove(0);
@@ -49,22 +51,40 @@ fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
 /// One `--param key=value`: the value as TOML (`0.5`, `true`, `[1, 2, 3]`), else as a string
 /// (`strategy=both`).
 fn param(kv: &str) -> Result<(String, toml::Value)> {
-    let (k, v) = kv
-        .split_once('=')
-        .with_context(|| format!("--param '{kv}' is not key=value"))?;
+    let (k, v) = kv.split_once('=').with_context(|| {
+        format!(
+            "--param '{}' is not key=value",
+            sudoku_core::error::shown(kv)
+        )
+    })?;
     let k = k.trim();
     if k.is_empty()
         || !k
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        bail!("--param '{kv}': the key must be letters, digits, '_' or '-'");
+        bail!(
+            "--param '{}': the key must be letters, digits, '_' or '-'",
+            sudoku_core::error::shown(kv)
+        );
     }
     let value = toml::from_str::<toml::Table>(&format!("v = {v}"))
         .ok()
         .and_then(|mut t| t.remove("v"))
         .unwrap_or_else(|| toml::Value::String(v.to_string()));
     Ok((k.to_string(), value))
+}
+
+/// `solve`'s generation cap when `--max-generations` is not given (shown in its help).
+pub fn default_max_generations(algo: &str) -> u64 {
+    match algo {
+        "mk-ga" => 100_000,
+        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
+        "reseda" => 1_000_000,
+        "gen-ga" => 2_000,
+        "cso" => 10_000,
+        _ => 50_000,
+    }
 }
 
 pub fn solve(
@@ -88,14 +108,7 @@ pub fn solve(
     if max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }
-    let default_max = match algo {
-        "mk-ga" => 100_000,
-        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
-        "reseda" => 1_000_000,
-        "gen-ga" => 2_000,
-        "cso" => 10_000,
-        _ => 50_000,
-    };
+    let default_max = default_max_generations(algo);
     let budget = Budget::generations(max_generations.unwrap_or(default_max));
     let mut rng = rng_from_seed(seed);
     let start = Instant::now();

@@ -24,7 +24,10 @@ pub fn parse_grades(text: &str, n: usize) -> Result<Vec<char>> {
     }
     let cells: Vec<char> = rows.iter().flat_map(|r| r.chars()).collect();
     if let Some(c) = cells.iter().find(|c| !matches!(c, 'A' | 'B' | '.')) {
-        bail!("published grades: unknown grade '{c}' (A, B or .)");
+        bail!(
+            "published grades: unknown grade '{}' (A, B or .)",
+            sudoku_core::error::shown_char(*c)
+        );
     }
     Ok(cells)
 }

@@ -4,7 +4,7 @@
 use crate::protocol::io::{for_each_row, write_atomic_with};
 use crate::spec::Spec;
 use crate::spec::{Entry, Loaded};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use lab_stats::{summarize, Summary};
 use std::collections::HashMap;
 use std::io::Write;
@@ -166,13 +166,26 @@ pub struct PublishedRow {
     pub ets_s: Option<f64>,
 }
 
-pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
-    let mut out = Vec::new();
-    for (i, r) in rdr.deserialize().enumerate() {
-        out.push(r.with_context(|| format!("published values, row {}", i + 2))?);
-    }
-    Ok(out)
+/// The columns of a published table in the Table 1 layout, and those it must have.
+const PUBLISHED_COLUMNS: [&str; 12] = [
+    "level",
+    "givens",
+    "algorithm",
+    "runs",
+    "count",
+    "minimum",
+    "maximum",
+    "average",
+    "median",
+    "sd",
+    "time_s",
+    "ets_s",
+];
+
+/// A published table in the Table 1 layout; errors name `name` (the spec key and the file)
+/// and the line, and never repeat the file's text ([`super::published_csv`]).
+pub fn parse_published(text: &str, name: &str) -> Result<Vec<PublishedRow>> {
+    let rows =
+        super::published_csv::read_rows(text, name, &PUBLISHED_COLUMNS, &["level", "algorithm"])?;
+    Ok(rows.into_iter().map(|(_, r)| r).collect())
 }

@@ -27,7 +27,11 @@ impl Published {
             let t = text.context("report grades needs published grades")?;
             (None, Some(grades::parse_grades(&t, n)?))
         } else {
-            (text.map(|t| parse_published(&t)).transpose()?, None)
+            let name = format!(
+                "published = \"{}\"",
+                spec.published.as_deref().unwrap_or("")
+            );
+            (text.map(|t| parse_published(&t, &name)).transpose()?, None)
         };
         Ok(Published {
             rows,

@@ -25,6 +25,7 @@ pub mod grades;
 pub mod groups;
 mod inputs;
 pub mod levels;
+mod published_csv;
 pub mod quick;
 pub mod table1;
 pub mod verdicts;

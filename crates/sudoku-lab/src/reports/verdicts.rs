@@ -504,10 +504,13 @@ max_generations = 100
             successes: ours.0,
             ..Group::default()
         }]];
-        let published = crate::reports::groups::parse_published(&format!(
-            "level,algorithm,runs,count\n2 Star,GA,{},{}\n",
-            paper.1, paper.0
-        ))
+        let published = crate::reports::groups::parse_published(
+            &format!(
+                "level,algorithm,runs,count\n2 Star,GA,{},{}\n",
+                paper.1, paper.0
+            ),
+            "published",
+        )
         .unwrap();
         let cells = comparison(&spec, &puzzles, &g, &published);
         assert_eq!(cells.len(), 1);

@@ -234,26 +234,37 @@ pub fn embedded(id: &str) -> Result<Spec> {
     Spec::parse(text, &format!("experiments/{id}.toml"))
 }
 
-/// Published values for a spec: embedded file, or a file next to a user's spec.
+/// Published values for a spec (key `published`): embedded file, or a file next to a user's
+/// spec.
 pub fn published_text(spec: &Spec, base: Option<&Path>) -> Result<Option<String>> {
     let Some(name) = &spec.published else {
         return Ok(None);
     };
-    paper_text(name, base).map(Some)
+    paper_text("published", name, base).map(Some)
 }
 
-/// A published-values file: next to a user's spec (`base`), else embedded.
-pub fn paper_text(name: &str, base: Option<&Path>) -> Result<String> {
+/// Largest published-values file read (the committed ones are under 10 kB).
+pub const MAX_PAPER_FILE: u64 = 1 << 20;
+
+/// A published-values file named by spec key `key`: next to a user's spec (`base`), else
+/// embedded. The name was checked when the spec was parsed ([`super::check_spec_path`]);
+/// errors name the key and the file, never its content.
+pub fn paper_text(key: &str, name: &str, base: Option<&Path>) -> Result<String> {
+    super::check_spec_path(key, name)?;
     if let Some(b) = base {
         let p = b.join(name);
-        if p.exists() {
-            return std::fs::read_to_string(&p)
-                .with_context(|| format!("cannot read {}", p.display()));
+        if p.symlink_metadata().is_ok() {
+            return super::read_spec_file(key, &p, MAX_PAPER_FILE);
         }
     }
     PAPER_FILES
         .iter()
         .find(|(k, _)| *k == name)
         .map(|(_, t)| t.to_string())
-        .with_context(|| format!("published values file '{name}' not found"))
+        .with_context(|| {
+            format!(
+                "{key} = \"{}\": no such file beside the spec nor among the embedded published tables",
+                name.escape_debug()
+            )
+        })
 }

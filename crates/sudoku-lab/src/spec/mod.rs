@@ -5,14 +5,19 @@
 //! (everything that can be checked before the first run without the puzzles), [`puzzles`]
 //! loads its puzzles (with the checks that need them), [`embedded`] holds the specs, puzzle
 //! files and published tables compiled into the binary, and [`sensitivity`] reads the design
-//! of a one-parameter-at-a-time study.
+//! of a one-parameter-at-a-time study. [`budgets`] bounds every count and budget key, and
+//! [`paths`] checks and reads every file a spec names.
 
+mod budgets;
 pub mod embedded;
+mod paths;
 mod puzzles;
 mod sensitivity;
 mod validate;
 
+pub use budgets::{check_bounds, MAX_TOML_INT};
 pub use embedded::{embedded, paper_text, published_text, EMBEDDED, EMBEDDED_PUZZLE_FILES};
+pub use paths::{check_spec_path, read_spec_file};
 pub use puzzles::{read_capped, read_spec};
 pub use sensitivity::sensitivity_panels;
 

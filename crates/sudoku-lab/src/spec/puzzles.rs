@@ -72,7 +72,8 @@ impl Spec {
             p.id = r.id.clone();
             return Ok(vec![p]);
         };
-        let (text, name) = read_puzzle_file(f, base)?;
+        let (text, name) =
+            read_puzzle_file(f, base).with_context(|| format!("puzzle '{}'", r.id))?;
         let all = parse_puzzles(&text, &name)?;
         if r.all {
             let keep = match (quick, self.quick_set_size) {
@@ -226,6 +227,7 @@ pub fn read_spec(path: &Path) -> Result<String> {
 /// A user spec (`base` = its folder) reads its own files only; an embedded spec (or a replay
 /// without a recorded folder) reads the embedded file of that name, else the path as given.
 fn read_puzzle_file(f: &str, base: Option<&Path>) -> Result<(String, String)> {
+    super::check_spec_path("file", f)?;
     if let Some(b) = base {
         let path = b.join(f);
         return Ok((read_capped(&path)?, path.display().to_string()));

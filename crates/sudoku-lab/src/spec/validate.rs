@@ -1,7 +1,7 @@
 //! The checks of a parsed spec: names, sizes, the report and chart keys and what each report
 //! needs, the algorithms' options (each is built once), all before the first run.
 
-use super::{check_name, Spec, MAX_RUNS};
+use super::{check_name, Spec};
 use anyhow::{bail, Context, Result};
 
 /// The values of the key `report`.
@@ -22,7 +22,9 @@ impl Spec {
     /// several faults is refused with the message of the first check it fails.
     pub(super) fn validate(&self) -> Result<()> {
         self.check_id()?;
-        self.check_run_counts()?;
+        self.check_budgets()?;
+        self.check_runs_set_once()?;
+        self.check_paths()?;
         self.check_names()?;
         self.check_not_empty()?;
         self.check_puzzle_ids_unique()?;
@@ -57,39 +59,34 @@ impl Spec {
         Ok(())
     }
 
-    /// `runs`, `quick_runs` (and each puzzle's and algorithm's own `runs`) between 1 and
-    /// [`MAX_RUNS`], runs set per puzzle or per algorithm but not both (which would win is no
-    /// rule a reader could guess), and a `quick_set_size` of at least 1.
-    fn check_run_counts(&self) -> Result<()> {
-        if self.runs == 0 || self.quick_runs == 0 {
-            bail!("runs and quick_runs must be at least 1");
+    /// Runs set per puzzle or per algorithm, not both: which would win is no rule a reader
+    /// could guess.
+    fn check_runs_set_once(&self) -> Result<()> {
+        let puzzle = self.puzzles.iter().find(|p| p.runs.is_some());
+        let algorithm = self.algorithms.iter().find(|a| a.runs.is_some());
+        if let (Some(p), Some(a)) = (puzzle, algorithm) {
+            bail!(
+                "runs is set on puzzle '{}' and on algorithm '{}': set runs per puzzle or per algorithm, not both",
+                p.id,
+                a.label
+            );
         }
-        let puzzle_runs =
-            (self.puzzles.iter()).filter_map(|p| Some((format!("puzzle '{}'", p.id), p.runs?)));
-        let algorithm_runs = (self.algorithms.iter())
-            .filter_map(|a| Some((format!("algorithm '{}'", a.label), a.runs?)));
-        for (key, v) in [
-            ("spec".to_string(), self.runs),
-            ("spec (quick_runs)".to_string(), self.quick_runs),
-        ]
-        .into_iter()
-        .chain(puzzle_runs.clone())
-        .chain(algorithm_runs.clone())
-        {
-            if v == 0 {
-                bail!("{key}: runs must be at least 1");
-            }
-            if v > MAX_RUNS {
-                bail!("{key}: runs = {v} is over the limit of {MAX_RUNS} runs");
+        Ok(())
+    }
+
+    /// Every file name the spec gives (a puzzle's `file`, `published`, `published_levels`)
+    /// stays in the spec's folder ([`super::check_spec_path`]).
+    fn check_paths(&self) -> Result<()> {
+        for p in &self.puzzles {
+            if let Some(f) = &p.file {
+                super::check_spec_path(&format!("puzzle '{}': file", p.id), f)?;
             }
         }
-        if let (Some((p, _)), Some((a, _))) =
-            (puzzle_runs.clone().next(), algorithm_runs.clone().next())
-        {
-            bail!("runs is set on {p} and on {a}: set runs per puzzle or per algorithm, not both");
+        if let Some(f) = &self.published {
+            super::check_spec_path("published", f)?;
         }
-        if self.quick_set_size == Some(0) {
-            bail!("quick_set_size must be at least 1");
+        for (label, f) in self.published_levels.iter().flatten() {
+            super::check_spec_path(&format!("published_levels '{label}'"), f)?;
         }
         Ok(())
     }
@@ -130,8 +127,8 @@ impl Spec {
         Ok(())
     }
 
-    /// Per algorithm, in spec order: a label not seen before, a budget of at least one
-    /// generation, and options its solver accepts (the solver is built once here, so a bad
+    /// Per algorithm, in spec order: a label not seen before (its budgets are checked with
+    /// the others, [`Spec::budget_keys`]), and options its solver accepts (the solver is built once here, so a bad
     /// option is refused before the first run).
     fn check_algorithms(&self) -> Result<()> {
         let mut seen = std::collections::HashSet::new();
@@ -139,25 +136,17 @@ impl Spec {
             if !seen.insert(&a.label) {
                 bail!("algorithm label '{}' appears twice", a.label);
             }
-            if a.max_generations == 0 {
-                bail!(
-                    "algorithm '{}': max_generations must be at least 1",
-                    a.label
-                );
-            }
             crate::algos::solver(&a.algorithm, &a.params)
                 .with_context(|| format!("algorithm '{}'", a.label))?;
         }
         Ok(())
     }
 
-    /// A puzzle's `take` is at least 1 and applies to whole sets (`all = true`) only.
+    /// A puzzle's `take` (at least 1, [`Spec::budget_keys`]) applies to whole sets (`all = true`) only.
     fn check_take(&self) -> Result<()> {
         for p in &self.puzzles {
-            match (p.take, p.all) {
-                (Some(0), _) => bail!("puzzle '{}': take must be at least 1", p.id),
-                (Some(_), false) => bail!("puzzle '{}': take needs all = true", p.id),
-                _ => {}
+            if p.take.is_some() && !p.all {
+                bail!("puzzle '{}': take needs all = true", p.id);
             }
         }
         Ok(())

@@ -37,3 +37,16 @@ pub fn ok(cmd: &mut Command) -> Output {
     assert!(o.status.success(), "{}", stderr(&o));
     o
 }
+
+/// Copy the committed puzzle file `experiments/<rel>` to `d/<rel>`: a user spec reads files of
+/// its own folder only (absolute names and '..' are refused), so a test spec in `d` that uses
+/// a committed set gets its own copy.
+#[allow(dead_code)]
+pub fn copy_puzzles(d: &std::path::Path, rel: &str) {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../experiments")
+        .join(rel);
+    let to = d.join(rel);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(&from, &to).unwrap();
+}

@@ -71,36 +71,17 @@ pub struct PublishedLevel {
     pub puzzles: Vec<PuzzleValue>,
 }
 
-/// Parse a published per-puzzle table; errors name `name` and the line.
+/// The columns of a published per-puzzle table.
+const COLUMNS: [&str; 9] = [
+    "problem", "givens", "runs", "success", "minimum", "maximum", "average", "median", "sd",
+];
+
+/// Parse a published per-puzzle table; errors name `name` and the line, never the file's text.
 pub fn parse_table(text: &str, name: &str) -> Result<Vec<PuzzleValue>> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
-    let headers = rdr
-        .headers()
-        .map_err(|e| anyhow::anyhow!("{name}: cannot read the header: {e}"))?
-        .clone();
+    let rows: Vec<(u64, Row)> =
+        crate::reports::published_csv::read_rows(text, name, &COLUMNS, &["problem", "success"])?;
     let mut out = Vec::new();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            anyhow::anyhow!("{name}:{line}: {}", one_line(&e.to_string()))
-        })?;
-        let line = rec.position().map_or(0, |p| p.line());
-        let row: Row = rec.deserialize(Some(&headers)).map_err(|e| {
-            let msg = match e.kind() {
-                csv::ErrorKind::Deserialize { err, .. } => match err.field() {
-                    Some(f) => format!(
-                        "column '{}': {}",
-                        headers.get(f as usize).unwrap_or("?"),
-                        err.kind()
-                    ),
-                    None => err.kind().to_string(),
-                },
-                _ => e.to_string(),
-            };
-            anyhow::anyhow!("{name}:{line}: {}", one_line(&msg))
-        })?;
+    for (line, row) in rows {
         let runs = row.runs.unwrap_or(DEFAULT_PAPER_RUNS);
         if runs == 0 || row.success > runs {
             bail!(
@@ -132,10 +113,6 @@ pub fn parse_table(text: &str, name: &str) -> Result<Vec<PuzzleValue>> {
     Ok(out)
 }
 
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// The levels of a spec in the order their labels first appear among its puzzles.
 pub fn level_labels(spec: &Spec) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -162,8 +139,9 @@ pub fn load(
         let file = files
             .get(&label)
             .with_context(|| format!("published_levels: puzzle label '{label}' has no file"))?;
-        let text = crate::spec::paper_text(file, base)?;
-        let puzzles = parse_table(&text, file)?;
+        let key = format!("published_levels '{label}'");
+        let text = crate::spec::paper_text(&key, file, base)?;
+        let puzzles = parse_table(&text, &format!("{key}: {file}"))?;
         let ours = spec.puzzles.iter().filter(|p| p.label() == label).count();
         if ours != puzzles.len() {
             bail!(
@@ -230,7 +208,7 @@ mod tests {
             ("paper/ret-ga-table3.csv", 25, 2174),
             ("paper/ret-ga-table4.csv", 25, 737),
         ] {
-            let text = crate::spec::paper_text(name, None).unwrap();
+            let text = crate::spec::paper_text("published", name, None).unwrap();
             let t = parse_table(&text, name).unwrap();
             assert_eq!(t.len(), rows);
             assert_eq!(pooled(&t), (pooled_successes, 100 * rows as u64));

@@ -7,7 +7,7 @@ use super::data::{paper_pi_inputs, pi_curves, w_grid};
 #[test]
 fn fig8_from_the_papers_table1_is_pinned() {
     let text = crate::spec::embedded::PAPER_FILES[0].1;
-    let published = crate::reports::groups::parse_published(text).unwrap();
+    let published = crate::reports::groups::parse_published(text, "published").unwrap();
     let (levels, stats) = paper_pi_inputs(&published);
     assert_eq!(levels.len(), 9);
     let curves = pi_curves(&stats).unwrap();
@@ -32,8 +32,11 @@ fn fig8_from_the_papers_table1_is_pinned() {
 
 #[test]
 fn published_table_matches_the_paper_text_shape() {
-    let published =
-        crate::reports::groups::parse_published(crate::spec::embedded::PAPER_FILES[0].1).unwrap();
+    let published = crate::reports::groups::parse_published(
+        crate::spec::embedded::PAPER_FILES[0].1,
+        "published",
+    )
+    .unwrap();
     assert_eq!(published.len(), 18);
     let ret_easy = published
         .iter()
