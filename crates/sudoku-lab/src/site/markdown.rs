@@ -1,6 +1,10 @@
-//! report.md -> HTML (pulldown-cmark, tables on) with three changes: table cells and phrases
-//! that state a verdict get a CSS class, images become the chart's SVG inline (or an `<img>` of
-//! the file when there is no SVG), and relative links point into the results folder.
+//! report.md -> HTML (pulldown-cmark, tables on) with these changes: table cells and phrases
+//! that state a verdict get a CSS class, images become the chart's SVG as an `<img>` with the
+//! site's caption (an SVG in `<img>` runs no script), and relative links point into the results
+//! folder. A report.md is treated as hostile: its raw HTML is shown as text, never as markup,
+//! links other than relative, http(s) and mailto are dropped (their text kept), remote images
+//! become links (nothing is fetched), and only regular files of the folder itself (no symlink,
+//! no `..`) are shown as images.
 
 use super::html::{escape, url_path};
 use pulldown_cmark::{html, Alignment, CowStr, Event, Options, Parser, Tag, TagEnd};
@@ -18,9 +22,15 @@ pub const VERDICTS: &[(&str, &str)] = &[
     ("v-neither", "neither solves"),
 ];
 
-/// The verdict class of a whole table cell, if the cell states one.
+/// The verdict class of a whole table cell, if the cell states one (also at the end, after
+/// ` : `, as in "A12 0.36, p 0.041 : differs (ours lower)").
 pub fn cell_class(text: &str) -> Option<&'static str> {
     let t = text.trim().to_lowercase();
+    if let Some((_, tail)) = t.rsplit_once(" : ") {
+        if let Some(c) = cell_class(tail) {
+            return Some(c);
+        }
+    }
     if t.starts_with("differs (ours higher)") {
         Some("v-higher")
     } else if t.starts_with("differs (ours lower)") {
@@ -81,17 +91,43 @@ fn mark_phrases(text: &str) -> Option<String> {
     found.then_some(out)
 }
 
-/// Whether `url` is relative to the folder of the page it appears in.
-pub fn is_relative(url: &str) -> bool {
-    !(url.is_empty()
-        || url.starts_with('#')
-        || url.starts_with('/')
-        || url.contains("://")
-        || url.starts_with("mailto:")
-        || url.starts_with("data:"))
+/// What a link of a report may point to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// A path relative to the report's folder.
+    Relative,
+    /// `#fragment`, an absolute path, http(s) or mailto: kept as it is.
+    Kept,
+    /// Any other scheme (`javascript:`, `data:`, `vbscript:`, `file:`...) or `//host`:
+    /// dropped.
+    Unsafe,
 }
 
-/// What rendering found: the images it inlined (file names) and the ones it could not find.
+/// The kind of link `url` is. The scheme is read the way a browser does: ASCII whitespace
+/// and control characters removed, case ignored.
+pub fn link_kind(url: &str) -> LinkKind {
+    let t: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if t.starts_with("//") || t.starts_with("\\\\") || t.starts_with("/\\") {
+        return LinkKind::Unsafe;
+    }
+    let scheme_end = t.find(':');
+    let path_start = t.find(['/', '?', '#']);
+    match scheme_end {
+        Some(i) if path_start.map_or(true, |p| i < p) => match &t[..i] {
+            "http" | "https" | "mailto" => LinkKind::Kept,
+            _ => LinkKind::Unsafe,
+        },
+        _ if t.starts_with('#') || t.starts_with('/') => LinkKind::Kept,
+        _ if t.is_empty() => LinkKind::Kept,
+        _ => LinkKind::Relative,
+    }
+}
+
+/// What rendering found: the images it showed (file names) and the ones it could not find.
 #[derive(Default, Debug)]
 pub struct Rendered {
     pub html: String,
@@ -99,33 +135,38 @@ pub struct Rendered {
     pub missing: Vec<String>,
 }
 
-/// A chart as an inline `<figure>`: its SVG (XML prolog dropped) with a link to the PNG when
-/// there is one. `dir` is the results folder, `files_url` its URL relative to the page.
-pub fn chart_figure(dir: &Path, svg_name: &str, caption: &str, files_url: &str) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join(svg_name)).ok()?;
-    let start = text.find("<svg")?;
-    let svg = &text[start..];
-    let svg = svg.replacen(
-        "<svg",
-        &format!(
-            "<svg class=\"chart\" role=\"img\" aria-label=\"{}\"",
-            escape(caption)
-        ),
-        1,
-    );
+/// Whether `name` is a regular file of folder `dir` itself: a plain name (no `/`, `\`, `..`)
+/// whose entry is a file, not a symlink (a results folder cannot show a file from elsewhere).
+pub fn regular_file(dir: &Path, name: &str) -> bool {
+    !(name.is_empty() || name.contains(['/', '\\']) || name == "." || name == "..")
+        && std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// A chart as a `<figure>`: its SVG as an `<img>` (an image runs no script), the site's
+/// caption for the chart (see `captions.rs`; else `alt`), and links to the SVG and the PNG.
+/// None when the SVG is not a regular file of `dir`.
+pub fn chart_figure(dir: &Path, svg_name: &str, alt: &str, files_url: &str) -> Option<String> {
+    if !regular_file(dir, svg_name) {
+        return None;
+    }
     let stem = svg_name.trim_end_matches(".svg");
     let png = format!("{stem}.png");
     let mut links = format!("<a href=\"{files_url}/{}\">SVG</a>", url_path(svg_name));
-    if dir.join(&png).is_file() {
+    if regular_file(dir, &png) {
         links.push_str(&format!(
             " · <a href=\"{files_url}/{}\">PNG</a>",
             url_path(&png)
         ));
     }
+    let caption = match super::captions::caption(svg_name) {
+        Some(c) => format!("<strong>{}</strong>: {}", escape(svg_name), escape(c)),
+        None => format!("<strong>{}</strong>", escape(svg_name)),
+    };
     Some(format!(
-        "<figure class=\"chart\" id=\"chart-{id}\">{svg}<figcaption>{cap} <span class=\"files\">({links})</span></figcaption></figure>\n",
+        "<figure class=\"chart\" id=\"chart-{id}\"><img class=\"chart\" src=\"{files_url}/{src}\" alt=\"{alt}\"><figcaption>{caption} <span class=\"files\">({links})</span></figcaption></figure>\n",
         id = escape(stem),
-        cap = escape(caption),
+        src = url_path(svg_name),
+        alt = escape(alt),
     ))
 }
 
@@ -158,6 +199,8 @@ struct RenderState<'a> {
     image: Option<(String, String)>,
     /// Inside a code block (whose text is left as it is).
     in_code: bool,
+    /// Inside a link whose URL was dropped (its text is kept).
+    dropped_link: bool,
 }
 
 impl<'a> RenderState<'a> {
@@ -173,6 +216,7 @@ impl<'a> RenderState<'a> {
             cell: None,
             image: None,
             in_code: false,
+            dropped_link: false,
         }
     }
 
@@ -216,10 +260,13 @@ impl<'a> RenderState<'a> {
                 title,
                 id,
             }) => {
-                let dest_url = if is_relative(&dest_url) {
-                    CowStr::from(format!("{}/{dest_url}", self.files_url))
-                } else {
-                    dest_url
+                let dest_url = match link_kind(&dest_url) {
+                    LinkKind::Relative => CowStr::from(format!("{}/{dest_url}", self.files_url)),
+                    LinkKind::Kept => dest_url,
+                    LinkKind::Unsafe => {
+                        self.dropped_link = true;
+                        return None;
+                    }
                 };
                 Event::Start(Tag::Link {
                     link_type,
@@ -228,6 +275,12 @@ impl<'a> RenderState<'a> {
                     id,
                 })
             }
+            Event::End(TagEnd::Link) if self.dropped_link => {
+                self.dropped_link = false;
+                Event::InlineHtml(" <span class=\"muted\">(unsafe link removed)</span>".into())
+            }
+            // Raw HTML of the report is shown as text: never markup of the page.
+            Event::Html(t) | Event::InlineHtml(t) => return self.rewrite(Event::Text(t)),
             Event::Start(Tag::Table(a)) => {
                 self.aligns = a.clone();
                 Event::Start(Tag::Table(a))
@@ -311,21 +364,31 @@ impl<'a> RenderState<'a> {
     }
 }
 
-/// An image of the report: the SVG of the same name inline, else the file itself, else a
-/// visible "missing" note (recorded in `r.missing`).
+/// An image of the report: the SVG of the same name as a chart figure, else the file itself
+/// (a regular file of the folder), else a visible "missing" note (recorded in `r.missing`). A
+/// remote image becomes a link (nothing is fetched); another scheme is dropped.
 fn image_html(dest: &str, alt: &str, dir: &Path, files_url: &str, r: &mut Rendered) -> String {
-    if !is_relative(dest) {
-        return format!("<img src=\"{}\" alt=\"{}\">", escape(dest), escape(alt));
+    match link_kind(dest) {
+        LinkKind::Relative => {}
+        LinkKind::Kept if dest.starts_with("http") => {
+            return format!(
+                "<a href=\"{}\">image: {}</a>",
+                escape(dest),
+                escape(if alt.is_empty() { dest } else { alt })
+            );
+        }
+        _ => return format!("<span class=\"muted\">[image removed: {}]</span>", escape(alt)),
     }
     let stem = dest.rsplit_once('.').map(|(s, _)| s).unwrap_or(dest);
     let svg = format!("{stem}.svg");
-    if !svg.contains('/') {
-        if let Some(f) = chart_figure(dir, &svg, alt, files_url) {
-            r.inlined.push(svg);
-            return f;
-        }
+    if let Some(f) = chart_figure(dir, &svg, alt, files_url) {
+        r.inlined.push(svg);
+        return f;
     }
-    if dir.join(dest).is_file() {
+    let image = [".png", ".jpg", ".jpeg", ".gif", ".webp"]
+        .iter()
+        .any(|x| dest.to_ascii_lowercase().ends_with(x));
+    if image && regular_file(dir, dest) {
         return format!(
             "<img src=\"{files_url}/{}\" alt=\"{}\">",
             url_path(dest),
