@@ -5,6 +5,7 @@
 //! verdicts the results files state (see `findings.rs`); nothing is typed.
 
 use super::findings::{Counts, Findings};
+use super::html::{escape, url_path};
 use std::fmt::Write as _;
 
 /// The markers of the README block that must equal `findings-summary.md`.
@@ -107,7 +108,7 @@ fn counts_table(f: &Findings, primary: bool) -> String {
         .collect();
     for r in &readings {
         s.push_str(&counts_row(
-            &format!("`{}`", r.replace('`', "'")),
+            &md_text(r),
             &f.counts(primary, Some(r)),
         ));
     }
@@ -186,11 +187,12 @@ fn claims_text(f: &Findings) -> String {
 fn experiment_section(e: &Entry, results: &str) -> String {
     let f = e.findings;
     let mut s = format!(
-        "<a id=\"{id}\"></a>\n\n### {id}: {}\n\n",
-        md_text(&e.title),
-        id = e.folder
+        "<a id=\"{}\"></a>\n\n### {}: {}\n\n",
+        escape(e.folder),
+        md_text(e.folder),
+        md_text(&e.title)
     );
-    let page = format!("[page]({}.html)", e.folder);
+    let page = format!("[page]({}.html)", url_path(e.folder));
     if !f.has_published() {
         let _ = writeln!(
             s,
@@ -209,7 +211,7 @@ fn experiment_section(e: &Entry, results: &str) -> String {
             .then_some("grades.csv")
             .into_iter(),
     ) {
-        let _ = write!(s, " · [{file}]({results}/{}/{file})", e.folder);
+        let _ = write!(s, " · [{file}]({results}/{}/{file})", url_path(e.folder));
     }
     s.push_str("\n\n");
     if !f.cells.is_empty() {
@@ -239,10 +241,11 @@ fn experiment_section(e: &Entry, results: &str) -> String {
 fn summary_row(e: &Entry, link: &str) -> String {
     let f = e.findings;
     let head = format!(
-        "| [{id}]({link}{id}) | {} | {} |",
+        "| [{}]({link}{}) | {} | {} |",
+        md_text(e.folder),
+        url_path(e.folder),
         md_text(&e.paper),
         e.protocol,
-        id = e.folder
     );
     if f.cells.is_empty() {
         let (same, all) = f.grade_agreement();
@@ -362,7 +365,7 @@ mod tests {
         assert_eq!(paper_group("issue 9: no paper; x (000)"), "issue 9: no paper (000)");
         assert_eq!(paper_group(""), "no paper named");
         assert_eq!(md_text("a|b <i>*x*</i>"), "a\\|b &lt;i&gt;\\*x\\*&lt;/i&gt;");
-        assert_eq!(md_text("M&K &lt; &#60;"), "M&K &amp;lt; &amp;#60;");
+        assert_eq!(md_text("M&K &lt; &#60;"), "M&K &amp;lt; &amp;\\#60;");
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn agreement_section(f: &Findings, folder: &str) -> String {
     let mut s = format!(
         "<p class=\"glance\"><strong>Published cells:</strong> {} · <a href=\"findings.html#{}\">findings</a></p>\n",
         agreement_badges(f),
-        escape(folder)
+        url_path(folder)
     );
     let readings = f.readings();
     if readings.len() > 1 {
