@@ -138,12 +138,19 @@ fn report_builds_a_site_whose_links_resolve_and_that_chromium_opens() {
     // comparison table with the verdict first and its filters, the findings pages.
     assert!(page.contains("Published cells:") && page.contains("id=\"paper-vs-ours\""));
     assert!(page.contains("<td class=\"verdict v-") && page.contains("title=\"no significant"));
-    assert!(page.contains("<th title=\"verdict\">verdict</th>"), "verdict column first");
+    assert!(
+        page.contains("<th title=\"verdict\">verdict</th>"),
+        "verdict column first"
+    );
     assert!(page.contains("<form class=\"vfilter\"") && page.contains("id=\"verdict-filter\""));
     assert!(index.contains("href=\"findings.html\"") && index.contains("verdict v-"));
     let findings = std::fs::read_to_string(site.join("findings.md")).unwrap();
-    assert!(findings.contains("### reseda-table2: RESEDA Table 2"), "{findings}");
-    assert!(findings.contains("| Reading | Cells tested | No significant difference | of which low power |"));
+    assert!(
+        findings.contains("### reseda-table2: RESEDA Table 2"),
+        "{findings}"
+    );
+    assert!(findings
+        .contains("| Reading | Cells tested | No significant difference | of which low power |"));
     let summary = std::fs::read_to_string(site.join("findings-summary.md")).unwrap();
     assert!(summary.contains("[reseda-table2]("), "{summary}");
     assert!(site.join("findings.html").is_file());
@@ -308,8 +315,10 @@ fn live_markup(html: &str) -> Vec<String> {
             .collect();
         let attrs = attributes(&tag[name.len().min(tag.len())..]);
         let ours = name == "script" && attrs == [("id".to_string(), "verdict-filter".to_string())];
-        if ["script", "iframe", "object", "embed", "svg", "base", "frame", "link"]
-            .contains(&name.as_str())
+        if [
+            "script", "iframe", "object", "embed", "svg", "base", "frame", "link",
+        ]
+        .contains(&name.as_str())
             && !ours
         {
             bad.push(tag.to_string());
@@ -320,7 +329,14 @@ fn live_markup(html: &str) -> Vec<String> {
                 .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
                 .collect::<String>()
                 .to_ascii_lowercase();
-            let url_attr = ["href", "src", "action", "formaction", "xlink:href", "srcset"];
+            let url_attr = [
+                "href",
+                "src",
+                "action",
+                "formaction",
+                "xlink:href",
+                "srcset",
+            ];
             let bad_url = ["javascript:", "data:", "vbscript:"]
                 .iter()
                 .any(|x| v.starts_with(x));
@@ -470,28 +486,50 @@ fn a_hostile_results_folder_comes_out_inert() {
     // Exit 1: the report's images that are not regular files of the folder are missing.
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("a symlink, skipped"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("image stolen.svg not found"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("image stolen.svg not found"),
+        "{}",
+        stderr(&o)
+    );
     let mut pages = 0;
     for e in std::fs::read_dir(&site).unwrap() {
         let p = e.unwrap().path();
         let text = std::fs::read_to_string(&p).unwrap();
         assert!(!text.contains("SECRET-CONTENT"), "{}", p.display());
-        assert!(!text.contains("stolen.svg\""), "{}: symlink linked", p.display());
-        assert!(!text.contains("linked.csv\""), "{}: symlink linked", p.display());
+        assert!(
+            !text.contains("stolen.svg\""),
+            "{}: symlink linked",
+            p.display()
+        );
+        assert!(
+            !text.contains("linked.csv\""),
+            "{}: symlink linked",
+            p.display()
+        );
         if p.extension().is_some_and(|x| x == "html") {
             let live = live_markup(&text);
             assert!(live.is_empty(), "{}: live markup {live:?}", p.display());
             pages += 1;
         } else {
-            assert!(!text.contains("<script") && !text.contains("<img"), "{}", p.display());
+            assert!(
+                !text.contains("<script") && !text.contains("<img"),
+                "{}",
+                p.display()
+            );
         }
     }
     assert_eq!(pages, 3, "index, findings and one experiment page");
     let page = std::fs::read_to_string(site.join("evil.html")).unwrap();
     // Shown as text, not dropped: a reader sees what the folder holds.
-    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{page}");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{page}"
+    );
     assert!(page.contains("(unsafe link removed)"));
-    assert!(page.contains("href=\"../results/evil/summary.csv\""), "relative link kept");
+    assert!(
+        page.contains("href=\"../results/evil/summary.csv\""),
+        "relative link kept"
+    );
     // The chart is an image (its script cannot run), with the site's caption.
     assert!(page.contains("<img class=\"chart\" src=\"../results/evil/chart.svg\""));
     assert!(page.contains("class=\"missing\">missing image: ../../etc/passwd"));
@@ -520,7 +558,11 @@ fn a_malformed_comparison_file_is_named_with_its_line() {
         .arg("--out")
         .arg(&site));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("comparison.csv: line 3"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("comparison.csv: line 3"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!site.join("index.html").exists(), "nothing written");
 }
 

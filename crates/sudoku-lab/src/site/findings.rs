@@ -219,10 +219,7 @@ impl Table {
         }
         let t = Table { cols, rows };
         if t.col(&["verdict", "agree"]).is_none() {
-            return Err(format!(
-                "{}: {name} has no verdict column",
-                path.display()
-            ));
+            return Err(format!("{}: {name} has no verdict column", path.display()));
         }
         Ok(t)
     }
@@ -264,7 +261,11 @@ fn comparison_cells(t: &Table) -> Vec<Cell> {
                 reading: g(&["algorithm"]),
                 level: g(&["level"]),
                 puzzle: g(&["puzzle"]),
-                paper: with_runs(&g(&["paper", "paper_mean"]), &g(&["paper_runs"]), &statistic),
+                paper: with_runs(
+                    &g(&["paper", "paper_mean"]),
+                    &g(&["paper_runs"]),
+                    &statistic,
+                ),
                 ours: with_runs(&g(&["ours", "mean"]), &g(&["our_runs", "runs"]), &statistic),
                 test: g(&["test"]),
                 p: g(&["p_value", "p"]),

@@ -126,11 +126,13 @@ table.grades td.differs { background: #f9d2dc; color: #8a1030; outline: 3px soli
   outline-offset: -3px; }
 table.grades td.box-right { border-right: 3px solid #333; }
 table.grades td.box-bottom { border-bottom: 3px solid #333; }
-.findings table td:nth-child(n+2) { text-align: right; font-variant-numeric: tabular-nums; }
+.findings table td:nth-child(n+2):nth-child(-n+5) { text-align: right;
+  font-variant-numeric: tabular-nums; }
 .findings table td:nth-child(3) { color: #145c25; font-weight: 600; }
 .findings table td:nth-child(4) { color: #5e5300; }
 .findings table td:nth-child(5) { color: #8a1030; font-weight: 600; }
 .findings table td:nth-child(6) { color: var(--muted); }
+.findings table td.zero { color: var(--muted); font-weight: normal; }
 .findings h3 { margin-bottom: 4px; }
 figcaption { color: var(--muted); font-size: 0.9em; }
 .missing { background: #f9d2dc; color: #8a1030; padding: 2px 6px; }

@@ -377,7 +377,12 @@ fn image_html(dest: &str, alt: &str, dir: &Path, files_url: &str, r: &mut Render
                 escape(if alt.is_empty() { dest } else { alt })
             );
         }
-        _ => return format!("<span class=\"muted\">[image removed: {}]</span>", escape(alt)),
+        _ => {
+            return format!(
+                "<span class=\"muted\">[image removed: {}]</span>",
+                escape(alt)
+            )
+        }
     }
     let stem = dest.rsplit_once('.').map(|(s, _)| s).unwrap_or(dest);
     let svg = format!("{stem}.svg");

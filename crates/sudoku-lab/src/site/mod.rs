@@ -226,7 +226,10 @@ fn findings_page(md: &str) -> String {
     page(
         "Findings: the published values against ours",
         "<a href=\"index.html\">&larr; all experiments</a>",
-        &format!("<div class=\"findings\">{h}</div>"),
+        &format!(
+            "<div class=\"findings\">{}</div>",
+            h.replace("<td>0</td>", "<td class=\"zero\">0</td>")
+        ),
     )
 }
 
@@ -468,13 +471,13 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
 }
 
 fn contents_list(e: &Experiment) -> String {
-    let mut s = String::from(
-        "<p class=\"muted\">On this page: <a href=\"#regenerate\">command</a> · ",
-    );
-    if e.findings.cells.iter().any(|c| {
-        c.kind
-            .is_some_and(|k| k != findings::Kind::Descriptive)
-    }) {
+    let mut s =
+        String::from("<p class=\"muted\">On this page: <a href=\"#regenerate\">command</a> · ");
+    if e.findings
+        .cells
+        .iter()
+        .any(|c| c.kind.is_some_and(|k| k != findings::Kind::Descriptive))
+    {
         s.push_str("<a href=\"#paper-vs-ours\">paper against ours</a> · ");
     }
     if !e.findings.grades.is_empty() {
@@ -579,7 +582,9 @@ fn verdict_tables(e: &Experiment, files_url: &str) -> String {
             );
         }
         let rows: Vec<csv::StringRecord> = r.records().map_while(|x| x.ok()).collect();
-        s.push_str(&tables::verdict_csv_table(f, &head, &rows, files_url, MAX_ROWS));
+        s.push_str(&tables::verdict_csv_table(
+            f, &head, &rows, files_url, MAX_ROWS,
+        ));
     }
     if !s.is_empty() {
         s.push_str(tables::FILTER_SCRIPT);

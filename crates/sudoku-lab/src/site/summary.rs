@@ -63,7 +63,11 @@ pub fn paper_group(paper: &str) -> String {
         .skip(1)
         .filter_map(|s| s.split(')').next())
         .find(|c| !c.is_empty() && c.chars().all(|x| x.is_ascii_digit()));
-    let name = if name.is_empty() { "no paper named" } else { name };
+    let name = if name.is_empty() {
+        "no paper named"
+    } else {
+        name
+    };
     match code {
         Some(c) => format!("{name} ({c})"),
         None => name.to_string(),
@@ -77,10 +81,7 @@ fn differs_text(c: &Counts) -> String {
         (0, _) => "0".into(),
         (n, 0) => format!("{n} ({} / {})", c.higher, c.lower),
         (n, u) if u == n => format!("{n} (direction not stated)"),
-        (n, u) => format!(
-            "{n} ({} / {}; {u} direction not stated)",
-            c.higher, c.lower
-        ),
+        (n, u) => format!("{n} ({} / {}; {u} direction not stated)", c.higher, c.lower),
     }
 }
 
@@ -104,13 +105,14 @@ fn counts_table(f: &Findings, primary: bool) -> String {
     let readings: Vec<String> = f
         .readings()
         .into_iter()
-        .filter(|r| f.cells.iter().any(|c| c.reading == *r && c.primary() == primary))
+        .filter(|r| {
+            f.cells
+                .iter()
+                .any(|c| c.reading == *r && c.primary() == primary)
+        })
         .collect();
     for r in &readings {
-        s.push_str(&counts_row(
-            &md_text(r),
-            &f.counts(primary, Some(r)),
-        ));
+        s.push_str(&counts_row(&md_text(r), &f.counts(primary, Some(r))));
     }
     if readings.len() > 1 {
         s.push_str(&counts_row("**all**", &f.counts(primary, None)));
@@ -206,11 +208,12 @@ fn experiment_section(e: &Entry, results: &str) -> String {
         md_text(&e.paper),
         e.protocol
     );
-    for file in f.source.iter().map(String::as_str).chain(
-        (!f.grades.is_empty())
-            .then_some("grades.csv")
-            .into_iter(),
-    ) {
+    for file in f
+        .source
+        .iter()
+        .map(String::as_str)
+        .chain((!f.grades.is_empty()).then_some("grades.csv").into_iter())
+    {
         let _ = write!(s, " · [{file}]({results}/{}/{file})", url_path(e.folder));
     }
     s.push_str("\n\n");
@@ -240,23 +243,18 @@ fn experiment_section(e: &Entry, results: &str) -> String {
 /// One row of the summary table.
 fn summary_row(e: &Entry, link: &str) -> String {
     let f = e.findings;
-    let head = format!(
-        "| [{}]({link}{}) | {} | {} |",
-        md_text(e.folder),
-        url_path(e.folder),
-        md_text(&e.paper),
-        e.protocol,
-    );
+    let id = format!("[{}]({link}{})", md_text(e.folder), url_path(e.folder));
+    let tail = format!("{} | {} |", e.protocol, md_text(&e.paper));
     if f.cells.is_empty() {
         let (same, all) = f.grade_agreement();
         return format!(
-            "{head} {all} cells graded, no test | {same} same grade | - | {} other grade |\n",
+            "| {id} | {all} cells graded, no test | {same} same grade | - | {} other grade | {tail}\n",
             all - same
         );
     }
     let c = f.counts(true, None);
     format!(
-        "{head} {} | {} | {} | {} |\n",
+        "| {id} | {} | {} | {} | {} | {tail}\n",
         c.tested(),
         c.no_difference(),
         c.low_power,
@@ -268,7 +266,7 @@ fn summary_row(e: &Entry, link: &str) -> String {
 /// section of findings.md through `link` (e.g. `docs/findings.md#` from the README).
 pub fn summary_table(entries: &[Entry], link: &str) -> String {
     let mut s = String::from(
-        "| Experiment | Published values | Protocol | Cells tested | No significant difference | of which low power | Differs (ours higher / lower) |\n|---|---|---|---|---|---|---|\n",
+        "| Experiment | Cells tested | No significant difference | of which low power | Differs (ours higher / lower) | Protocol | Published values |\n|---|---|---|---|---|---|---|\n",
     );
     for e in entries.iter().filter(|e| e.findings.has_published()) {
         s.push_str(&summary_row(e, link));
@@ -356,15 +354,27 @@ mod tests {
 
     #[test]
     fn papers_are_grouped_by_name_and_code() {
-        assert_eq!(paper_group("Das et al., Table 1 (000): GA rows"), "Das et al. (000)");
-        assert_eq!(paper_group("Das et al. (002), Tables 2-4"), "Das et al. (002)");
+        assert_eq!(
+            paper_group("Das et al., Table 1 (000): GA rows"),
+            "Das et al. (000)"
+        );
+        assert_eq!(
+            paper_group("Das et al. (002), Tables 2-4"),
+            "Das et al. (002)"
+        );
         assert_eq!(
             paper_group("Maire & Prissette (001), Table 3, first row"),
             "Maire & Prissette (001)"
         );
-        assert_eq!(paper_group("issue 9: no paper; x (000)"), "issue 9: no paper (000)");
+        assert_eq!(
+            paper_group("issue 9: no paper; x (000)"),
+            "issue 9: no paper (000)"
+        );
         assert_eq!(paper_group(""), "no paper named");
-        assert_eq!(md_text("a|b <i>*x*</i>"), "a\\|b &lt;i&gt;\\*x\\*&lt;/i&gt;");
+        assert_eq!(
+            md_text("a|b <i>*x*</i>"),
+            "a\\|b &lt;i&gt;\\*x\\*&lt;/i&gt;"
+        );
         assert_eq!(md_text("M&K &lt; &#60;"), "M&K &amp;lt; &amp;\\#60;");
     }
 

@@ -175,13 +175,20 @@ pub fn paper_vs_ours(f: &Findings) -> String {
     type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
     let mut rows: Vec<(Key, Vec<&Cell>)> = Vec::new();
     for c in &f.cells {
-        let key = (c.family.as_str(), c.reading.as_str(), c.level.as_str(), c.puzzle.as_str());
+        let key = (
+            c.family.as_str(),
+            c.reading.as_str(),
+            c.level.as_str(),
+            c.puzzle.as_str(),
+        );
         match rows.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(c),
             None => rows.push((key, vec![c])),
         }
     }
-    let families = rows.iter().any(|((fam, ..), _)| !fam.is_empty() && *fam != "primary");
+    let families = rows
+        .iter()
+        .any(|((fam, ..), _)| !fam.is_empty() && *fam != "primary");
     let puzzles = rows.iter().any(|((.., p), _)| !p.is_empty());
     let mut s = String::from(
         "<h2 id=\"paper-vs-ours\">The paper against ours</h2>\n<p class=\"muted\">Each cell: \
@@ -209,7 +216,12 @@ pub fn paper_vs_ours(f: &Findings) -> String {
         if families {
             let _ = write!(s, "<td>{}</td>", escape(fam));
         }
-        let _ = write!(s, "<td><code>{}</code></td><td>{}</td>", escape(reading), escape(level));
+        let _ = write!(
+            s,
+            "<td><code>{}</code></td><td>{}</td>",
+            escape(reading),
+            escape(level)
+        );
         if puzzles {
             let _ = write!(s, "<td>{}</td>", escape(puzzle));
         }
@@ -295,10 +307,18 @@ pub fn verdict_csv_table(
         rows.len()
     );
     s.push_str(&filter_form(&id, &classes));
-    let _ = write!(s, "<div class=\"table-wrap scroll\"><table class=\"csv\" id=\"{id}\"><thead><tr>");
+    let _ = write!(
+        s,
+        "<div class=\"table-wrap scroll\"><table class=\"csv\" id=\"{id}\"><thead><tr>"
+    );
     for &i in &order {
         let h = head.get(i).unwrap_or("");
-        let _ = write!(s, "<th title=\"{}\">{}</th>", escape(h), escape(&h.replace('_', " ")));
+        let _ = write!(
+            s,
+            "<th title=\"{}\">{}</th>",
+            escape(h),
+            escape(&h.replace('_', " "))
+        );
     }
     s.push_str("</tr></thead><tbody>\n");
     for r in rows.iter().take(max_rows) {
@@ -360,7 +380,13 @@ pub fn grades_grid(f: &Findings) -> String {
             if box_side > 0 && r % box_side == 0 && r < n {
                 class.push("box-bottom");
             }
-            let show = |x: &str| if x == "." { "·".to_string() } else { escape(x) };
+            let show = |x: &str| {
+                if x == "." {
+                    "·".to_string()
+                } else {
+                    escape(x)
+                }
+            };
             let _ = write!(
                 s,
                 "<td class=\"{}\" title=\"r{r}c{c}: ours {} ({}/{} runs right), paper {}\">{} / {}</td>",
