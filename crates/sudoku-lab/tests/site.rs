@@ -416,12 +416,12 @@ fn hostile_results(root: &Path) -> PathBuf {
     let dir = res.join("evil");
     std::fs::create_dir_all(&dir).unwrap();
     let x = "<script>alert(1)</script><img src=x onerror=alert(2)>";
-    let meta = (format!(
+    let meta = format!(
         "{{\"status\":\"complete\",\"spec\":{{\"id\":\"evil\",\"title\":{t},\"paper\":{t},\
          \"algorithms\":[{{\"label\":{t},\"algorithm\":{t},\"params\":{{\"k\":{t}}}}}]}},\
          \"settings\":{{\"quick\":false}},\"machine\":{t}}}",
         t = json_str(x)
-    ));
+    );
     std::fs::write(dir.join("meta.json"), meta).unwrap();
     let md = format!(
         "# Evil {x}\n\n<div onload=\"alert(3)\">block</div>\n\n<svg onload=alert(4)></svg>\n\n\

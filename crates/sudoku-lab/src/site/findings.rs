@@ -177,7 +177,7 @@ impl Findings {
     pub fn counts(&self, primary: bool, reading: Option<&str>) -> Counts {
         let mut n = Counts::default();
         for c in &self.cells {
-            if c.primary() == primary && reading.map_or(true, |r| r == c.reading) {
+            if c.primary() == primary && reading.is_none_or(|r| r == c.reading) {
                 if let Some(k) = c.kind {
                     n.add(k);
                 }
@@ -295,6 +295,7 @@ fn levels_cells(t: &Table, f: &mut Findings) {
                 test: "mann_whitney_u".into(),
                 p: g(&["p"]),
                 p_holm: g(&["p_holm"]),
+                power: g(&["power_2x", "power"]),
                 kind: Kind::of(&verdict),
                 verdict,
                 ..Cell::default()

@@ -117,7 +117,7 @@ pub fn link_kind(url: &str) -> LinkKind {
     let scheme_end = t.find(':');
     let path_start = t.find(['/', '?', '#']);
     match scheme_end {
-        Some(i) if path_start.map_or(true, |p| i < p) => match &t[..i] {
+        Some(i) if path_start.is_none_or(|p| i < p) => match &t[..i] {
             "http" | "https" | "mailto" => LinkKind::Kept,
             _ => LinkKind::Unsafe,
         },

@@ -212,7 +212,7 @@ fn experiment_section(e: &Entry, results: &str) -> String {
         .source
         .iter()
         .map(String::as_str)
-        .chain((!f.grades.is_empty()).then_some("grades.csv").into_iter())
+        .chain((!f.grades.is_empty()).then_some("grades.csv"))
     {
         let _ = write!(s, " · [{file}]({results}/{}/{file})", url_path(e.folder));
     }
@@ -345,7 +345,7 @@ pub fn with_block(readme: &str, summary: &str) -> Option<String> {
 
 /// Whether the README's block is `summary` (true when the README has no markers).
 pub fn block_is_current(readme: &str, summary: &str) -> bool {
-    marked_block(readme).map_or(true, |b| b.trim() == summary.trim())
+    marked_block(readme).is_none_or(|b| b.trim() == summary.trim())
 }
 
 #[cfg(test)]
