@@ -88,6 +88,27 @@ impl Cell {
     pub fn primary(&self) -> bool {
         self.family.is_empty() || self.family == "primary"
     }
+
+    /// What the cell's hover says: the verdict, the test, both p-values and the power.
+    pub fn hover(&self) -> String {
+        let mut t = self.verdict.clone();
+        if !self.test.is_empty() && self.test != "none" {
+            t.push_str(&format!(" · test {}", self.test));
+        }
+        if !self.p_holm.is_empty() {
+            t.push_str(&format!(
+                " · p (Holm) = {} · raw p = {}",
+                self.p_holm, self.p
+            ));
+        }
+        if !self.power.is_empty() {
+            t.push_str(&format!(
+                " · power to detect a two-fold difference {}",
+                self.power
+            ));
+        }
+        t
+    }
 }
 
 /// One cell of a graded grid (grades.csv): our grade and the paper's.
@@ -184,6 +205,13 @@ impl Findings {
             }
         }
         n
+    }
+
+    /// The published-table cell of `reading` at `level` for `statistic`.
+    pub fn cell(&self, reading: &str, level: &str, statistic: &str) -> Option<&Cell> {
+        self.cells.iter().find(|c| {
+            c.primary() && c.reading == reading && c.level == level && c.statistic == statistic
+        })
     }
 
     /// Grades that agree, and all graded cells.

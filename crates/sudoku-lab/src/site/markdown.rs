@@ -6,6 +6,7 @@
 //! become links (nothing is fetched), and only regular files of the folder itself (no symlink,
 //! no `..`) are shown as images.
 
+use super::findings::{Cell, Findings, Kind};
 use super::html::{escape, url_path};
 use pulldown_cmark::{html, Alignment, CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::path::Path;
@@ -170,10 +171,12 @@ pub fn chart_figure(dir: &Path, svg_name: &str, alt: &str, files_url: &str) -> O
     ))
 }
 
-/// Renders `md` (the report of results folder `dir`, reached from the page as `files_url`).
-pub fn render(md: &str, dir: &Path, files_url: &str) -> Rendered {
+/// Renders `md` (the report of results folder `dir`, reached from the page as `files_url`);
+/// the cells of its paper-against-ours tables are coloured by the verdicts of `findings`.
+pub fn render(md: &str, dir: &Path, files_url: &str, findings: Option<&Findings>) -> Rendered {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let mut state = RenderState::new(dir, files_url);
+    state.findings = findings;
     for ev in Parser::new_ext(md, opts) {
         state.event(ev);
     }
@@ -201,6 +204,13 @@ struct RenderState<'a> {
     in_code: bool,
     /// Inside a link whose URL was dropped (its text is kept).
     dropped_link: bool,
+    /// The verdicts that colour a paper-against-ours table (see [`Self::column_verdict`]).
+    findings: Option<&'a Findings>,
+    /// The head cells of the current table, and the cells of its current row so far.
+    head: Vec<String>,
+    row: Vec<String>,
+    /// The statistic of the row's last "ours" column (its `p` column follows it).
+    stat: Option<String>,
 }
 
 impl<'a> RenderState<'a> {
@@ -217,6 +227,10 @@ impl<'a> RenderState<'a> {
             image: None,
             in_code: false,
             dropped_link: false,
+            findings: None,
+            head: Vec::new(),
+            row: Vec::new(),
+            stat: None,
         }
     }
 
@@ -283,6 +297,7 @@ impl<'a> RenderState<'a> {
             Event::Html(t) | Event::InlineHtml(t) => return self.rewrite(Event::Text(t)),
             Event::Start(Tag::Table(a)) => {
                 self.aligns = a.clone();
+                self.head.clear();
                 Event::Start(Tag::Table(a))
             }
             Event::Start(Tag::TableHead) => {
@@ -296,6 +311,8 @@ impl<'a> RenderState<'a> {
             }
             Event::Start(Tag::TableRow) => {
                 self.col = 0;
+                self.row.clear();
+                self.stat = None;
                 Event::Start(Tag::TableRow)
             }
             Event::Start(Tag::TableCell) => {
@@ -334,9 +351,18 @@ impl<'a> RenderState<'a> {
         html::push_html(&mut body, inner.into_iter());
         let tag = if self.in_head { "th" } else { "td" };
         let mut attrs = String::new();
-        if !self.in_head {
+        if self.in_head {
+            self.head.push(text.trim().to_string());
+        } else {
+            self.row.push(text.trim().to_string());
             if let Some(c) = cell_class(&text) {
                 attrs.push_str(&format!(" class=\"verdict {c}\""));
+            } else if let Some(c) = self.column_verdict() {
+                attrs.push_str(&format!(
+                    " class=\"verdict {}\" title=\"{}\"",
+                    c.kind.map(Kind::class).unwrap_or("v-other"),
+                    escape(&c.hover())
+                ));
             }
         }
         match self.aligns.get(self.col) {
@@ -347,6 +373,42 @@ impl<'a> RenderState<'a> {
         }
         self.col += 1;
         Event::Html(format!("<{tag}{attrs}>{body}</{tag}>").into())
+    }
+
+    /// The verdict of the body cell at `self.col` in a table of the ablation reports' layout
+    /// (`Variant | Puzzle | ... | ours | p | ... | ours avg (SD) | p`): the comparison cell of
+    /// the row's variant and puzzle for the statistic of the column ("ours": the success count,
+    /// or the one statistic of a counter report; "ours avg": the average; "p": the column
+    /// before it). None elsewhere.
+    fn column_verdict(&mut self) -> Option<&'a Cell> {
+        let f = self.findings?;
+        if self.head.first()? != "Variant" || self.head.get(1)? != "Puzzle" {
+            return None;
+        }
+        let (reading, level) = (self.row.first()?.clone(), self.row.get(1)?.clone());
+        let h = self.head.get(self.col)?.to_lowercase();
+        let cell = if h == "p" {
+            f.cell(&reading, &level, self.stat.as_deref()?)
+        } else if h == "ours" {
+            f.cell(&reading, &level, "count").or_else(|| {
+                let mut tested = f.cells.iter().filter(|c| {
+                    c.primary()
+                        && c.reading == reading
+                        && c.level == level
+                        && c.kind.is_some_and(|k| k != Kind::Descriptive)
+                });
+                tested.next().filter(|_| tested.next().is_none())
+            })
+        } else if h.starts_with("ours avg") {
+            f.cell(&reading, &level, "average")
+        } else {
+            self.stat = None;
+            return None;
+        };
+        if h != "p" {
+            self.stat = cell.map(|c| c.statistic.clone());
+        }
+        cell
     }
 
     /// Keep `ev`: in the table cell being read if any, else in the page.
@@ -414,7 +476,7 @@ mod tests {
     #[test]
     fn verdict_cells_and_phrases_get_classes() {
         let md = "Note: no significant difference here.\n\n| a | verdict |\n|---|---|\n| x | differs (ours lower) |\n| y | no significant difference (low power) |\n| z | A faster than B |\n| w | descriptive |\n";
-        let r = render(md, Path::new("/nonexistent"), "../results/x");
+        let r = render(md, Path::new("/nonexistent"), "../results/x", None);
         assert!(
             r.html
                 .contains("<span class=\"verdict v-same\">no significant difference</span>"),
@@ -434,9 +496,32 @@ mod tests {
     }
 
     #[test]
+    fn ours_and_p_cells_of_a_paper_against_ours_table_take_the_verdict() {
+        let f = Findings {
+            cells: vec![Cell {
+                family: "primary".into(),
+                reading: "v1".into(),
+                level: "easy".into(),
+                statistic: "count".into(),
+                verdict: "differs (ours lower)".into(),
+                kind: Some(Kind::Lower),
+                p_holm: "1.0e-2".into(),
+                ..Cell::default()
+            }],
+            ..Findings::default()
+        };
+        let md = "| Variant | Puzzle | paper successes | ours | p | ours avg (SD) | p |\n|---|---|---|---|---|---|---|\n| v1 | easy | 9/10 | 2/10 | 0.010 | 5.0 | - |\n| v2 | easy | 9/10 | 9/10 | 1.000 | 5.0 | - |\n";
+        let r = render(md, Path::new("/nonexistent"), "x", Some(&f));
+        let lower =
+            "<td class=\"verdict v-lower\" title=\"differs (ours lower) · p (Holm) = 1.0e-2";
+        assert_eq!(r.html.matches(lower).count(), 2, "{}", r.html);
+        assert_eq!(r.html.matches("class=\"verdict").count(), 2, "{}", r.html);
+    }
+
+    #[test]
     fn links_point_into_the_results_folder_and_missing_images_are_reported() {
         let md = "[pairs](compare-pairs.md) [web](https://example.org) ![chart](nope.png)";
-        let r = render(md, Path::new("/nonexistent"), "../results/x");
+        let r = render(md, Path::new("/nonexistent"), "../results/x", None);
         assert!(
             r.html.contains("href=\"../results/x/compare-pairs.md\""),
             "{}",

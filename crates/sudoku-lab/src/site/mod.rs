@@ -451,7 +451,7 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
         .then(|| std::fs::read_to_string(e.dir.join("report.md")))
     {
         Some(Ok(md)) => {
-            let r = markdown::render(&md, &e.dir, &files_url);
+            let r = markdown::render(&md, &e.dir, &files_url, Some(&e.findings));
             let _ = writeln!(b, "<div class=\"report table-wrap\">{}</div>", r.html);
             missing = r.missing;
             inlined = r.inlined;

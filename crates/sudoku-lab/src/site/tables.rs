@@ -82,21 +82,6 @@ fn p_text(p: &str) -> Option<String> {
     })
 }
 
-/// What a cell's hover says: the verdict, the test, both p-values and the power.
-fn cell_title(c: &Cell) -> String {
-    let mut t = c.verdict.clone();
-    if !c.test.is_empty() && c.test != "none" {
-        let _ = write!(t, " · test {}", c.test);
-    }
-    if !c.p_holm.is_empty() {
-        let _ = write!(t, " · p (Holm) = {} · raw p = {}", c.p_holm, c.p);
-    }
-    if !c.power.is_empty() {
-        let _ = write!(t, " · power to detect a two-fold difference {}", c.power);
-    }
-    t
-}
-
 /// A value of a file as shown in a cell: a decimal number rounded for reading (1 decimal
 /// from 100 on, 2 from 1 on, 3 significant digits below); anything else as written.
 fn readable(v: &str) -> String {
@@ -139,7 +124,7 @@ fn verdict_td(c: &Cell) -> String {
     format!(
         "<td class=\"verdict {class}\" title=\"{}\"><span class=\"ours\">{}</span> \
          <span class=\"paper\">paper {}</span> <span class=\"p\">{}</span></td>",
-        escape(&cell_title(c)),
+        escape(&c.hover()),
         escape(&readable_words(&c.ours)),
         escape(&readable_words(&c.paper)),
         escape(&p)
