@@ -582,3 +582,31 @@ fn a_reduced_protocol_is_labelled_and_its_commands_repeat_runs() {
     let full = std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap();
     assert!(full.contains("reproduce reseda-table1 --resume"));
 }
+
+/// `report` writes the findings summary into the README's marked block when the block is
+/// empty or one it wrote, and never over text written by hand between the markers.
+#[test]
+fn the_readme_block_is_written_only_when_it_is_generated() {
+    let root = tmpdir("site-readme");
+    let res = hostile_results(&root);
+    let readme = root.join("README.md");
+    let by_hand = "# R\n\n<!-- findings-summary -->\nprose by hand\n<!-- /findings-summary -->\n";
+    std::fs::write(&readme, by_hand).unwrap();
+    let o = run(bin().args(["report", "--results"]).arg(&res));
+    assert!(stderr(&o).contains("left as it is"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), by_hand);
+
+    std::fs::write(
+        &readme,
+        "# R\n\n<!-- findings-summary -->\n<!-- /findings-summary -->\nafter\n",
+    )
+    .unwrap();
+    run(bin().args(["report", "--results"]).arg(&res));
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let summary = std::fs::read_to_string(root.join("docs/findings-summary.md")).unwrap();
+    assert!(text.contains(&summary), "{text}");
+    assert!(text.contains("(docs/findings.md#evil)") && text.ends_with("-->\nafter\n"));
+    // Regenerating again changes nothing.
+    run(bin().args(["report", "--results"]).arg(&res));
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
+}

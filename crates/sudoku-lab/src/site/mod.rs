@@ -207,11 +207,20 @@ fn write_findings(
     };
     let text = std::fs::read_to_string(readme)
         .with_context(|| format!("cannot read {}", readme.display()))?;
-    if !summary::block_is_current(&text, &block) {
-        if let Some(new) = summary::with_block(&text, &block) {
-            write_atomic(readme, new.as_bytes())?;
-            println!("{}: findings summary updated", readme.display());
-        }
+    if summary::block_is_current(&text, &block) {
+        return Ok(());
+    }
+    if !summary::block_is_generated(&text) {
+        eprintln!(
+            "warning: {}: the block between {} and {} holds text not written by `sudoku-lab \
+             report`; left as it is (move that text outside the markers, then rerun)",
+            readme.display(),
+            summary::START,
+            summary::END
+        );
+    } else if let Some(new) = summary::with_block(&text, &block) {
+        write_atomic(readme, new.as_bytes())?;
+        println!("{}: findings summary updated", readme.display());
     }
     Ok(())
 }
