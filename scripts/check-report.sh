@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Opens every page of the HTML site written by `sudoku-lab report` in headless Chromium and
 # fails (exit 1) on:
-#   - any message on the browser console (the pages carry no script, so any message means a
-#     JavaScript error or a resource the browser refused),
+#   - any message on the browser console (the pages' only script is the few inline lines of
+#     the verdict filters, which log nothing, so any message means a JavaScript error or a
+#     resource the browser refused),
 #   - a page that Chromium cannot render (empty DOM),
 #   - a missing image: an <img src>, <source src> or <image href> whose file does not exist,
 #     a report that says "missing image", a chart figure without its inline <svg>,

@@ -120,7 +120,10 @@ fn report_builds_a_site_whose_links_resolve_and_that_chromium_opens() {
     let page = std::fs::read_to_string(site.join("reseda-table2.html")).unwrap();
     // The report's table, the chart inline, the files linked where they are.
     assert!(page.contains("<table>") && page.contains("paper successes"));
-    assert!(page.contains("<svg class=\"chart\""), "no inline chart");
+    assert!(
+        page.contains("<img class=\"chart\" src=\"../results/reseda-table2/"),
+        "no chart"
+    );
     assert!(page.contains("href=\"../results/reseda-table2/summary.csv\""));
     assert!(page.contains("href=\"../results/reseda-table2/runs.csv\""));
     // meta.json facts, the options with the crate's words, the command.
@@ -130,7 +133,27 @@ fn report_builds_a_site_whose_links_resolve_and_that_chromium_opens() {
     assert!(page.contains("ResedaConfig::alpha"), "crate doc table row");
     assert!(page.contains("cargo run --release -p sudoku-lab -- reproduce reseda-table2 --quick"));
     assert!(!page.contains("class=\"missing\""));
-    assert!(!page.contains("<script"));
+    assert!(live_markup(&page).is_empty(), "{:?}", live_markup(&page));
+    // Agreement at a glance: the counts, the paper against ours coloured with p-values, the
+    // comparison table with the verdict first and its filters, the findings pages.
+    assert!(page.contains("Published cells:") && page.contains("id=\"paper-vs-ours\""));
+    assert!(page.contains("<td class=\"verdict v-") && page.contains("title=\"no significant"));
+    assert!(
+        page.contains("<th title=\"verdict\">verdict</th>"),
+        "verdict column first"
+    );
+    assert!(page.contains("<form class=\"vfilter\"") && page.contains("id=\"verdict-filter\""));
+    assert!(index.contains("href=\"findings.html\"") && index.contains("verdict v-"));
+    let findings = std::fs::read_to_string(site.join("findings.md")).unwrap();
+    assert!(
+        findings.contains("### reseda-table2: RESEDA Table 2"),
+        "{findings}"
+    );
+    assert!(findings
+        .contains("| Reading | Cells tested | No significant difference | of which low power |"));
+    let summary = std::fs::read_to_string(site.join("findings-summary.md")).unwrap();
+    assert!(summary.contains("[reseda-table2]("), "{summary}");
+    assert!(site.join("findings.html").is_file());
     assert!(check_links(&site) > 10);
 
     // Default --out: docs/ beside the results folder.
@@ -237,30 +260,310 @@ fn committed_site_is_current() {
         let start = page[..at].rfind("href=\"").unwrap() + 6;
         page[start..at].to_string() + "results/"
     };
-    // docs/ also holds the hand-written documentation (*.md): only the pages are the site's.
-    let mut names: Vec<String> = std::fs::read_dir(&docs)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.ends_with(".md"))
-        .collect();
-    names.sort();
-    let mut fresh: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    fresh.sort();
+    // The files `report` writes: the pages and the findings (docs/ holds other Markdown too).
+    let written = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".html") || n.starts_with("findings"))
+            .collect();
+        v.sort();
+        v
+    };
+    let names = written(&docs);
+    let fresh = written(&out);
     assert_eq!(names, fresh, "docs/ has other pages than `report` writes");
+    assert!(names.contains(&"findings.md".to_string()));
     let committed_prefix =
         prefix(&std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap());
     let fresh_prefix = prefix(&std::fs::read_to_string(out.join("reseda-table1.html")).unwrap());
+    // The summary's links go from the README's folder to findings.md, wherever that is.
+    let summary_link = |text: &str| -> String {
+        let at = text.find("findings.md#").expect("a link to findings.md");
+        let start = text[..at].rfind("](").unwrap() + 2;
+        text[start..at].to_string()
+    };
     for name in &names {
-        let a = std::fs::read_to_string(docs.join(name)).unwrap();
-        let b = std::fs::read_to_string(out.join(name)).unwrap();
+        let mut a = std::fs::read_to_string(docs.join(name)).unwrap();
+        let mut b = std::fs::read_to_string(out.join(name)).unwrap();
+        if name == "findings-summary.md" {
+            a = a.replace(&summary_link(&a), "FINDINGS/");
+            b = b.replace(&summary_link(&b), "FINDINGS/");
+        }
         assert!(
             a.replace(&committed_prefix, "RESULTS/") == b.replace(&fresh_prefix, "RESULTS/"),
             "docs/{name} is stale: run `sudoku-lab report` and commit docs/"
         );
     }
+}
+
+/// The tags of a page that would be live: a script other than the verdict filters, an
+/// embedded document or inline SVG, an `on...` event attribute, a `javascript:`, `data:` or
+/// `vbscript:` URL. Text the page shows (escaped) is not markup and is not looked at.
+fn live_markup(html: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        let after = &rest[i + 1..];
+        let Some(end) = tag_end(after) else { break };
+        let tag = &after[..end];
+        rest = &after[end..];
+        let lower = tag.to_ascii_lowercase();
+        let name: String = lower
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '!')
+            .collect();
+        let attrs = attributes(&tag[name.len().min(tag.len())..]);
+        let ours = name == "script" && attrs == [("id".to_string(), "verdict-filter".to_string())];
+        if [
+            "script", "iframe", "object", "embed", "svg", "base", "frame", "link",
+        ]
+        .contains(&name.as_str())
+            && !ours
+        {
+            bad.push(tag.to_string());
+        }
+        for (k, v) in attrs {
+            let v: String = v
+                .chars()
+                .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let url_attr = [
+                "href",
+                "src",
+                "action",
+                "formaction",
+                "xlink:href",
+                "srcset",
+            ];
+            let bad_url = ["javascript:", "data:", "vbscript:"]
+                .iter()
+                .any(|x| v.starts_with(x));
+            if k.starts_with("on") || (url_attr.contains(&k.as_str()) && bad_url) {
+                bad.push(tag.to_string());
+            }
+        }
+    }
+    bad
+}
+
+/// The end of a tag that starts at `s` (after its `<`): its `>` outside quotes.
+fn tag_end(s: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The attributes of a tag's text after its name: (lower-case name, value).
+fn attributes(s: &str) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    let mut chars = s.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace() || *c == '/') {
+            chars.next();
+        }
+        let mut name = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == '=' || c == '/' {
+                break;
+            }
+            name.push(c.to_ascii_lowercase());
+            chars.next();
+        }
+        if name.is_empty() {
+            return v;
+        }
+        let mut value = String::new();
+        if chars.peek() == Some(&'=') {
+            chars.next();
+            match chars.peek().copied() {
+                Some(q @ ('"' | '\'')) => {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if c == q {
+                            break;
+                        }
+                        value.push(c);
+                    }
+                }
+                _ => {
+                    while let Some(&c) = chars.peek() {
+                        if c.is_whitespace() {
+                            break;
+                        }
+                        value.push(c);
+                        chars.next();
+                    }
+                }
+            }
+        }
+        v.push((name, value));
+    }
+}
+
+/// A results folder written by an attacker: markup, event handlers and `javascript:` links in
+/// report.md, meta.json and comparison.csv, a scripted SVG chart, symlinks to files outside.
+fn hostile_results(root: &Path) -> PathBuf {
+    let res = root.join("results");
+    let dir = res.join("evil");
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = "<script>alert(1)</script><img src=x onerror=alert(2)>";
+    let meta = format!(
+        "{{\"status\":\"complete\",\"spec\":{{\"id\":\"evil\",\"title\":{t},\"paper\":{t},\
+         \"algorithms\":[{{\"label\":{t},\"algorithm\":{t},\"params\":{{\"k\":{t}}}}}]}},\
+         \"settings\":{{\"quick\":false}},\"machine\":{t}}}",
+        t = json_str(x)
+    );
+    std::fs::write(dir.join("meta.json"), meta).unwrap();
+    let md = format!(
+        "# Evil {x}\n\n<div onload=\"alert(3)\">block</div>\n\n<svg onload=alert(4)></svg>\n\n\
+         [a](javascript:alert(5)) [b]( JaVaScRiPt:alert(6)) [c](java\tscript:alert(7)) \
+         [d](data:text/html,<script>alert(8)</script>) [e](vbscript:x) [f](//evil.example/x) \
+         <javascript:alert(9)> [ok](summary.csv)\n\n![chart](chart.png) ![s](stolen.svg) \
+         ![r](https://evil.example/x.png) ![j](javascript:alert(10)) ![p](../../etc/passwd)\n\n\
+         | a | verdict |\n|---|---|\n| <b onmouseover=alert(11)>x</b> | differs (ours higher) |\n"
+    );
+    std::fs::write(dir.join("report.md"), md).unwrap();
+    std::fs::write(
+        dir.join("chart.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(12)\"><script>alert(13)</script></svg>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("comparison.csv"),
+        format!(
+            "experiment,family,level,puzzle,algorithm,statistic,paper,paper_runs,ours,our_runs,test,p_value,p_holm,power_2x,verdict\n\
+             evil,primary,\"{x}\",p,\"{x}\",count,5,10,9,10,fisher_exact,0.01,0.02,0.9,differs (ours higher)\n\
+             evil,primary,l,p,a,\"{x}\",5,10,9,10,\"{x}\",0.5,0.5,0.2,\"{x}\"\n"
+        ),
+    )
+    .unwrap();
+    let secret = root.join("secret.txt");
+    std::fs::write(&secret, "SECRET-CONTENT root:x:0:0").unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, dir.join("stolen.svg")).unwrap();
+        std::os::unix::fs::symlink(&secret, dir.join("linked.csv")).unwrap();
+        std::os::unix::fs::symlink(&dir, res.join("linked-folder")).unwrap();
+    }
+    res
+}
+
+/// `s` as a JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Issue 21, item 7: nothing of a hostile results folder comes out live in the site, no
+/// symlinked file is shown or linked, and the findings escape its text.
+#[test]
+fn a_hostile_results_folder_comes_out_inert() {
+    let root = tmpdir("site-hostile");
+    let res = hostile_results(&root);
+    let site = root.join("site");
+    let o = run(bin()
+        .args(["report", "--results"])
+        .arg(&res)
+        .arg("--out")
+        .arg(&site));
+    // Exit 1: the report's images that are not regular files of the folder are missing.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a symlink, skipped"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("image stolen.svg not found"),
+        "{}",
+        stderr(&o)
+    );
+    let mut pages = 0;
+    for e in std::fs::read_dir(&site).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(!text.contains("SECRET-CONTENT"), "{}", p.display());
+        assert!(
+            !text.contains("stolen.svg\""),
+            "{}: symlink linked",
+            p.display()
+        );
+        assert!(
+            !text.contains("linked.csv\""),
+            "{}: symlink linked",
+            p.display()
+        );
+        if p.extension().is_some_and(|x| x == "html") {
+            let live = live_markup(&text);
+            assert!(live.is_empty(), "{}: live markup {live:?}", p.display());
+            pages += 1;
+        } else {
+            assert!(
+                !text.contains("<script") && !text.contains("<img"),
+                "{}",
+                p.display()
+            );
+        }
+    }
+    assert_eq!(pages, 3, "index, findings and one experiment page");
+    let page = std::fs::read_to_string(site.join("evil.html")).unwrap();
+    // Shown as text, not dropped: a reader sees what the folder holds.
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{page}"
+    );
+    assert!(page.contains("(unsafe link removed)"));
+    assert!(
+        page.contains("href=\"../results/evil/summary.csv\""),
+        "relative link kept"
+    );
+    // The chart is an image (its script cannot run), with the site's caption.
+    assert!(page.contains("<img class=\"chart\" src=\"../results/evil/chart.svg\""));
+    assert!(page.contains("class=\"missing\">missing image: ../../etc/passwd"));
+    assert!(!page.contains("src=\"https://evil.example"));
+    // The checker of the layout test sees the markup it must catch.
+    assert_eq!(live_markup("<p title=\"onclick=x\">a</p>").len(), 0);
+    assert_eq!(live_markup("<a href=\" javascript:x\">a</a>").len(), 1);
+    assert_eq!(live_markup("<img src=x onerror=y>").len(), 1);
+    assert_eq!(live_markup("<script>x</script>").len(), 1);
+}
+
+/// A malformed comparison.csv is refused with its file and line, before anything is written.
+#[test]
+fn a_malformed_comparison_file_is_named_with_its_line() {
+    let root = tmpdir("site-malformed");
+    let res = hostile_results(&root);
+    std::fs::write(
+        res.join("evil/comparison.csv"),
+        "experiment,algorithm,verdict\nevil,a,differs\nevil,b\n",
+    )
+    .unwrap();
+    let site = root.join("site");
+    let o = run(bin()
+        .args(["report", "--results"])
+        .arg(&res)
+        .arg("--out")
+        .arg(&site));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("comparison.csv: line 3"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!site.join("index.html").exists(), "nothing written");
 }
 
 /// A folder made with `--runs N` (a reduced protocol) says so, and its commands repeat the flag:
@@ -278,4 +581,32 @@ fn a_reduced_protocol_is_labelled_and_its_commands_repeat_runs() {
     assert!(index.contains("reduced: --runs 10"));
     let full = std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap();
     assert!(full.contains("reproduce reseda-table1 --resume"));
+}
+
+/// `report` writes the findings summary into the README's marked block when the block is
+/// empty or one it wrote, and never over text written by hand between the markers.
+#[test]
+fn the_readme_block_is_written_only_when_it_is_generated() {
+    let root = tmpdir("site-readme");
+    let res = hostile_results(&root);
+    let readme = root.join("README.md");
+    let by_hand = "# R\n\n<!-- findings-summary -->\nprose by hand\n<!-- /findings-summary -->\n";
+    std::fs::write(&readme, by_hand).unwrap();
+    let o = run(bin().args(["report", "--results"]).arg(&res));
+    assert!(stderr(&o).contains("left as it is"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), by_hand);
+
+    std::fs::write(
+        &readme,
+        "# R\n\n<!-- findings-summary -->\n<!-- /findings-summary -->\nafter\n",
+    )
+    .unwrap();
+    run(bin().args(["report", "--results"]).arg(&res));
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let summary = std::fs::read_to_string(root.join("docs/findings-summary.md")).unwrap();
+    assert!(text.contains(&summary), "{text}");
+    assert!(text.contains("(docs/findings.md#evil)") && text.ends_with("-->\nafter\n"));
+    // Regenerating again changes nothing.
+    run(bin().args(["report", "--results"]).arg(&res));
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
 }

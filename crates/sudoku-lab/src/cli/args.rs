@@ -181,9 +181,14 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// A static HTML site of every results folder: index.html and one page per experiment
-    /// (report with coloured verdicts, inline SVG charts, files, meta.json facts, options).
-    /// Opens from the file system; exit 1 when an image of a report is missing.
+    /// A static HTML site of every results folder: index.html (with each experiment's counts
+    /// of published cells that differ or not), one page per experiment (the paper against ours
+    /// coloured by verdict, report, statistics tables with filters, charts with captions,
+    /// files, meta.json facts, options), and the findings generated from the results:
+    /// findings.html, findings.md and findings-summary.md (also written into README.md
+    /// between `<!-- findings-summary -->` markers, when the README beside the results folder
+    /// has them and --out is the default). Opens from the file system; exit 1 when an image
+    /// of a report is missing.
     Report {
         /// The folder of results folders.
         #[arg(long, default_value = "results")]

@@ -1,5 +1,5 @@
 //! HTML helpers of the site: escaping, relative URLs, the page frame and its style sheet
-//! (inline: every page opens alone from the file system, no server, no network, no script).
+//! (inline: every page opens alone from the file system, no server, no network).
 
 use std::path::{Component, Path};
 
@@ -101,7 +101,39 @@ span.verdict { padding: 0 4px; }
 .v-neither { background: #eeeeee; color: #666666; }
 .legend span.verdict { margin-right: 8px; display: inline-block; margin-bottom: 3px; }
 figure.chart { margin: 14px 0 22px; }
-figure.chart svg { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figure.chart svg, figure.chart img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+.v-other { background: #eeeeee; color: #333333; }
+.glance .verdict.count, p.glance .verdict.count { display: inline-block; padding: 0 6px;
+  margin: 1px 3px 1px 0; white-space: nowrap; }
+td.glance { min-width: 230px; }
+p.glance { margin: 8px 0; }
+p.glance .reading { display: inline-block; margin-right: 14px; white-space: nowrap; }
+table.pvo td.verdict { font-weight: normal; white-space: nowrap; }
+table.pvo .ours { font-weight: 700; }
+table.pvo .paper, table.pvo .p { font-size: 0.85em; opacity: 0.85; }
+table.pvo .p { font-variant-numeric: tabular-nums; }
+.table-wrap.scroll { max-height: 70vh; overflow: auto; }
+table.csv thead th { position: sticky; top: 0; z-index: 1; }
+table.csv td { font-variant-numeric: tabular-nums; white-space: nowrap; }
+form.vfilter { margin: 6px 0; }
+form.vfilter label { display: inline-block; margin: 2px 4px 2px 0; padding: 1px 6px;
+  border-radius: 3px; cursor: pointer; }
+table.grades { border-collapse: collapse; }
+table.grades td { width: 64px; height: 34px; white-space: nowrap; text-align: center; vertical-align: middle;
+  border: 1px solid #c4cad2; font: 600 14px/1 "DejaVu Sans Mono", monospace; }
+table.grades td.given { background: #e6e9ee; }
+table.grades td.differs { background: #f9d2dc; color: #8a1030; outline: 3px solid #c0284f;
+  outline-offset: -3px; }
+table.grades td.box-right { border-right: 3px solid #333; }
+table.grades td.box-bottom { border-bottom: 3px solid #333; }
+.findings table td:nth-child(n+2):nth-child(-n+5) { text-align: right;
+  font-variant-numeric: tabular-nums; }
+.findings table td:nth-child(3) { color: #145c25; font-weight: 600; }
+.findings table td:nth-child(4) { color: #5e5300; }
+.findings table td:nth-child(5) { color: #8a1030; font-weight: 600; }
+.findings table td:nth-child(6) { color: var(--muted); }
+.findings table td.zero { color: var(--muted); font-weight: normal; }
+.findings h3 { margin-bottom: 4px; }
 figcaption { color: var(--muted); font-size: 0.9em; }
 .missing { background: #f9d2dc; color: #8a1030; padding: 2px 6px; }
 dl.facts { display: grid; grid-template-columns: max-content auto; gap: 2px 18px; }

@@ -1,7 +1,12 @@
-//! report.md -> HTML (pulldown-cmark, tables on) with three changes: table cells and phrases
-//! that state a verdict get a CSS class, images become the chart's SVG inline (or an `<img>` of
-//! the file when there is no SVG), and relative links point into the results folder.
+//! report.md -> HTML (pulldown-cmark, tables on) with these changes: table cells and phrases
+//! that state a verdict get a CSS class, images become the chart's SVG as an `<img>` with the
+//! site's caption (an SVG in `<img>` runs no script), and relative links point into the results
+//! folder. A report.md is treated as hostile: its raw HTML is shown as text, never as markup,
+//! links other than relative, http(s) and mailto are dropped (their text kept), remote images
+//! become links (nothing is fetched), and only regular files of the folder itself (no symlink,
+//! no `..`) are shown as images.
 
+use super::findings::{Cell, Findings, Kind};
 use super::html::{escape, url_path};
 use pulldown_cmark::{html, Alignment, CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::path::Path;
@@ -18,9 +23,15 @@ pub const VERDICTS: &[(&str, &str)] = &[
     ("v-neither", "neither solves"),
 ];
 
-/// The verdict class of a whole table cell, if the cell states one.
+/// The verdict class of a whole table cell, if the cell states one (also at the end, after
+/// ` : `, as in "A12 0.36, p 0.041 : differs (ours lower)").
 pub fn cell_class(text: &str) -> Option<&'static str> {
     let t = text.trim().to_lowercase();
+    if let Some((_, tail)) = t.rsplit_once(" : ") {
+        if let Some(c) = cell_class(tail) {
+            return Some(c);
+        }
+    }
     if t.starts_with("differs (ours higher)") {
         Some("v-higher")
     } else if t.starts_with("differs (ours lower)") {
@@ -81,17 +92,43 @@ fn mark_phrases(text: &str) -> Option<String> {
     found.then_some(out)
 }
 
-/// Whether `url` is relative to the folder of the page it appears in.
-pub fn is_relative(url: &str) -> bool {
-    !(url.is_empty()
-        || url.starts_with('#')
-        || url.starts_with('/')
-        || url.contains("://")
-        || url.starts_with("mailto:")
-        || url.starts_with("data:"))
+/// What a link of a report may point to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// A path relative to the report's folder.
+    Relative,
+    /// `#fragment`, an absolute path, http(s) or mailto: kept as it is.
+    Kept,
+    /// Any other scheme (`javascript:`, `data:`, `vbscript:`, `file:`...) or `//host`:
+    /// dropped.
+    Unsafe,
 }
 
-/// What rendering found: the images it inlined (file names) and the ones it could not find.
+/// The kind of link `url` is. The scheme is read the way a browser does: ASCII whitespace
+/// and control characters removed, case ignored.
+pub fn link_kind(url: &str) -> LinkKind {
+    let t: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if t.starts_with("//") || t.starts_with("\\\\") || t.starts_with("/\\") {
+        return LinkKind::Unsafe;
+    }
+    let scheme_end = t.find(':');
+    let path_start = t.find(['/', '?', '#']);
+    match scheme_end {
+        Some(i) if path_start.is_none_or(|p| i < p) => match &t[..i] {
+            "http" | "https" | "mailto" => LinkKind::Kept,
+            _ => LinkKind::Unsafe,
+        },
+        _ if t.starts_with('#') || t.starts_with('/') => LinkKind::Kept,
+        _ if t.is_empty() => LinkKind::Kept,
+        _ => LinkKind::Relative,
+    }
+}
+
+/// What rendering found: the images it showed (file names) and the ones it could not find.
 #[derive(Default, Debug)]
 pub struct Rendered {
     pub html: String,
@@ -99,40 +136,47 @@ pub struct Rendered {
     pub missing: Vec<String>,
 }
 
-/// A chart as an inline `<figure>`: its SVG (XML prolog dropped) with a link to the PNG when
-/// there is one. `dir` is the results folder, `files_url` its URL relative to the page.
-pub fn chart_figure(dir: &Path, svg_name: &str, caption: &str, files_url: &str) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join(svg_name)).ok()?;
-    let start = text.find("<svg")?;
-    let svg = &text[start..];
-    let svg = svg.replacen(
-        "<svg",
-        &format!(
-            "<svg class=\"chart\" role=\"img\" aria-label=\"{}\"",
-            escape(caption)
-        ),
-        1,
-    );
+/// Whether `name` is a regular file of folder `dir` itself: a plain name (no `/`, `\`, `..`)
+/// whose entry is a file, not a symlink (a results folder cannot show a file from elsewhere).
+pub fn regular_file(dir: &Path, name: &str) -> bool {
+    !(name.is_empty() || name.contains(['/', '\\']) || name == "." || name == "..")
+        && std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// A chart as a `<figure>`: its SVG as an `<img>` (an image runs no script), the site's
+/// caption for the chart (see `captions.rs`; else `alt`), and links to the SVG and the PNG.
+/// None when the SVG is not a regular file of `dir`.
+pub fn chart_figure(dir: &Path, svg_name: &str, alt: &str, files_url: &str) -> Option<String> {
+    if !regular_file(dir, svg_name) {
+        return None;
+    }
     let stem = svg_name.trim_end_matches(".svg");
     let png = format!("{stem}.png");
     let mut links = format!("<a href=\"{files_url}/{}\">SVG</a>", url_path(svg_name));
-    if dir.join(&png).is_file() {
+    if regular_file(dir, &png) {
         links.push_str(&format!(
             " · <a href=\"{files_url}/{}\">PNG</a>",
             url_path(&png)
         ));
     }
+    let caption = match super::captions::caption(svg_name) {
+        Some(c) => format!("<strong>{}</strong>: {}", escape(svg_name), escape(c)),
+        None => format!("<strong>{}</strong>", escape(svg_name)),
+    };
     Some(format!(
-        "<figure class=\"chart\" id=\"chart-{id}\">{svg}<figcaption>{cap} <span class=\"files\">({links})</span></figcaption></figure>\n",
+        "<figure class=\"chart\" id=\"chart-{id}\"><img class=\"chart\" src=\"{files_url}/{src}\" alt=\"{alt}\"><figcaption>{caption} <span class=\"files\">({links})</span></figcaption></figure>\n",
         id = escape(stem),
-        cap = escape(caption),
+        src = url_path(svg_name),
+        alt = escape(alt),
     ))
 }
 
-/// Renders `md` (the report of results folder `dir`, reached from the page as `files_url`).
-pub fn render(md: &str, dir: &Path, files_url: &str) -> Rendered {
+/// Renders `md` (the report of results folder `dir`, reached from the page as `files_url`);
+/// the cells of its paper-against-ours tables are coloured by the verdicts of `findings`.
+pub fn render(md: &str, dir: &Path, files_url: &str, findings: Option<&Findings>) -> Rendered {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let mut state = RenderState::new(dir, files_url);
+    state.findings = findings;
     for ev in Parser::new_ext(md, opts) {
         state.event(ev);
     }
@@ -158,6 +202,15 @@ struct RenderState<'a> {
     image: Option<(String, String)>,
     /// Inside a code block (whose text is left as it is).
     in_code: bool,
+    /// Inside a link whose URL was dropped (its text is kept).
+    dropped_link: bool,
+    /// The verdicts that colour a paper-against-ours table (see [`Self::column_verdict`]).
+    findings: Option<&'a Findings>,
+    /// The head cells of the current table, and the cells of its current row so far.
+    head: Vec<String>,
+    row: Vec<String>,
+    /// The statistic of the row's last "ours" column (its `p` column follows it).
+    stat: Option<String>,
 }
 
 impl<'a> RenderState<'a> {
@@ -173,6 +226,11 @@ impl<'a> RenderState<'a> {
             cell: None,
             image: None,
             in_code: false,
+            dropped_link: false,
+            findings: None,
+            head: Vec::new(),
+            row: Vec::new(),
+            stat: None,
         }
     }
 
@@ -216,10 +274,13 @@ impl<'a> RenderState<'a> {
                 title,
                 id,
             }) => {
-                let dest_url = if is_relative(&dest_url) {
-                    CowStr::from(format!("{}/{dest_url}", self.files_url))
-                } else {
-                    dest_url
+                let dest_url = match link_kind(&dest_url) {
+                    LinkKind::Relative => CowStr::from(format!("{}/{dest_url}", self.files_url)),
+                    LinkKind::Kept => dest_url,
+                    LinkKind::Unsafe => {
+                        self.dropped_link = true;
+                        return None;
+                    }
                 };
                 Event::Start(Tag::Link {
                     link_type,
@@ -228,8 +289,15 @@ impl<'a> RenderState<'a> {
                     id,
                 })
             }
+            Event::End(TagEnd::Link) if self.dropped_link => {
+                self.dropped_link = false;
+                Event::InlineHtml(" <span class=\"muted\">(unsafe link removed)</span>".into())
+            }
+            // Raw HTML of the report is shown as text: never markup of the page.
+            Event::Html(t) | Event::InlineHtml(t) => return self.rewrite(Event::Text(t)),
             Event::Start(Tag::Table(a)) => {
                 self.aligns = a.clone();
+                self.head.clear();
                 Event::Start(Tag::Table(a))
             }
             Event::Start(Tag::TableHead) => {
@@ -243,6 +311,8 @@ impl<'a> RenderState<'a> {
             }
             Event::Start(Tag::TableRow) => {
                 self.col = 0;
+                self.row.clear();
+                self.stat = None;
                 Event::Start(Tag::TableRow)
             }
             Event::Start(Tag::TableCell) => {
@@ -281,9 +351,18 @@ impl<'a> RenderState<'a> {
         html::push_html(&mut body, inner.into_iter());
         let tag = if self.in_head { "th" } else { "td" };
         let mut attrs = String::new();
-        if !self.in_head {
+        if self.in_head {
+            self.head.push(text.trim().to_string());
+        } else {
+            self.row.push(text.trim().to_string());
             if let Some(c) = cell_class(&text) {
                 attrs.push_str(&format!(" class=\"verdict {c}\""));
+            } else if let Some(c) = self.column_verdict() {
+                attrs.push_str(&format!(
+                    " class=\"verdict {}\" title=\"{}\"",
+                    c.kind.map(Kind::class).unwrap_or("v-other"),
+                    escape(&c.hover())
+                ));
             }
         }
         match self.aligns.get(self.col) {
@@ -294,6 +373,42 @@ impl<'a> RenderState<'a> {
         }
         self.col += 1;
         Event::Html(format!("<{tag}{attrs}>{body}</{tag}>").into())
+    }
+
+    /// The verdict of the body cell at `self.col` in a table of the ablation reports' layout
+    /// (`Variant | Puzzle | ... | ours | p | ... | ours avg (SD) | p`): the comparison cell of
+    /// the row's variant and puzzle for the statistic of the column ("ours": the success count,
+    /// or the one statistic of a counter report; "ours avg": the average; "p": the column
+    /// before it). None elsewhere.
+    fn column_verdict(&mut self) -> Option<&'a Cell> {
+        let f = self.findings?;
+        if self.head.first()? != "Variant" || self.head.get(1)? != "Puzzle" {
+            return None;
+        }
+        let (reading, level) = (self.row.first()?.clone(), self.row.get(1)?.clone());
+        let h = self.head.get(self.col)?.to_lowercase();
+        let cell = if h == "p" {
+            f.cell(&reading, &level, self.stat.as_deref()?)
+        } else if h == "ours" {
+            f.cell(&reading, &level, "count").or_else(|| {
+                let mut tested = f.cells.iter().filter(|c| {
+                    c.primary()
+                        && c.reading == reading
+                        && c.level == level
+                        && c.kind.is_some_and(|k| k != Kind::Descriptive)
+                });
+                tested.next().filter(|_| tested.next().is_none())
+            })
+        } else if h.starts_with("ours avg") {
+            f.cell(&reading, &level, "average")
+        } else {
+            self.stat = None;
+            return None;
+        };
+        if h != "p" {
+            self.stat = cell.map(|c| c.statistic.clone());
+        }
+        cell
     }
 
     /// Keep `ev`: in the table cell being read if any, else in the page.
@@ -311,21 +426,36 @@ impl<'a> RenderState<'a> {
     }
 }
 
-/// An image of the report: the SVG of the same name inline, else the file itself, else a
-/// visible "missing" note (recorded in `r.missing`).
+/// An image of the report: the SVG of the same name as a chart figure, else the file itself
+/// (a regular file of the folder), else a visible "missing" note (recorded in `r.missing`). A
+/// remote image becomes a link (nothing is fetched); another scheme is dropped.
 fn image_html(dest: &str, alt: &str, dir: &Path, files_url: &str, r: &mut Rendered) -> String {
-    if !is_relative(dest) {
-        return format!("<img src=\"{}\" alt=\"{}\">", escape(dest), escape(alt));
+    match link_kind(dest) {
+        LinkKind::Relative => {}
+        LinkKind::Kept if dest.starts_with("http") => {
+            return format!(
+                "<a href=\"{}\">image: {}</a>",
+                escape(dest),
+                escape(if alt.is_empty() { dest } else { alt })
+            );
+        }
+        _ => {
+            return format!(
+                "<span class=\"muted\">[image removed: {}]</span>",
+                escape(alt)
+            )
+        }
     }
     let stem = dest.rsplit_once('.').map(|(s, _)| s).unwrap_or(dest);
     let svg = format!("{stem}.svg");
-    if !svg.contains('/') {
-        if let Some(f) = chart_figure(dir, &svg, alt, files_url) {
-            r.inlined.push(svg);
-            return f;
-        }
+    if let Some(f) = chart_figure(dir, &svg, alt, files_url) {
+        r.inlined.push(svg);
+        return f;
     }
-    if dir.join(dest).is_file() {
+    let image = [".png", ".jpg", ".jpeg", ".gif", ".webp"]
+        .iter()
+        .any(|x| dest.to_ascii_lowercase().ends_with(x));
+    if image && regular_file(dir, dest) {
         return format!(
             "<img src=\"{files_url}/{}\" alt=\"{}\">",
             url_path(dest),
@@ -346,7 +476,7 @@ mod tests {
     #[test]
     fn verdict_cells_and_phrases_get_classes() {
         let md = "Note: no significant difference here.\n\n| a | verdict |\n|---|---|\n| x | differs (ours lower) |\n| y | no significant difference (low power) |\n| z | A faster than B |\n| w | descriptive |\n";
-        let r = render(md, Path::new("/nonexistent"), "../results/x");
+        let r = render(md, Path::new("/nonexistent"), "../results/x", None);
         assert!(
             r.html
                 .contains("<span class=\"verdict v-same\">no significant difference</span>"),
@@ -366,9 +496,32 @@ mod tests {
     }
 
     #[test]
+    fn ours_and_p_cells_of_a_paper_against_ours_table_take_the_verdict() {
+        let f = Findings {
+            cells: vec![Cell {
+                family: "primary".into(),
+                reading: "v1".into(),
+                level: "easy".into(),
+                statistic: "count".into(),
+                verdict: "differs (ours lower)".into(),
+                kind: Some(Kind::Lower),
+                p_holm: "1.0e-2".into(),
+                ..Cell::default()
+            }],
+            ..Findings::default()
+        };
+        let md = "| Variant | Puzzle | paper successes | ours | p | ours avg (SD) | p |\n|---|---|---|---|---|---|---|\n| v1 | easy | 9/10 | 2/10 | 0.010 | 5.0 | - |\n| v2 | easy | 9/10 | 9/10 | 1.000 | 5.0 | - |\n";
+        let r = render(md, Path::new("/nonexistent"), "x", Some(&f));
+        let lower =
+            "<td class=\"verdict v-lower\" title=\"differs (ours lower) · p (Holm) = 1.0e-2";
+        assert_eq!(r.html.matches(lower).count(), 2, "{}", r.html);
+        assert_eq!(r.html.matches("class=\"verdict").count(), 2, "{}", r.html);
+    }
+
+    #[test]
     fn links_point_into_the_results_folder_and_missing_images_are_reported() {
         let md = "[pairs](compare-pairs.md) [web](https://example.org) ![chart](nope.png)";
-        let r = render(md, Path::new("/nonexistent"), "../results/x");
+        let r = render(md, Path::new("/nonexistent"), "../results/x", None);
         assert!(
             r.html.contains("href=\"../results/x/compare-pairs.md\""),
             "{}",

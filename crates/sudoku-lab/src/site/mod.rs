@@ -1,15 +1,26 @@
-//! `sudoku-lab report`: a static HTML site of every results folder. `index.html` lists the
-//! experiments (id, title, paper, status, runs, wall time, quick or full); `<id>.html` shows one:
-//! its report.md rendered (verdicts coloured), every chart as inline SVG, the statistics files
+//! `sudoku-lab report`: a static HTML site of every results folder, and the findings generated
+//! from them. `index.html` lists the experiments (id, title, paper, the published cells that
+//! show no significant difference / low power / differ, status, runs, wall time, protocol);
+//! `<id>.html` shows one: the paper against ours with every cell coloured by its verdict, its
+//! report.md rendered (verdicts coloured, raw HTML shown as text), the statistics files with a
+//! verdict column as tables with filters, every chart as an image with a caption, the files
 //! linked, the facts of meta.json, the algorithm options used with the algorithm crates' own
-//! doc comments for each option, and the command that regenerates it. Pages are plain HTML and
-//! CSS (no script, no network) with relative links: they open from the file system. The
-//! results' files are linked where they are (not copied), so the site stays valid while it
-//! sits at the same place relative to the results folder (by default `docs/` beside it).
+//! doc comments, and the command that regenerates it. `findings.md` and `findings.html` count
+//! the verdicts paper by paper; `findings-summary.md` is the README's summary table (see
+//! `summary.rs`). Pages are plain HTML and CSS with relative links (they open from the file
+//! system, nothing from the network); the only script is the few inline lines of the verdict
+//! filters, without which every row stays shown. The results' files are linked where they are
+//! (not copied), so the site stays valid while it sits at the same place relative to the
+//! results folder (by default `docs/` beside it). Every file of a results folder is treated
+//! as hostile: symlinks are skipped, text is escaped, charts are shown as `<img>`.
 
+mod captions;
 mod docs;
+pub mod findings;
 mod html;
 mod markdown;
+pub mod summary;
+mod tables;
 
 use anyhow::{bail, Context, Result};
 use html::{escape, page, relative_url, url_path};
@@ -28,8 +39,10 @@ struct Experiment {
     meta_error: Option<String>,
     /// Data rows of runs.csv.
     runs: Option<u64>,
-    /// File names of the folder, sorted.
+    /// File names of the folder's regular files (no symlink), sorted.
     files: Vec<String>,
+    /// The published values against ours, as the folder's files state them.
+    findings: findings::Findings,
 }
 
 impl Experiment {
@@ -72,6 +85,18 @@ impl Experiment {
     fn wall(&self) -> Option<f64> {
         self.meta.pointer("/wall_seconds").and_then(Value::as_f64)
     }
+    /// The protocol in words: "full", "reduced (--runs N)", "quick".
+    fn protocol(&self) -> String {
+        match (self.quick(), self.reduced_runs()) {
+            (Some(true), _) => "quick".into(),
+            (Some(false), Some(n)) => format!("reduced (--runs {n})"),
+            (Some(false), None) => "full".into(),
+            (None, _) => "unknown".into(),
+        }
+    }
+    fn has(&self, file: &str) -> bool {
+        self.files.iter().any(|f| f == file)
+    }
 }
 
 /// The default output folder: `docs/` beside the results folder.
@@ -105,7 +130,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         bail!("--out must not be the results folder itself");
     }
     let base = relative_url(&out_abs, &results_abs);
-    let mut written = vec!["index.html".to_string()];
+    let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     let mut missing = 0;
     for e in &experiments {
         let (body, miss) = experiment_page(e, &base, results);
@@ -118,9 +143,13 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         written.push(name);
     }
     write_atomic(&out.join("index.html"), index_page(&experiments).as_bytes())?;
+    let readme = (out_abs == default_out(results)?)
+        .then(|| results_abs.parent().map(|p| p.join("README.md")))
+        .flatten();
+    write_findings(&experiments, &out, &base, &results_abs, readme.as_deref())?;
     let removed = remove_stale(&out, &written)?;
     println!(
-        "{}: index.html and {} experiment pages{}{}",
+        "{}: index.html, findings.html, findings.md, findings-summary.md and {} experiment pages{}{}",
         out.display(),
         experiments.len(),
         if removed > 0 {
@@ -139,6 +168,78 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The findings entries of the experiments.
+fn entries(exps: &[Experiment]) -> Vec<summary::Entry<'_>> {
+    exps.iter()
+        .map(|e| summary::Entry {
+            folder: &e.folder,
+            title: e.title(),
+            paper: e.s("/spec/paper").unwrap_or("").to_string(),
+            protocol: e.protocol(),
+            findings: &e.findings,
+        })
+        .collect()
+}
+
+/// findings.md, findings.html and findings-summary.md into `out` (`base`: the results
+/// folder's URL from `out`), and the summary into the README block of `readme` when that file
+/// exists and has the markers (the default output folder only).
+fn write_findings(
+    exps: &[Experiment],
+    out: &Path,
+    base: &str,
+    results_abs: &Path,
+    readme: Option<&Path>,
+) -> Result<()> {
+    let entries = entries(exps);
+    let md = summary::findings_file(&entries, base);
+    write_atomic(&out.join("findings.md"), md.as_bytes())?;
+    write_atomic(&out.join("findings.html"), findings_page(&md).as_bytes())?;
+    let root = results_abs.parent().unwrap_or(results_abs);
+    let out_abs = std::fs::canonicalize(out)?;
+    let link = format!("{}/findings.md#", relative_url(root, &out_abs));
+    let block = summary::summary_file(&entries, &link);
+    write_atomic(&out.join("findings-summary.md"), block.as_bytes())?;
+    let Some(readme) = readme.filter(|r| r.is_file()) else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(readme)
+        .with_context(|| format!("cannot read {}", readme.display()))?;
+    if summary::block_is_current(&text, &block) {
+        return Ok(());
+    }
+    if !summary::block_is_generated(&text) {
+        eprintln!(
+            "warning: {}: the block between {} and {} holds text not written by `sudoku-lab \
+             report`; left as it is (move that text outside the markers, then rerun)",
+            readme.display(),
+            summary::START,
+            summary::END
+        );
+    } else if let Some(new) = summary::with_block(&text, &block) {
+        write_atomic(readme, new.as_bytes())?;
+        println!("{}: findings summary updated", readme.display());
+    }
+    Ok(())
+}
+
+/// findings.html: findings.md as a page (its text is ours, every value from a file escaped
+/// by `summary::md_text`).
+fn findings_page(md: &str) -> String {
+    let body = md.split_once('\n').map(|(_, b)| b).unwrap_or(md);
+    let mut h = String::new();
+    let opts = pulldown_cmark::Options::ENABLE_TABLES;
+    pulldown_cmark::html::push_html(&mut h, pulldown_cmark::Parser::new_ext(body, opts));
+    page(
+        "Findings: the published values against ours",
+        "<a href=\"index.html\">&larr; all experiments</a>",
+        &format!(
+            "<div class=\"findings\">{}</div>",
+            h.replace("<td>0</td>", "<td class=\"zero\">0</td>")
+        ),
+    )
 }
 
 /// Write `bytes` to a temporary file beside `path`, then rename it over `path`.
@@ -176,46 +277,75 @@ fn remove_stale(out: &Path, written: &[String]) -> Result<usize> {
     Ok(n)
 }
 
-/// Every sub-folder of `results` with a meta.json, by name.
+/// Every sub-folder of `results` with a meta.json, by name. Symlinked folders and files are
+/// skipped (a results folder shows only what is in it); a malformed comparison.csv,
+/// levels.csv or grades.csv is an error naming the file and line.
 fn load_all(results: &Path) -> Result<Vec<Experiment>> {
     let mut v = Vec::new();
     for entry in
         std::fs::read_dir(results).with_context(|| format!("cannot read {}", results.display()))?
     {
-        let dir = entry?.path();
-        if !dir.join("meta.json").is_file() {
+        let entry = entry?;
+        let dir = entry.path();
+        if !entry.file_type()?.is_dir() {
+            if entry.file_type()?.is_symlink() {
+                eprintln!("warning: {}: a symlink, skipped", dir.display());
+            }
             continue;
         }
-        let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (meta, meta_error) = match std::fs::read_to_string(dir.join("meta.json"))
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
-        {
-            Ok(m) => (m, None),
-            Err(e) => (Value::Null, Some(e)),
-        };
-        let runs = std::fs::read(dir.join("runs.csv")).ok().map(|b| {
-            let lines = b.split(|c| *c == b'\n').filter(|l| !l.is_empty()).count();
-            lines.saturating_sub(1) as u64
-        });
-        let mut files: Vec<String> = std::fs::read_dir(&dir)?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.path().is_file())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
-        files.sort();
-        v.push(Experiment {
-            folder,
-            dir,
-            meta,
-            meta_error,
-            runs,
-            files,
-        });
+        let files = regular_files(&dir)?;
+        if !files.iter().any(|f| f == "meta.json") {
+            continue;
+        }
+        v.push(load_one(dir, files)?);
     }
     v.sort_by(|a, b| a.folder.cmp(&b.folder));
     Ok(v)
+}
+
+/// The regular files of `dir` (not symlinks, not hidden), sorted; a symlink is named on
+/// standard error.
+fn regular_files(dir: &Path) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let t = e.file_type()?;
+        if t.is_symlink() {
+            eprintln!("warning: {}: a symlink, skipped", e.path().display());
+        } else if t.is_file() && !name.starts_with('.') {
+            files.push(name);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// One results folder whose regular files are `files` (meta.json among them).
+fn load_one(dir: PathBuf, files: Vec<String>) -> Result<Experiment> {
+    let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let (meta, meta_error) = match std::fs::read_to_string(dir.join("meta.json"))
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+    {
+        Ok(m) => (m, None),
+        Err(e) => (Value::Null, Some(e)),
+    };
+    let runs = files.iter().any(|f| f == "runs.csv").then(|| {
+        let b = std::fs::read(dir.join("runs.csv")).unwrap_or_default();
+        let lines = b.split(|c| *c == b'\n').filter(|l| !l.is_empty()).count();
+        lines.saturating_sub(1) as u64
+    });
+    let findings = findings::load(&dir, &files).map_err(anyhow::Error::msg)?;
+    Ok(Experiment {
+        folder,
+        dir,
+        meta,
+        meta_error,
+        runs,
+        files,
+        findings,
+    })
 }
 
 pub fn fmt_seconds(s: f64) -> String {
@@ -246,12 +376,20 @@ fn index_page(exps: &[Experiment]) -> String {
     b.push_str(
         "<p>Every results folder, with its reproduced tables, charts, statistics and the \
         settings that produced it. Regenerate this site with \
-        <code>cargo run --release -p sudoku-lab -- report</code>.</p>\n",
+        <code>cargo run --release -p sudoku-lab -- report</code>.</p>\n\
+        <p><strong><a href=\"findings.html\">Findings</a></strong>: paper by paper, the \
+        published cells tested against ours. <em>Published cells</em> below counts the \
+        verdicts of each experiment's published cells (Holm-adjusted p &lt; 0.05): \
+        <span class=\"verdict v-same\">no significant difference</span> \
+        <span class=\"verdict v-lowpower\">no significant difference, low power</span> \
+        <span class=\"verdict v-differs\">differ</span>. No significant difference is not \
+        evidence of agreement; low power: under 80 % power to detect a two-fold \
+        difference.</p>\n",
     );
     b.push_str(
         "<div class=\"table-wrap\"><table class=\"index\">\n<thead><tr><th>Experiment</th>\
-        <th>Title</th><th>Paper</th><th>Status</th><th>Runs</th><th>Wall time</th>\
-        <th>Protocol</th></tr></thead>\n<tbody>\n",
+        <th>Title</th><th>Paper</th><th>Published cells</th><th>Status</th><th>Runs</th>\
+        <th>Wall time</th><th>Protocol</th></tr></thead>\n<tbody>\n",
     );
     let mut total_runs = 0;
     let mut total_wall = 0.0;
@@ -261,8 +399,9 @@ fn index_page(exps: &[Experiment]) -> String {
         let _ = writeln!(
             b,
             "<tr><td><a href=\"{href}\">{id}</a></td><td>{title}</td><td>{paper}</td>\
-             <td>{status}</td><td class=\"num\">{runs}</td><td class=\"num\">{wall}</td>\
-             <td>{mode}</td></tr>",
+             <td class=\"glance\">{cells}</td><td>{status}</td><td class=\"num\">{runs}</td>\
+             <td class=\"num\">{wall}</td><td>{mode}</td></tr>",
+            cells = tables::agreement_badges(&e.findings),
             href = url_path(&format!("{}.html", e.folder)),
             id = escape(&e.folder),
             title = escape(&e.title()),
@@ -275,7 +414,7 @@ fn index_page(exps: &[Experiment]) -> String {
     }
     let _ = writeln!(
         b,
-        "</tbody>\n<tfoot><tr><th colspan=\"4\">{} experiments</th><th class=\"num\">{total_runs}</th>\
+        "</tbody>\n<tfoot><tr><th colspan=\"5\">{} experiments</th><th class=\"num\">{total_runs}</th>\
          <th class=\"num\">{}</th><th></th></tr></tfoot>\n</table></div>",
         exps.len(),
         fmt_seconds(total_wall)
@@ -307,20 +446,26 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
         e.mode_badge(),
         escape(&results.join(&e.folder).to_string_lossy()),
     );
-    b.push_str(&contents_list());
+    b.push_str(&tables::agreement_section(&e.findings, &e.folder));
+    b.push_str(&contents_list(e));
     b.push_str(&regenerate_section(e, results));
-    b.push_str("<h2 id=\"report\">Report</h2>\n");
     b.push_str(&legend());
+    b.push_str(&tables::paper_vs_ours(&e.findings));
+    b.push_str(&tables::grades_grid(&e.findings));
+    b.push_str("<h2 id=\"report\">Report</h2>\n");
     let mut missing = Vec::new();
     let mut inlined = Vec::new();
-    match std::fs::read_to_string(e.dir.join("report.md")) {
-        Ok(md) => {
-            let r = markdown::render(&md, &e.dir, &files_url);
+    match e
+        .has("report.md")
+        .then(|| std::fs::read_to_string(e.dir.join("report.md")))
+    {
+        Some(Ok(md)) => {
+            let r = markdown::render(&md, &e.dir, &files_url, Some(&e.findings));
             let _ = writeln!(b, "<div class=\"report table-wrap\">{}</div>", r.html);
             missing = r.missing;
             inlined = r.inlined;
         }
-        Err(_) => b.push_str("<p class=\"missing\">no report.md in this folder</p>\n"),
+        _ => b.push_str("<p class=\"missing\">no report.md in this folder</p>\n"),
     }
     b.push_str(&verdict_tables(e, &files_url));
     b.push_str(&charts_section(e, &inlined, &files_url));
@@ -334,12 +479,25 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
     (page(&e.title(), &sub, &b), missing)
 }
 
-fn contents_list() -> String {
-    "<p class=\"muted\">On this page: <a href=\"#regenerate\">command</a> · \
-     <a href=\"#report\">report</a> · <a href=\"#charts\">charts</a> · \
-     <a href=\"#files\">files</a> · <a href=\"#facts\">run facts</a> · \
-     <a href=\"#algorithms\">algorithms and options</a></p>\n"
-        .into()
+fn contents_list(e: &Experiment) -> String {
+    let mut s =
+        String::from("<p class=\"muted\">On this page: <a href=\"#regenerate\">command</a> · ");
+    if e.findings
+        .cells
+        .iter()
+        .any(|c| c.kind.is_some_and(|k| k != findings::Kind::Descriptive))
+    {
+        s.push_str("<a href=\"#paper-vs-ours\">paper against ours</a> · ");
+    }
+    if !e.findings.grades.is_empty() {
+        s.push_str("<a href=\"#grid\">grades cell by cell</a> · ");
+    }
+    s.push_str(
+        "<a href=\"#report\">report</a> · <a href=\"#charts\">charts</a> · \
+         <a href=\"#files\">files</a> · <a href=\"#facts\">run facts</a> · \
+         <a href=\"#algorithms\">algorithms and options</a></p>\n",
+    );
+    s
 }
 
 fn legend() -> String {
@@ -408,7 +566,8 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
 /// Rows shown of one statistics file (the file itself is linked).
 const MAX_ROWS: usize = 400;
 
-/// Every statistics file with a `verdict` column as a table, verdicts coloured.
+/// Every statistics file with a `verdict` column as a table, verdict first and coloured,
+/// with filters by verdict (and their script, once).
 fn verdict_tables(e: &Experiment, files_url: &str) -> String {
     let mut s = String::new();
     for f in e.files.iter().filter(|f| f.ends_with(".csv")) {
@@ -421,49 +580,23 @@ fn verdict_tables(e: &Experiment, files_url: &str) -> String {
         let Ok(head) = r.headers().cloned() else {
             continue;
         };
-        let Some(vcol) = head.iter().position(|h| h.eq_ignore_ascii_case("verdict")) else {
+        if !head.iter().any(|h| h.eq_ignore_ascii_case("verdict")) {
             continue;
-        };
+        }
         if s.is_empty() {
-            s.push_str("<h2 id=\"verdicts\">Verdicts of the statistics files</h2>\n");
-        }
-        let _ = write!(
-            s,
-            "<details open><summary><a href=\"{files_url}/{}\">{}</a></summary><div class=\"table-wrap\"><table><thead><tr>",
-            url_path(f),
-            escape(f)
-        );
-        for h in head.iter() {
-            let _ = write!(s, "<th>{}</th>", escape(h));
-        }
-        s.push_str("</tr></thead><tbody>\n");
-        let mut n = 0;
-        for row in r.records().map_while(|x| x.ok()) {
-            n += 1;
-            if n > MAX_ROWS {
-                continue;
-            }
-            s.push_str("<tr>");
-            for (i, c) in row.iter().enumerate() {
-                match markdown::cell_class(c).filter(|_| i == vcol) {
-                    Some(class) => {
-                        let _ = write!(s, "<td class=\"verdict {class}\">{}</td>", escape(c));
-                    }
-                    None => {
-                        let _ = write!(s, "<td>{}</td>", escape(c));
-                    }
-                }
-            }
-            s.push_str("</tr>\n");
-        }
-        s.push_str("</tbody></table></div>");
-        if n > MAX_ROWS {
-            let _ = write!(
-                s,
-                "<p class=\"muted\">First {MAX_ROWS} of {n} rows; all in the file.</p>"
+            s.push_str(
+                "<h2 id=\"verdicts\">Verdicts of the statistics files</h2>\n<p class=\"muted\">\
+                 Every row of each file, its verdict first; untick a verdict to hide its rows \
+                 (with JavaScript off, every row is shown). Column names as in the file.</p>\n",
             );
         }
-        s.push_str("</details>\n");
+        let rows: Vec<csv::StringRecord> = r.records().map_while(|x| x.ok()).collect();
+        s.push_str(&tables::verdict_csv_table(
+            f, &head, &rows, files_url, MAX_ROWS,
+        ));
+    }
+    if !s.is_empty() {
+        s.push_str(tables::FILTER_SCRIPT);
     }
     s
 }
