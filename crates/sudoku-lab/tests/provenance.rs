@@ -639,7 +639,14 @@ fn no_relative_link_of_the_prose_is_broken() {
             .unwrap_or(&doc)
             .display()
             .to_string();
-        for b in broken_links(&doc, &read(&doc)) {
+        // docs/findings-summary.md is the README's block (the README includes it between its
+        // markers), so its links are written from the README's folder and checked from there.
+        let base = if name == "docs/findings-summary.md" {
+            repo().join("README.md")
+        } else {
+            doc.clone()
+        };
+        for b in broken_links(&base, &read(&doc)) {
             bad.push(format!("{name}:{b}"));
         }
     }
