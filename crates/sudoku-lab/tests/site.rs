@@ -581,6 +581,8 @@ fn a_reduced_protocol_is_labelled_and_its_commands_repeat_runs() {
     assert!(index.contains("reduced: --runs 10"));
     let full = std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap();
     assert!(full.contains("reproduce reseda-table1 --resume"));
+    // From scratch, a committed folder is not the target (reproduce would refuse it).
+    assert!(full.contains("reproduce reseda-table1 --out my-results/reseda-table1<"));
 }
 
 /// `report` writes the findings summary into the README's marked block when the block is

@@ -548,16 +548,23 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
     } else {
         format!("cargo run --release -p sudoku-lab -- run SPEC.toml{flags}")
     };
+    // A committed folder is never overwritten by a run from scratch (reproduce refuses it):
+    // the from-scratch command writes a new folder, as the README's does.
+    let scratch = if default_dir && embedded {
+        format!("{cmd} --out my-results/{id}")
+    } else {
+        cmd.clone()
+    };
     let mut s = String::from("<h2 id=\"regenerate\">Regenerate</h2>\n");
     if !embedded {
         s.push_str("<p>A spec of your own: its text is in meta.json (<code>settings.spec_toml</code>); save it as SPEC.toml.</p>\n");
     }
     let _ = writeln!(
         s,
-        "<p>Every run from scratch (same seeds, same rows; add <code>--fresh</code> to replace \
-         an existing runs.csv):</p><code class=\"cmd\">{}</code>\n<p>Reports and charts only, \
+        "<p>Every run from scratch (same seeds, same rows; a folder that already holds runs is \
+         refused unless <code>--fresh</code> replaces them):</p><code class=\"cmd\">{}</code>\n<p>Reports and charts only, \
          from the runs already in runs.csv:</p><code class=\"cmd\">{} --resume</code>",
-        escape(&cmd),
+        escape(&scratch),
         escape(&cmd)
     );
     s
