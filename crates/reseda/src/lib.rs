@@ -64,7 +64,7 @@ pub mod model;
 
 pub use config::{
     BlockPick, CellOrder, EliteSelection, FailedResult, Fallback, ResedaConfig, ResedaError,
-    Strategy, Zones,
+    Strategy, Zones, AMBIGUITIES,
 };
 
 use model::{sample_block_permutations, sample_independent, BlockScratch, Model};

@@ -54,7 +54,7 @@ pub mod tracked;
 
 pub use config::{
     paper_reset_point, CrossoverRows, EliteOrder, Elitism, Pairing, RepetitionScope, RepetitionSet,
-    ResetRule, RetGaConfig, RetGaError, SuccessGeneration,
+    ResetRule, RetGaConfig, RetGaError, SuccessGeneration, AMBIGUITIES,
 };
 
 use ops::{random_individual, select_survivors, Blueprint};

@@ -44,6 +44,33 @@ fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
     })
 }
 
+/// The options of an algorithm that are a paper's ambiguity, from the algorithm's own crate
+/// (see [`sudoku_core::Ambiguity`]): what `sudoku-lab readings` varies by default. Empty for
+/// an algorithm without such a table (Lewis's SA) or an unknown name.
+pub fn ambiguities(name: &str) -> &'static [sudoku_core::Ambiguity] {
+    match name {
+        "ret-ga" => ::ret_ga::AMBIGUITIES,
+        "mk-ga" => ::mk_ga::AMBIGUITIES,
+        "reseda" => ::reseda::AMBIGUITIES,
+        "gen-ga" => ::gen_ga::AMBIGUITIES,
+        "cso" => ::cso::AMBIGUITIES,
+        _ => &[],
+    }
+}
+
+/// An option value as the spec would write it, from its spelling in an ambiguity table or on
+/// the command line: `true`/`false` are booleans, integers are integers, anything else a
+/// string (no option of a table is a word that reads as a number).
+pub fn option_value(text: &str) -> toml::Value {
+    match text {
+        "true" => toml::Value::Boolean(true),
+        "false" => toml::Value::Boolean(false),
+        t => t
+            .parse::<i64>()
+            .map_or_else(|_| toml::Value::String(t.to_string()), toml::Value::Integer),
+    }
+}
+
 /// The option that sizes an algorithm's population (individuals, samples, cats and their
 /// seeking copies) and the number of grids it holds at once on order `n` (a guess of the
 /// memory of a run, not an exact count); None for single-solution algorithms.
@@ -268,5 +295,46 @@ mod tests {
                 assert_eq!(got, want, "{name} {params}");
             }
         }
+    }
+
+    /// Every value of every ambiguity table builds a solver through this registry, the
+    /// default is one of the values, and the values are the registry's own choices for the
+    /// key (read from the error a bogus value gets), save the exceptions named here.
+    #[test]
+    fn ambiguity_tables_match_the_registry() {
+        // Values of the registry that are no reading of the paper (an ablation switch).
+        let not_readings = [("mk-ga", "restart_rule", "never")];
+        for (name, _) in ALGORITHMS {
+            for a in ambiguities(name) {
+                assert!(a.values.contains(&a.default), "{name} {}", a.key);
+                for v in a.values {
+                    let mut t = toml::Table::new();
+                    t.insert(a.key.to_string(), option_value(v));
+                    solver(name, &t).unwrap_or_else(|e| panic!("{name} {}={v}: {e}", a.key));
+                }
+                if a.values.iter().any(|v| option_value(v).is_bool()) {
+                    continue;
+                }
+                let mut t = toml::Table::new();
+                t.insert(a.key.to_string(), option_value("bogus-value"));
+                let err = solver(name, &t)
+                    .err()
+                    .expect("a bogus value is refused")
+                    .to_string();
+                let listed = err
+                    .split("is not one of: ")
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{err}"));
+                let mut want: Vec<&str> = listed.split(", ").collect();
+                want.retain(|v| !not_readings.contains(&(*name, a.key, *v)));
+                let mut got = a.values.to_vec();
+                (want.sort(), got.sort());
+                assert_eq!(got, want, "{name} {}", a.key);
+            }
+        }
+        assert_eq!(
+            sudoku_core::Ambiguity::combinations(ambiguities("ret-ga")),
+            576
+        );
     }
 }
