@@ -11,6 +11,7 @@ mod generate;
 mod list;
 mod merge;
 mod puzzles;
+mod readings;
 mod replay;
 pub mod reproduce;
 mod solve;
@@ -73,6 +74,7 @@ pub fn run() -> ExitCode {
             boards: boards.as_deref(),
             out: out.as_deref(),
         }),
+        args::Command::Readings(a) => readings::readings(&a),
         args::Command::List => list::list(),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
