@@ -26,7 +26,13 @@ impl Space {
         let (keys, values) = if !options.is_empty() {
             parse_options(options)?
         } else if let Some(r) = &alg.readings {
-            r.iter().map(|(k, v)| (k.clone(), v.clone())).unzip()
+            // The ambiguity table's order first (the spec's table is sorted by name).
+            let table = crate::algos::ambiguities(&alg.algorithm);
+            let rank = |k: &str| table.iter().position(|a| a.key == k).unwrap_or(usize::MAX);
+            let mut entries: Vec<(String, Vec<toml::Value>)> =
+                r.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            entries.sort_by_key(|(k, _)| rank(k));
+            entries.into_iter().unzip()
         } else {
             let table = crate::algos::ambiguities(&alg.algorithm);
             if table.is_empty() {
