@@ -147,8 +147,7 @@ pub fn render_spec_curve(
             "every matrix row needs a mark per column".into(),
         ));
     }
-    if width < 400
-        || width > 8192
+    if !(400..=8192).contains(&width)
         || height > 8192
         || (height as i64) < spec_curve_height(c, 100) as i64
     {

@@ -155,7 +155,8 @@ fn a_readings_runs_are_the_protocols_runs() {
         assert_eq!(f[4], "3000", "{l}");
         got.push([f[1], f[2], f[3], f[5], f[6], f[7]].join(","));
     }
-    (want.sort(), got.sort());
+    want.sort();
+    got.sort();
     assert_eq!(got.len(), 16);
     assert_eq!(got, want);
 }

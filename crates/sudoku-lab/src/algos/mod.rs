@@ -336,7 +336,8 @@ mod tests {
                 let mut want: Vec<&str> = listed.split(", ").collect();
                 want.retain(|v| !not_readings.contains(&(*name, a.key, *v)));
                 let mut got = a.values.to_vec();
-                (want.sort(), got.sort());
+                want.sort();
+                got.sort();
                 assert_eq!(got, want, "{name} {}", a.key);
             }
         }

@@ -410,10 +410,17 @@ pub fn write_chart(out: &Path, setup: &Setup, race: &Race, fates: &[Fate]) -> Re
         rows,
     };
     let height = lab_charts::spec_curve_height(&curve, 260);
+    if height > 8192 {
+        eprintln!(
+            "spec-curve: {} option values are too many rows to draw; no chart",
+            curve.rows.len()
+        );
+        return Ok(());
+    }
     lab_charts::render_spec_curve(
         &curve,
         1200,
-        height.min(8192),
+        height,
         &out.join("spec-curve.svg"),
         &out.join("spec-curve.png"),
     )?;
