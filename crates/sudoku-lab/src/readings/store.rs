@@ -306,3 +306,76 @@ fn parse(line: &str, plan: &Plan, full: u64) -> Result<Record> {
     }
     Ok(r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(records: &[(u64, bool, u64)]) -> Store {
+        let mut s = Store {
+            path: PathBuf::new(),
+            records: Vec::new(),
+            best: HashMap::new(),
+            full: 1000,
+        };
+        for (run, &(cap, solved, generations)) in records.iter().enumerate() {
+            s.insert(Record {
+                reading: 0,
+                puzzle: 0,
+                run: run as u64,
+                cap,
+                seed: 0,
+                solved,
+                generations,
+                evaluations: 0,
+            });
+        }
+        s
+    }
+
+    /// What a recorded run tells under other budgets: a run that ended is the same run
+    /// under any budget it fits in and censored below; a run stopped at its cap is known up
+    /// to that cap only.
+    #[test]
+    fn a_record_answers_the_budgets_it_covers() {
+        let s = store(&[
+            (100, true, 40),
+            (100, false, 100),
+            (100, false, 70),
+            (1000, false, 1000),
+        ]);
+        let seen = |run, cap| s.seen(0, 0, run, cap).map(|x| (x.solved, x.generations));
+        // Solved at 40 under a cap of 100: the same under the full budget, censored below 40.
+        assert_eq!(seen(0, 1000), Some((true, 40)));
+        assert_eq!(seen(0, 40), Some((true, 40)));
+        assert_eq!(seen(0, 39), Some((false, 39)));
+        // Stopped at its cap of 100: unknown beyond it.
+        assert_eq!(seen(1, 100), Some((false, 100)));
+        assert_eq!(seen(1, 50), Some((false, 50)));
+        assert_eq!(seen(1, 101), None);
+        // Ended by itself at 70 (unsolved) under a cap of 100: final.
+        assert_eq!(seen(2, 1000), Some((false, 70)));
+        // Ran the full budget.
+        assert_eq!(seen(3, 1000), Some((false, 1000)));
+        assert_eq!(s.seen(0, 0, 9, 10), None);
+    }
+
+    /// A rerun under a larger cap supersedes the capped record; both stay in the file.
+    #[test]
+    fn the_largest_cap_wins() {
+        let mut s = store(&[(100, false, 100)]);
+        s.insert(Record {
+            reading: 0,
+            puzzle: 0,
+            run: 0,
+            cap: 1000,
+            seed: 0,
+            solved: true,
+            generations: 500,
+            evaluations: 0,
+        });
+        assert_eq!(s.records().len(), 2);
+        assert_eq!(s.seen(0, 0, 0, 1000).map(|x| x.generations), Some(500));
+        assert_eq!(s.best(0, 0, 0).map(|r| r.cap), Some(1000));
+    }
+}
