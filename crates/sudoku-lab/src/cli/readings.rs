@@ -122,7 +122,7 @@ fn run_race(
     outputs::write_chart(out, setup, &race, &fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
     eprintln!(
-        "{alive} of {} readings survive; {} generations spent ({:.1} % of the full factorial's estimate); {}",
+        "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
         fates.len(),
         findings.cost.generations,
         100.0 * findings.cost.generations as f64 / findings.cost.factorial_generations.max(1.0),

@@ -59,6 +59,9 @@ pub struct Setup {
     pub labels: Vec<String>,
     /// Runs per race puzzle.
     pub runs: Vec<u64>,
+    /// Runs per race puzzle in the full protocol (before `--max-runs`): the full factorial
+    /// the race's cost is compared with.
+    pub protocol_runs: Vec<u64>,
     pub space: Space,
     /// The raced algorithm's entry.
     pub algorithm: AlgorithmSpec,
@@ -93,7 +96,7 @@ impl Setup {
         })?;
         let rows = published_rows(&request, &column)?;
         let space = Space::of(alg, &request.options)?;
-        let (puzzles, labels, runs) = race_puzzles(&request, &rows)?;
+        let (puzzles, labels, (runs, protocol_runs)) = race_puzzles(&request, &rows)?;
         let mut derived = spec.clone();
         derived.algorithms = (0..space.len())
             .map(|r| reading_entry(alg, &space, r))
@@ -103,6 +106,7 @@ impl Setup {
             puzzles,
             labels,
             runs,
+            protocol_runs,
             algorithm: alg.clone(),
             space,
             rows,
@@ -175,14 +179,16 @@ fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> 
 }
 
 /// The race's puzzles: the spec's primary entries whose label has a published row, each a
-/// single puzzle; their labels and runs (the protocol's, at most `--max-runs`).
+/// single puzzle; their labels and runs (the protocol's at most `--max-runs`, and the
+/// protocol's).
 fn race_puzzles(
     request: &Request,
     rows: &[PublishedRow],
-) -> Result<(Vec<Puzzle>, Vec<String>, Vec<u64>)> {
+) -> Result<(Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>))> {
     let spec = &request.spec;
     let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
-    let (mut puzzles, mut labels, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut puzzles, mut labels) = (Vec::new(), Vec::new());
+    let (mut runs, mut protocol_runs) = (Vec::new(), Vec::new());
     for (e, entry) in spec.puzzles.iter().enumerate() {
         if !entry.primary || !rows.iter().any(|r| r.level == entry.label()) {
             continue;
@@ -204,6 +210,7 @@ fn race_puzzles(
                 .max_runs
                 .map_or(loaded.runs[i], |m| m.min(loaded.runs[i])),
         );
+        protocol_runs.push(loaded.runs[i]);
     }
     if puzzles.is_empty() {
         bail!(
@@ -211,7 +218,7 @@ fn race_puzzles(
             spec.id
         );
     }
-    Ok((puzzles, labels, runs))
+    Ok((puzzles, labels, (runs, protocol_runs)))
 }
 
 /// The default folder of a race: `results/readings-<id>-<label>` (`-synthetic` added for a

@@ -116,10 +116,13 @@ pub struct Cost {
     /// Generations and runs the race executed (every record of the run file).
     pub generations: u64,
     pub runs: u64,
-    /// Runs of the full factorial: readings x the runs of every race puzzle.
+    /// Runs of the full factorial at the full protocol: readings x the protocol's runs of
+    /// every race puzzle.
     pub factorial_runs: u64,
-    /// An estimate of the full factorial's generations (see [`cost`]).
+    /// An estimate of the full factorial's generations at the full protocol (see [`cost`]).
     pub factorial_generations: f64,
+    /// The same at the race's runs per puzzle (`--max-runs`).
+    pub factorial_generations_race: f64,
 }
 
 /// The race's cost, and an estimate of the full factorial's: per reading and puzzle, its
@@ -156,7 +159,7 @@ pub fn cost(setup: &Setup, store: &Store) -> Cost {
             };
         }
     }
-    let mut factorial = 0f64;
+    let (mut factorial, mut at_race) = (0f64, 0f64);
     for (p, &runs) in setup.runs.iter().enumerate() {
         let ended: Vec<f64> = (0..readings)
             .map(|r| seen[r * per_puzzle + p])
@@ -171,14 +174,16 @@ pub fn cost(setup: &Setup, store: &Store) -> Cost {
         for r in 0..readings {
             let c = seen[r * per_puzzle + p];
             let mean = if c.1 > 0 { c.0 / c.1 as f64 } else { fallback };
-            factorial += mean * runs as f64;
+            factorial += mean * setup.protocol_runs[p] as f64;
+            at_race += mean * runs as f64;
         }
     }
     Cost {
         generations: store.records().iter().map(|r| r.generations).sum(),
         runs: store.records().len() as u64,
-        factorial_runs: readings as u64 * setup.runs.iter().sum::<u64>(),
+        factorial_runs: readings as u64 * setup.protocol_runs.iter().sum::<u64>(),
         factorial_generations: factorial,
+        factorial_generations_race: at_race,
     }
 }
 
@@ -318,14 +323,22 @@ fn eliminations_text(f: &Findings) -> String {
 
 /// The race's generations against the full factorial's estimate.
 fn cost_text(c: &Cost) -> String {
-    let share = if c.factorial_generations > 0.0 {
-        100.0 * c.generations as f64 / c.factorial_generations
-    } else {
-        f64::NAN
+    let share = |of: f64| {
+        if of > 0.0 {
+            100.0 * c.generations as f64 / of
+        } else {
+            f64::NAN
+        }
     };
     format!(
-        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {share:.1} % of it.\n\n",
-        c.runs, c.generations, c.factorial_runs, c.factorial_generations
+        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations).\n\n",
+        c.runs,
+        c.generations,
+        c.factorial_runs,
+        c.factorial_generations,
+        share(c.factorial_generations),
+        share(c.factorial_generations_race),
+        c.factorial_generations_race,
     )
 }
 
