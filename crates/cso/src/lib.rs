@@ -477,3 +477,12 @@ pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
         words: "MR gives the number of cats to enter the tracing mode process; haphazardly pick the number of cats and set them into tracing mode according to MR",
     },
 ];
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
+    }
+}

@@ -596,3 +596,12 @@ pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
         words: "S4: Si se mantiene el top, aumentan el fitness del top en 1 por cada mantencion (unconfirmed)",
     },
 ];
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
+    }
+}

@@ -22,6 +22,30 @@ impl Ambiguity {
             .map(|a| a.values.len() as u64)
             .fold(1, u64::saturating_mul)
     }
+
+    /// A table's own consistency, for each crate's test: keys unique, at least two values per
+    /// option, no value twice, the default among the values, words given. (That each value
+    /// builds a solver is checked by the runner's registry, which holds the option parser.)
+    pub fn check_table(table: &[Ambiguity]) -> Result<(), String> {
+        for (i, a) in table.iter().enumerate() {
+            if table[..i].iter().any(|b| b.key == a.key) {
+                return Err(format!("{}: listed twice", a.key));
+            }
+            if a.values.len() < 2 {
+                return Err(format!("{}: fewer than two values", a.key));
+            }
+            if (1..a.values.len()).any(|j| a.values[..j].contains(&a.values[j])) {
+                return Err(format!("{}: a value listed twice", a.key));
+            }
+            if !a.values.contains(&a.default) {
+                return Err(format!("{}: default {} is not a value", a.key, a.default));
+            }
+            if a.words.trim().is_empty() {
+                return Err(format!("{}: no words", a.key));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
