@@ -178,13 +178,13 @@ fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> 
     Ok(rows)
 }
 
+/// The race's puzzles, their labels, and their runs (the race's and the protocol's).
+type RacePuzzles = (Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>));
+
 /// The race's puzzles: the spec's primary entries whose label has a published row, each a
 /// single puzzle; their labels and runs (the protocol's at most `--max-runs`, and the
 /// protocol's).
-fn race_puzzles(
-    request: &Request,
-    rows: &[PublishedRow],
-) -> Result<(Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>))> {
+fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles> {
     let spec = &request.spec;
     let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
     let (mut puzzles, mut labels) = (Vec::new(), Vec::new());
