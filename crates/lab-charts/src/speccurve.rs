@@ -35,7 +35,7 @@ fn draw<DB: DrawingBackend>(
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| ChartError::Draw(e.to_string());
     root.fill(&WHITE).map_err(err)?;
     let (w, h) = root.dim_in_pixel();
-    let (left, right, top) = (230i32, 20i32, 50i32);
+    let (left, right, top) = (230i32, 20i32, 64i32);
     let row_h = 16i32;
     let matrix_h = row_h * c.rows.len() as i32;
     let plot_bottom = h as i32 - matrix_h - 30;
@@ -57,7 +57,7 @@ fn draw<DB: DrawingBackend>(
     .map_err(err)?;
     root.draw(&Text::new(
         c.y_label.clone(),
-        (10, top),
+        (10, top - 30),
         font(12.0).color(&BLACK),
     ))
     .map_err(err)?;
