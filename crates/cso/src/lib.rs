@@ -448,3 +448,41 @@ impl Solver for Cso {
         }
     }
 }
+
+/// The options the CSO thesis leaves open or garbles, with its words: the readings
+/// `sudoku-lab readings` races (2 x 3 x 2 x 2 = 24). Values are the runner's spellings.
+pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
+    sudoku_core::Ambiguity {
+        key: "rounding",
+        values: &["truncate", "round"],
+        default: "truncate",
+        words: "not stated: val = current value +/- (current value * SRD), then val % size of the list of needed values",
+    },
+    sudoku_core::Ambiguity {
+        key: "tracing_rounding",
+        values: &["floor", "round", "truncate"],
+        default: "floor",
+        words: "not stated: xk,d % size of list of needed values",
+    },
+    sudoku_core::Ambiguity {
+        key: "tracing_position",
+        values: &["own", "best"],
+        default: "own",
+        words: "garbled: Update the position of catk according to the equation: (equation missing) where xbest,d is the current position of the catk",
+    },
+    sudoku_core::Ambiguity {
+        key: "tracing_selection",
+        values: &["count", "per-cat"],
+        default: "count",
+        words: "MR gives the number of cats to enter the tracing mode process; haphazardly pick the number of cats and set them into tracing mode according to MR",
+    },
+];
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
+    }
+}

@@ -557,3 +557,21 @@ impl GenGa {
         }
     }
 }
+
+/// The options Benbassat's text leaves open, with its words: the readings `sudoku-lab
+/// readings` races (2). Values are the runner's spellings.
+pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[sudoku_core::Ambiguity {
+    key: "mutation_unit",
+    values: &["per-individual", "per-row"],
+    default: "per-individual",
+    words: "I used a 0.8 mutation rate (per individual or per row is not stated)",
+}];
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
+    }
+}

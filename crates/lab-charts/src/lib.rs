@@ -5,6 +5,8 @@
 //!   by side, like a figure with panels (a), (b), (c).
 //! * [`render_boxes`] draws a [`BoxChart`] (box plots, one box per series
 //!   and category, side by side).
+//! * [`render_spec_curve`] draws a [`SpecCurve`]: readings ordered by fit, their
+//!   option values as a dot matrix beneath, as multiverse analyses draw it.
 //! * [`render_cd`] draws a [`CdDiagram`], the critical-difference diagram of
 //!   average ranks of Demšar (2006).
 //! * Every series is a line with markers in its own colour from a fixed,
@@ -45,6 +47,8 @@ pub use boxes::{quantile_type7, render_boxes, BoxChart, BoxSeries, BoxStats};
 pub use cd::{render_cd, CdDiagram};
 pub use grid::{render_grids, GridFigure, GridPanel};
 mod scale;
+mod speccurve;
+pub use speccurve::{render_spec_curve, spec_curve_height, SpecCurve};
 
 use draw::{Flavor, Prepared, PreparedSeries};
 use font::RotatedLabel;

@@ -575,3 +575,35 @@ impl<'a> Run<'a> {
 fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
     budget.max_evaluations.is_some_and(|m| evaluations >= m)
 }
+
+/// The options neither Das et al. nor the secondary summary (S4) settle, with their words: the
+/// readings `sudoku-lab readings` races (2 x 2 x 2 = 8). Values are the runner's spellings.
+pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
+    sudoku_core::Ambiguity {
+        key: "crossover",
+        values: &["uniform-boxes", "one-point-boxes"],
+        default: "uniform-boxes",
+        words: "not stated (whole sub-squares are exchanged; how the points are chosen is unknown)",
+    },
+    sudoku_core::Ambiguity {
+        key: "restart_rule",
+        values: &["stagnation", "fixed-period"],
+        default: "stagnation",
+        words: "S4: Restarts a las 2000 iteraciones (unconfirmed)",
+    },
+    sudoku_core::Ambiguity {
+        key: "ageing",
+        values: &["true", "false"],
+        default: "true",
+        words: "S4: Si se mantiene el top, aumentan el fitness del top en 1 por cada mantencion (unconfirmed)",
+    },
+];
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
+    }
+}

@@ -207,3 +207,39 @@ impl ResedaConfig {
         Ok(())
     }
 }
+
+/// The options the paper leaves open (the block sampler's cell order, its pick and fallback,
+/// the elite selection, the result of a failed resolution), with its words: the readings
+/// `sudoku-lab readings` races (4 x 2 x 2 x 2 x 2 = 64). Values are the runner's spellings.
+pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
+    sudoku_core::Ambiguity {
+        key: "cell_order",
+        values: &["renormalised", "raw", "static", "box"],
+        default: "renormalised",
+        words: "not stated: first pick a symbol in the cell having the highest probability ... This method is iterated until the last cell is filled",
+    },
+    sudoku_core::Ambiguity {
+        key: "block_pick",
+        values: &["draw-in-most-certain-cell", "argmax-cell-symbol"],
+        default: "draw-in-most-certain-cell",
+        words: "first pick a symbol in the cell having the highest probability",
+    },
+    sudoku_core::Ambiguity {
+        key: "fallback",
+        values: &["remaining-symbols", "allowed-symbols"],
+        default: "remaining-symbols",
+        words: "we just pick the remaining symbols uniformly at random",
+    },
+    sudoku_core::Ambiguity {
+        key: "elite_selection",
+        values: &["sort", "best-of-groups"],
+        default: "sort",
+        words: "sorting the Q samples and keep the Q1 with lowest cost; the sample with lowest cost function among Q/Q1 samples of size Q1",
+    },
+    sudoku_core::Ambiguity {
+        key: "failed_result",
+        values: &["best-sample", "most-probable"],
+        default: "best-sample",
+        words: "not stated (the approximate solution obtained after this first shot)",
+    },
+];

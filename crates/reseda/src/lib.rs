@@ -64,7 +64,7 @@ pub mod model;
 
 pub use config::{
     BlockPick, CellOrder, EliteSelection, FailedResult, Fallback, ResedaConfig, ResedaError,
-    Strategy, Zones,
+    Strategy, Zones, AMBIGUITIES,
 };
 
 use model::{sample_block_permutations, sample_independent, BlockScratch, Model};
@@ -361,5 +361,14 @@ impl Solver for Reseda {
                 ("solved_by_zone", solved_by),
             ],
         }
+    }
+}
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
     }
 }

@@ -224,3 +224,57 @@ impl RetGaConfig {
         Ok(())
     }
 }
+
+/// The options whose value the papers leave open (`000` and `002`), with their words: the
+/// readings `sudoku-lab readings` races (2 x 2 x 2 x 2 x 3 x 2 x 3 x 2 = 576). Values are the
+/// runner's spellings; the first-listed default is the papers' text as we read it.
+pub const AMBIGUITIES: &[sudoku_core::Ambiguity] = &[
+    sudoku_core::Ambiguity {
+        key: "elitism",
+        values: &["alternate", "best"],
+        default: "alternate",
+        words: "the alternate individuals are then selected; neither complete nor partial elitism was found to be efficient",
+    },
+    sudoku_core::Ambiguity {
+        key: "crossover_rows",
+        values: &["alternate", "uniform-random"],
+        default: "alternate",
+        words: "Now interchange the rows alternatively throughout",
+    },
+    sudoku_core::Ambiguity {
+        key: "repetition_scope",
+        values: &["givens", "all"],
+        default: "givens",
+        words: "any repetition of a given is replaced ... repetition of non-givens is not removed by this process",
+    },
+    sudoku_core::Ambiguity {
+        key: "repetition_set",
+        values: &["present-in-unit", "givens-of-unit"],
+        default: "present-in-unit",
+        words: "G_i is the set of numbers present in the i th row or column",
+    },
+    sudoku_core::Ambiguity {
+        key: "elite_order",
+        values: &["ascending", "best-first", "ascending-literal"],
+        default: "ascending",
+        words: "Arrange the individuals in the ascending order of their fitness values",
+    },
+    sudoku_core::Ambiguity {
+        key: "pairing",
+        values: &["consecutive", "random"],
+        default: "consecutive",
+        words: "Select 2 conjugative individuals; between two consecutive individuals",
+    },
+    sudoku_core::Ambiguity {
+        key: "reset_rule",
+        values: &["stagnation", "fixed-period", "never"],
+        default: "stagnation",
+        words: "000: generations needed to wait with a repeated fitness values; 002: generations after which the algorithm attempts to regenerate",
+    },
+    sudoku_core::Ambiguity {
+        key: "success_generation",
+        values: &["current", "completed"],
+        default: "current",
+        words: "not stated (which generation a success found mid-generation is credited to)",
+    },
+];

@@ -55,7 +55,7 @@ pub mod tracked;
 
 pub use config::{
     paper_reset_point, CrossoverRows, EliteOrder, Elitism, Pairing, RepetitionScope, RepetitionSet,
-    ResetRule, RetGaConfig, RetGaError, SuccessGeneration,
+    ResetRule, RetGaConfig, RetGaError, SuccessGeneration, AMBIGUITIES,
 };
 
 use ops::{random_individual, select_survivors, Blueprint};
@@ -353,5 +353,14 @@ impl RetGa {
                 ("reset_point", reset_point),
             ],
         }
+    }
+}
+
+#[cfg(test)]
+mod ambiguity_table {
+    /// The ambiguity table is consistent (the registry's test checks each value builds).
+    #[test]
+    fn the_ambiguity_table_is_consistent() {
+        sudoku_core::Ambiguity::check_table(super::AMBIGUITIES).unwrap();
     }
 }

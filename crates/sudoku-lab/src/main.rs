@@ -9,6 +9,7 @@
 //!   lock, progress, shards and their merge, replay;
 //! - [`reports`] - every report and chart written from runs.csv, behind one dispatcher;
 //! - [`export`] - results in other tools' formats (LaTeX, Markdown, IOHprofiler);
+//! - [`readings`] - `sudoku-lab readings`: a paper's readings raced against its table;
 //! - [`site`] - the static HTML site of every results folder (`sudoku-lab report`).
 //!
 //! Dependencies point one way: `cli` -> `site`, `reports` -> `export`, `protocol` -> `spec`
@@ -20,6 +21,7 @@ mod export;
 #[cfg(test)]
 mod fuzz;
 mod protocol;
+mod readings;
 mod reports;
 mod site;
 mod spec;

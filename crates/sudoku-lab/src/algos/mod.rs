@@ -44,6 +44,41 @@ fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
     })
 }
 
+/// The options of an algorithm that are a paper's ambiguity, from the algorithm's own crate
+/// (see [`sudoku_core::Ambiguity`]): what `sudoku-lab readings` varies by default. Empty for
+/// an algorithm without such a table (Lewis's SA) or an unknown name.
+pub fn ambiguities(name: &str) -> &'static [sudoku_core::Ambiguity] {
+    match name {
+        "ret-ga" => ::ret_ga::AMBIGUITIES,
+        "mk-ga" => ::mk_ga::AMBIGUITIES,
+        "reseda" => ::reseda::AMBIGUITIES,
+        "gen-ga" => ::gen_ga::AMBIGUITIES,
+        "cso" => ::cso::AMBIGUITIES,
+        _ => &[],
+    }
+}
+
+/// Whether a run of the algorithm stops at its first solution, so that a run under a smaller
+/// generation budget is the full run cut short (tested for each algorithm): what lets
+/// `readings` stop runs at a cap and count them as censored. Benbassat's generator GA runs to
+/// its budget whatever it finds (it collects solved boards), so its runs cannot be capped.
+pub fn cappable(name: &str) -> bool {
+    name != "gen-ga"
+}
+
+/// An option value as the spec would write it, from its spelling in an ambiguity table or on
+/// the command line: `true`/`false` are booleans, integers are integers, anything else a
+/// string (no option of a table is a word that reads as a number).
+pub fn option_value(text: &str) -> toml::Value {
+    match text {
+        "true" => toml::Value::Boolean(true),
+        "false" => toml::Value::Boolean(false),
+        t => t
+            .parse::<i64>()
+            .map_or_else(|_| toml::Value::String(t.to_string()), toml::Value::Integer),
+    }
+}
+
 /// The option that sizes an algorithm's population (individuals, samples, cats and their
 /// seeking copies) and the number of grids it holds at once on order `n` (a guess of the
 /// memory of a run, not an exact count); None for single-solution algorithms.
@@ -304,6 +339,96 @@ mod tests {
                     .filter(|c| !::gen_ga::CHECKPOINTS.contains(c))
                     .collect();
                 assert_eq!(got, want, "{name} {params}");
+            }
+        }
+    }
+
+    /// Every value of every ambiguity table builds a solver through this registry, the
+    /// default is one of the values, and the values are the registry's own choices for the
+    /// key (read from the error a bogus value gets), save the exceptions named here.
+    #[test]
+    fn ambiguity_tables_match_the_registry() {
+        // Values of the registry that are no reading of the paper (an ablation switch).
+        let not_readings = [("mk-ga", "restart_rule", "never")];
+        for (name, _) in ALGORITHMS {
+            for a in ambiguities(name) {
+                assert!(a.values.contains(&a.default), "{name} {}", a.key);
+                for v in a.values {
+                    let mut t = toml::Table::new();
+                    t.insert(a.key.to_string(), option_value(v));
+                    solver(name, &t).unwrap_or_else(|e| panic!("{name} {}={v}: {e}", a.key));
+                }
+                if a.values.iter().any(|v| option_value(v).is_bool()) {
+                    continue;
+                }
+                let mut t = toml::Table::new();
+                t.insert(a.key.to_string(), option_value("bogus-value"));
+                let err = solver(name, &t)
+                    .err()
+                    .expect("a bogus value is refused")
+                    .to_string();
+                let listed = err
+                    .split("is not one of: ")
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{err}"));
+                let mut want: Vec<&str> = listed.split(", ").collect();
+                want.retain(|v| !not_readings.contains(&(*name, a.key, *v)));
+                let mut got = a.values.to_vec();
+                want.sort();
+                got.sort();
+                assert_eq!(got, want, "{name} {}", a.key);
+            }
+        }
+        assert_eq!(
+            sudoku_core::Ambiguity::combinations(ambiguities("ret-ga")),
+            576
+        );
+    }
+
+    /// The prefix property `readings` relies on to stop runs at a cap: a run with a smaller
+    /// generation budget is the same run cut short. A run that solves by generation g under a
+    /// budget G gives the same outcome under any budget of at least g generations; one that
+    /// does not solve by a budget g stops there unsolved.
+    #[test]
+    fn a_capped_run_is_a_prefix_of_the_full_run() {
+        let puzzle = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        for (name, _) in ALGORITHMS {
+            let s = solver(name, &toml::Table::new()).unwrap();
+            if !cappable(name) {
+                // gen-ga runs to its budget whatever it finds (it collects boards).
+                let mut rng = sudoku_core::rng_from_seed(1);
+                let out = s.solve(
+                    puzzle,
+                    &Budget::generations(50),
+                    &mut rng,
+                    &mut sudoku_core::NoObserver,
+                );
+                assert_eq!(out.generations, 50, "{name}");
+                continue;
+            }
+            for seed in 1..=4u64 {
+                let run = |g: u64| {
+                    let mut rng = sudoku_core::rng_from_seed(seed);
+                    s.solve(
+                        puzzle,
+                        &Budget::generations(g),
+                        &mut rng,
+                        &mut sudoku_core::NoObserver,
+                    )
+                };
+                let full = run(400);
+                for cap in [1u64, 3, 10, 40, 150] {
+                    let capped = run(cap);
+                    if full.solved && full.generations <= cap {
+                        assert!(capped.solved, "{name} seed {seed} cap {cap}");
+                        assert_eq!(capped.generations, full.generations, "{name} {seed} {cap}");
+                        assert_eq!(capped.evaluations, full.evaluations, "{name} {seed} {cap}");
+                        assert_eq!(capped.grid.to_line(), full.grid.to_line());
+                    } else {
+                        assert!(!capped.solved, "{name} seed {seed} cap {cap}");
+                        assert_eq!(capped.generations, cap, "{name} seed {seed} cap {cap}");
+                    }
+                }
             }
         }
     }

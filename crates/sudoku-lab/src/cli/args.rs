@@ -159,6 +159,12 @@ pub enum Command {
         #[arg(long, default_value_t = super::generate::DEFAULT_NODE_LIMIT)]
         node_limit: u64,
     },
+    /// Race every combination of a paper's named ambiguities (the algorithm's ambiguity
+    /// options, or those named) against its published table: rounds of runs with the
+    /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
+    /// eliminated when a cell rejects it (Holm within the reading, Bonferroni across looks).
+    /// Writes readings.csv, report.md and spec-curve.svg/png.
+    Readings(ReadingsArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
@@ -290,4 +296,52 @@ mod tests {
             assert!(ids.contains(id), "{id}");
         }
     }
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct ReadingsArgs {
+    /// An embedded experiment id (see `list`) or a spec file (.toml).
+    pub experiment: String,
+    /// The spec's algorithm label whose published column is raced (its options are the base).
+    #[arg(long)]
+    pub algorithm: String,
+    /// A published table replacing the spec's (layout of experiments/paper/*.csv); cells it
+    /// does not hold are not tested.
+    #[arg(long)]
+    pub published: Option<PathBuf>,
+    /// An option to vary and its values, KEY=V1,V2 (repeatable); default: the spec's
+    /// `readings`, else every ambiguity option of the algorithm.
+    #[arg(long = "options", value_name = "KEY=V1,V2")]
+    pub options: Vec<String>,
+    /// At most this many runs per puzzle (default: the protocol's runs).
+    #[arg(long)]
+    pub max_runs: Option<u64>,
+    /// Cumulative runs per puzzle of the rounds, comma-separated.
+    #[arg(long, default_value = "5,10,20,50,100", value_delimiter = ',')]
+    pub rounds: Vec<u64>,
+    /// Capped runs stop at this multiple of the published maximum generations (0: no caps).
+    #[arg(long, default_value_t = 2.0)]
+    pub cap: f64,
+    /// Family-wise error rate of a reading's elimination over the whole race.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Output folder (default `results/readings-<id>-<label>/`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Continue an interrupted race: runs already in its runs.csv are not redone.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Discard the race's earlier files in the output folder and start over.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Race against a table made from this hidden reading (KEY=V,...; options left out take
+    /// their first value) instead of the published one.
+    #[arg(long, value_name = "KEY=V,...")]
+    pub synthetic: Option<String>,
+    /// The master seed of the synthetic table's runs (default: the spec's plus one).
+    #[arg(long)]
+    pub synthetic_seed: Option<u64>,
 }

@@ -12,6 +12,7 @@ mod list;
 mod merge;
 mod outcome;
 mod puzzles;
+mod readings;
 mod replay;
 pub mod reproduce;
 mod solve;
@@ -76,6 +77,7 @@ pub fn run() -> ExitCode {
             out: out.as_deref(),
             node_limit,
         }),
+        args::Command::Readings(a) => readings::readings(&a),
         args::Command::List => list::list(),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),

@@ -76,9 +76,14 @@ impl<'a> Protocol<'a> {
     /// Execute one job: the row it produces, crediting the run's effort to `progress` as it
     /// goes. The exact checker verifies every claimed solution.
     pub fn execute_observed(&self, job: &Job, progress: Option<&Progress>) -> Done {
+        self.execute_within(job, &self.budgets[job.algorithm], progress)
+    }
+
+    /// [`Protocol::execute_observed`] under another budget (`readings` stops runs at a cap
+    /// tied to the published generations; the row records the budget in `max_generations`).
+    pub fn execute_within(&self, job: &Job, budget: &Budget, progress: Option<&Progress>) -> Done {
         let puzzle = &self.puzzles[job.puzzle];
         let solver = &self.solvers[job.algorithm];
-        let budget = &self.budgets[job.algorithm];
         let mut rng = rng_from_seed(job.seed);
         let mut recorder = self
             .anytime

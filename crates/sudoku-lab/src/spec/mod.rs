@@ -169,6 +169,11 @@ pub struct AlgorithmSpec {
     /// Algorithm options (see `sudoku-lab list` and the crate docs); unknown keys are errors.
     #[serde(default)]
     pub params: toml::Table,
+    /// `sudoku-lab readings`: the options to vary and their values, e.g.
+    /// `{ elitism = ["alternate", "best"] }` (default: every option of the algorithm's
+    /// ambiguity table, with all its values). Each value must build a solver.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<std::collections::BTreeMap<String, Vec<toml::Value>>>,
 }
 
 impl AlgorithmSpec {

@@ -138,6 +138,7 @@ impl Spec {
             }
             crate::algos::solver(&a.algorithm, &a.params)
                 .with_context(|| format!("algorithm '{}'", a.label))?;
+            check_readings(a)?;
         }
         Ok(())
     }
@@ -315,4 +316,27 @@ impl Spec {
         }
         Ok(())
     }
+}
+
+/// An algorithm's `readings`: every option named has at least one value, no value twice, and
+/// each value builds a solver with the algorithm's other options.
+fn check_readings(a: &super::AlgorithmSpec) -> Result<()> {
+    let Some(readings) = &a.readings else {
+        return Ok(());
+    };
+    for (key, values) in readings {
+        let at = || format!("algorithm '{}': readings.{key}", a.label);
+        if values.is_empty() {
+            bail!("{}: no values", at());
+        }
+        for (i, v) in values.iter().enumerate() {
+            if values[..i].contains(v) {
+                bail!("{}: value {v} appears twice", at());
+            }
+            let mut params = a.params.clone();
+            params.insert(key.clone(), v.clone());
+            crate::algos::solver(&a.algorithm, &params).with_context(at)?;
+        }
+    }
+    Ok(())
 }

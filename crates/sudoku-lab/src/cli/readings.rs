@@ -1,0 +1,234 @@
+//! `sudoku-lab readings`: validate everything, claim the folder, run the race (or first the
+//! synthetic table), write the outputs.
+
+use super::args::ReadingsArgs;
+use crate::protocol::lock::Lock;
+use crate::readings::outputs::{self, Findings};
+use crate::readings::race::{rounds, Race};
+use crate::readings::store::Store;
+use crate::readings::{default_out, synthetic, Request, Setup};
+use crate::reports::groups::PublishedRow;
+use crate::spec::{self, Spec};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The most threads a race may start.
+const MAX_THREADS: usize = 1024;
+
+pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
+    let (spec, base) = load_spec(&a.experiment)?;
+    check_numbers(a)?;
+    let published = a.published.as_deref().map(read_published).transpose()?;
+    let setup = Setup::new(Request {
+        spec,
+        base,
+        algorithm: a.algorithm.clone(),
+        published,
+        options: a.options.clone(),
+        max_runs: a.max_runs,
+        rounds: a.rounds.clone(),
+        cap_factor: (a.cap > 0.0).then_some(a.cap),
+        alpha: a.alpha,
+    })?;
+    let threads = threads(a.threads)?;
+    if let Some(available) = crate::algos::available_memory() {
+        let n = setup
+            .puzzles
+            .iter()
+            .map(|p| p.geometry().n())
+            .max()
+            .unwrap_or(9);
+        let alg = &setup.algorithm;
+        crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)?;
+    }
+    let hidden = a
+        .synthetic
+        .as_deref()
+        .map(|s| setup.space.find(s))
+        .transpose()?;
+    let seed = a
+        .synthetic_seed
+        .unwrap_or(synthetic::default_seed(setup.spec.master_seed));
+    let out = a.out.clone().unwrap_or_else(|| {
+        default_out(
+            &setup.request.spec.id,
+            &setup.algorithm.label,
+            hidden.is_some(),
+        )
+    });
+    let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
+    let rows = match hidden {
+        Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
+        None => setup.rows.clone(),
+    };
+    let source = match (hidden, &a.published) {
+        (Some(_), _) => "a synthetic table (published.csv in this folder)".to_string(),
+        (None, Some(f)) => format!("`{}` (published.csv in this folder)", f.display()),
+        (None, None) => format!(
+            "the spec's table `{}`",
+            setup.request.spec.published.as_deref().unwrap_or("")
+        ),
+    };
+    run_race(
+        &setup,
+        &rows,
+        &out,
+        threads,
+        hidden.map(|h| (h, seed)),
+        source,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Race `setup` against `rows` into `out`, then write every output.
+fn run_race(
+    setup: &Setup,
+    rows: &[PublishedRow],
+    out: &Path,
+    threads: usize,
+    hidden: Option<(usize, u64)>,
+    source: String,
+) -> Result<()> {
+    let targets = setup.targets(rows)?;
+    if targets.is_empty() {
+        bail!("no published row names a puzzle of the race");
+    }
+    let rounds = rounds(&setup.request.rounds, setup.max_runs());
+    let protocol = setup.protocol()?;
+    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
+    let race = Race {
+        protocol: &protocol,
+        targets: &targets,
+        rounds: &rounds,
+        full: setup.full(),
+        alpha: setup.request.alpha,
+        threads,
+    };
+    let fates = race.run(&mut store)?;
+    store.finish(&protocol)?;
+    outputs::write_published(&out.join("published.csv"), rows)?;
+    outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
+    let cost = outputs::cost(setup, &store);
+    let findings = Findings {
+        setup,
+        race: &race,
+        fates: &fates,
+        cost,
+        hidden,
+        source,
+    };
+    outputs::write_report(&out.join("report.md"), &findings)?;
+    outputs::write_chart(out, setup, &race, &fates)?;
+    let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
+    eprintln!(
+        "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
+        fates.len(),
+        findings.cost.generations,
+        100.0 * findings.cost.generations as f64 / findings.cost.factorial_generations.max(1.0),
+        out.join("report.md").display()
+    );
+    Ok(())
+}
+
+/// An embedded experiment id, or a spec file (with its folder, for its puzzle files).
+fn load_spec(experiment: &str) -> Result<(Spec, Option<PathBuf>)> {
+    let path = Path::new(experiment);
+    if experiment.ends_with(".toml") || path.is_file() {
+        let text = spec::read_spec(path)?;
+        let spec = Spec::parse(&text, &path.display().to_string())?;
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok((spec, Some(base)))
+    } else {
+        Ok((spec::embedded(experiment)?, None))
+    }
+}
+
+/// The numeric flags in range.
+fn check_numbers(a: &ReadingsArgs) -> Result<()> {
+    if !(a.alpha > 0.0 && a.alpha < 1.0) {
+        bail!("--alpha {} is not between 0 and 1", a.alpha);
+    }
+    if !(a.cap == 0.0 || (a.cap >= 1.0 && a.cap <= 1e6)) {
+        bail!("--cap {} must be 0 (no caps) or between 1 and 10^6 (a cap below the published maximum would censor successes the paper counts)", a.cap);
+    }
+    if a.max_runs == Some(0) {
+        bail!("--max-runs must be at least 1");
+    }
+    if a.rounds.is_empty() || a.rounds.contains(&0) {
+        bail!("--rounds needs run counts of at least 1");
+    }
+    Ok(())
+}
+
+fn threads(t: Option<usize>) -> Result<usize> {
+    Ok(match t {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
+}
+
+/// A published table given with `--published`, read with a size limit and parsed.
+fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
+    let text = spec::read_spec(path)?;
+    crate::reports::groups::parse_published(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when
+/// this is unchanged.
+fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
+    let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
+    let value = serde_json::json!({
+        "spec": setup.request.spec,
+        "algorithm": a.algorithm,
+        "keys": setup.space.keys,
+        "values": setup.space.values.iter().map(|v| v.iter().map(crate::readings::space::value_text).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "published": rows,
+        "runs": setup.runs,
+        "rounds": a.rounds,
+        "cap": a.cap,
+        "alpha": a.alpha,
+        "synthetic": hidden.map(|(h, s)| (setup.space.id(h), s)),
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
+/// settings) or `--fresh` (which removes them); write settings.json.
+fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
+    if out.exists() && !out.is_dir() {
+        bail!("--out {} exists and is not a folder", out.display());
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let lock = Lock::take(out)?;
+    let (runs, meta) = (out.join("runs.csv"), out.join("settings.json"));
+    if a.fresh {
+        for f in [&runs, &meta] {
+            if f.exists() {
+                std::fs::remove_file(f)
+                    .with_context(|| format!("cannot remove {}", f.display()))?;
+            }
+        }
+        let synthetic = out.join("synthetic");
+        if synthetic.exists() {
+            std::fs::remove_dir_all(&synthetic)
+                .with_context(|| format!("cannot remove {}", synthetic.display()))?;
+        }
+    } else if runs.exists() || meta.exists() {
+        if !a.resume {
+            bail!(
+                "{} holds a race: pass --resume to continue it, or --fresh to start over",
+                out.display()
+            );
+        }
+        let old = std::fs::read_to_string(&meta).unwrap_or_default();
+        if old != settings {
+            bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
+        }
+    }
+    crate::protocol::lock::remove_stale_temps(out);
+    crate::protocol::io::write_atomic(&meta, settings.as_bytes())?;
+    Ok(lock)
+}

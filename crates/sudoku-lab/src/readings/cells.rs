@@ -1,0 +1,235 @@
+//! The published cells a race tests and the tests themselves: those of comparison.csv
+//! (Fisher's exact test on success counts, Welch's t-test from the published mean, SD and
+//! count on the mean generations of successes, both needing the same data as there), plus
+//! two tests on the published quantiles that a capped run can already answer.
+//!
+//! The published minimum, median and maximum are quantiles of the paper's successful runs:
+//! all `s` of them solved by the maximum and at least `ceil(s/2)` by the median (ties can
+//! only add more). So "solved by the maximum" (paper: `s` of its runs) and "solved by the
+//! median" (paper: `ceil(s/2)`) are proportions with a Fisher test each. A run stopped at a
+//! cap of at least the maximum is censored there, but it has not solved by the maximum nor by
+//! the median for certain, so these two tests need no full-budget run.
+
+use crate::reports::groups::PublishedRow;
+use anyhow::{bail, Result};
+use lab_stats::{fisher_exact_two_sided, holm_adjust, summarize, welch_t_test};
+
+/// One published row a race compares with one of its puzzles.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Index of the puzzle among the race's puzzles.
+    pub puzzle: usize,
+    /// The paper's row (a puzzle or a level).
+    pub level: String,
+    pub row: PublishedRow,
+    /// The generation budget of a capped run on this puzzle (a multiple of the published
+    /// maximum, at most the full budget); None where the paper prints no maximum or the
+    /// algorithm's runs cannot be capped.
+    pub cap: Option<u64>,
+}
+
+impl Target {
+    /// The target of `row` on race puzzle `puzzle`, its published numbers checked (a hostile
+    /// file could hold a count above its runs or a median above its maximum).
+    pub fn new(
+        puzzle: usize,
+        row: &PublishedRow,
+        cap_factor: Option<f64>,
+        full: u64,
+    ) -> Result<Target> {
+        let at = || format!("published row '{}' ({})", row.level, row.algorithm);
+        if let (Some(c), Some(n)) = (row.count, row.runs) {
+            if c > n || n == 0 {
+                bail!("{}: count {c} of {n} runs", at());
+            }
+        }
+        let quantiles = [row.minimum, row.median, row.maximum, row.average, row.sd];
+        if quantiles
+            .iter()
+            .flatten()
+            .any(|v| !v.is_finite() || *v < 0.0)
+        {
+            bail!("{}: a negative or non-finite generation value", at());
+        }
+        if let (Some(lo), Some(mid), Some(hi)) = (row.minimum, row.median, row.maximum) {
+            if !(lo <= mid && mid <= hi) {
+                bail!("{}: minimum, median and maximum out of order", at());
+            }
+        }
+        let cap = match (cap_factor, row.maximum, row.count, row.runs) {
+            (Some(f), Some(max), Some(_), Some(_)) => Some(
+                ((max * f).ceil() as u64)
+                    .max(max.ceil() as u64)
+                    .clamp(1, full),
+            ),
+            _ => None,
+        };
+        Ok(Target {
+            puzzle,
+            level: row.level.clone(),
+            row: row.clone(),
+            cap,
+        })
+    }
+
+    /// The cost order of the work: cheap cells first (the lowest published mean generations,
+    /// then the lowest cap; rows without either last).
+    pub fn cost(&self) -> f64 {
+        self.row
+            .average
+            .or(self.row.maximum)
+            .unwrap_or(f64::INFINITY)
+    }
+}
+
+/// What runs 0..n of a reading on one puzzle show under one budget.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    pub runs: u64,
+    pub solved: u64,
+    pub by_max: u64,
+    pub by_median: u64,
+    /// Generations of the solved runs.
+    pub generations: Vec<f64>,
+}
+
+impl Tally {
+    /// Count one run: solved or not, and its generations.
+    pub fn add(&mut self, t: &Target, solved: bool, generations: u64) {
+        self.runs += 1;
+        if !solved {
+            return;
+        }
+        let g = generations as f64;
+        self.solved += 1;
+        self.generations.push(g);
+        self.by_max += u64::from(t.row.maximum.is_some_and(|m| g <= m));
+        self.by_median += u64::from(t.row.median.is_some_and(|m| g <= m));
+    }
+}
+
+/// One test of one cell: its name (`level/statistic`) and p-value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Test {
+    pub cell: String,
+    pub p: f64,
+}
+
+/// Fisher's exact test of `ours` of `n` against `paper` of `paper_n`.
+fn fisher(cell: String, ours: u64, n: u64, paper: u64, paper_n: u64) -> Test {
+    let p = fisher_exact_two_sided(ours, n - ours, paper, paper_n.saturating_sub(paper));
+    Test { cell, p }
+}
+
+/// The tests a capped run answers: solved by the published maximum and by the median.
+pub fn capped_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    let (Some(s), Some(n)) = (t.row.count, t.row.runs) else {
+        return;
+    };
+    if x.runs == 0 {
+        return;
+    }
+    if t.row.maximum.is_some() {
+        out.push(fisher(
+            format!("{}/solved_by_max", t.level),
+            x.by_max,
+            x.runs,
+            s,
+            n,
+        ));
+    }
+    if t.row.median.is_some() {
+        let half = s.div_ceil(2);
+        let cell = format!("{}/solved_by_median", t.level);
+        out.push(fisher(cell, x.by_median, x.runs, half, n));
+    }
+}
+
+/// The tests of comparison.csv, which need full-budget runs: the success count (Fisher) and
+/// the mean generations of successes (Welch, from the published mean, SD and count; at least
+/// two successes on each side).
+pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    if x.runs == 0 {
+        return;
+    }
+    if let (Some(s), Some(n)) = (t.row.count, t.row.runs) {
+        out.push(fisher(format!("{}/count", t.level), x.solved, x.runs, s, n));
+    }
+    let (Some(avg), Some(sd), Some(s)) = (t.row.average, t.row.sd, t.row.count) else {
+        return;
+    };
+    let Some(ours) = summarize(&x.generations).filter(|o| o.n >= 2 && s >= 2) else {
+        return;
+    };
+    if let Ok(w) = welch_t_test(ours.mean, ours.sd, ours.n as u64, avg, sd, s) {
+        out.push(Test {
+            cell: format!("{}/average", t.level),
+            p: w.p_value,
+        });
+    }
+}
+
+/// Holm's adjustment within a reading: the test with the smallest adjusted p-value (the first
+/// in order among ties) and that p-value; None without tests.
+pub fn holm_min(tests: &[Test]) -> Option<(usize, f64)> {
+    let ps: Vec<f64> = tests.iter().map(|t| t.p).collect();
+    holm_adjust(&ps)
+        .into_iter()
+        .enumerate()
+        .fold(None, |best, (i, q)| match best {
+            Some((_, b)) if b <= q => best,
+            _ => Some((i, q)),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(count: u64, max: f64, median: f64) -> PublishedRow {
+        crate::reports::groups::parse_published(&format!(
+            "level,algorithm,runs,count,minimum,maximum,average,median,sd\nEasy,X,100,{count},1,{max},{median},{median},10\n"
+        ))
+        .unwrap()
+        .remove(0)
+    }
+
+    #[test]
+    fn capped_runs_answer_the_quantile_tests() {
+        let t = Target::new(0, &row(100, 300.0, 50.0), Some(2.0), 50_000).unwrap();
+        assert_eq!(t.cap, Some(600));
+        let mut x = Tally::default();
+        for _ in 0..10 {
+            x.add(&t, false, 600);
+        }
+        let mut tests = Vec::new();
+        capped_tests(&t, &x, &mut tests);
+        assert_eq!(tests.len(), 2);
+        assert!(tests[0].p < 1e-10, "{tests:?}");
+        // Half the runs solve by the median, all by the maximum: consistent.
+        let mut y = Tally::default();
+        for i in 0..10 {
+            y.add(&t, true, if i % 2 == 0 { 40 } else { 200 });
+        }
+        let mut tests = Vec::new();
+        capped_tests(&t, &y, &mut tests);
+        full_tests(&t, &y, &mut tests);
+        assert_eq!(tests.len(), 4);
+        assert!(tests.iter().take(3).all(|t| t.p > 0.5), "{tests:?}");
+        let (i, q) = holm_min(&tests).unwrap();
+        assert_eq!(tests[i].cell, "Easy/average");
+        assert!(q < 0.5, "{q}");
+    }
+
+    #[test]
+    fn hostile_rows_are_refused() {
+        assert!(Target::new(0, &row(101, 300.0, 50.0), None, 10).is_err());
+        assert!(Target::new(0, &row(10, 30.0, 50.0), None, 10).is_err());
+        assert_eq!(
+            Target::new(0, &row(10, 300.0, 50.0), Some(2.0), 10)
+                .unwrap()
+                .cap,
+            Some(10)
+        );
+    }
+}

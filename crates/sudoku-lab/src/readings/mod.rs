@@ -1,0 +1,239 @@
+//! `sudoku-lab readings` (issue 22): race every combination of a paper's named ambiguities
+//! against its published table and report which readings the table does not contradict.
+//!
+//! - [`space`] - the options varied and their combinations (the readings);
+//! - [`cells`] - the published cells and the tests (those of comparison.csv, and the
+//!   solved-by-maximum and solved-by-median proportions a capped run answers);
+//! - [`race`] - rounds, stages, looks and eliminations;
+//! - [`store`] - the race's run file: runs executed by the protocol with the protocol's seeds,
+//!   appended as they finish, read back on `--resume`;
+//! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
+//! - [`outputs`] - readings.csv, report.md, the specification-curve chart.
+//!
+//! It sits above the reports (it reads published tables with their parser) and below the
+//! site, which may show its folders.
+
+pub mod cells;
+pub mod outputs;
+pub mod race;
+pub mod space;
+pub mod store;
+pub mod synthetic;
+
+use crate::protocol::Protocol;
+use crate::reports::groups::PublishedRow;
+use crate::spec::{AlgorithmSpec, Spec};
+use anyhow::{bail, Context, Result};
+use cells::Target;
+use space::Space;
+use std::path::{Path, PathBuf};
+use sudoku_core::Puzzle;
+
+/// What a race is asked to do (the command's flags, validated by [`Setup::new`]).
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub spec: Spec,
+    /// The folder of a user spec (None for an embedded one).
+    pub base: Option<PathBuf>,
+    /// The spec's algorithm label whose published column is raced.
+    pub algorithm: String,
+    /// `--published`: rows replacing the spec's published table.
+    pub published: Option<Vec<PublishedRow>>,
+    /// `--options KEY=V1,V2`.
+    pub options: Vec<String>,
+    pub max_runs: Option<u64>,
+    /// Cumulative runs per puzzle of the rounds asked for.
+    pub rounds: Vec<u64>,
+    /// Runs stopped at this multiple of the published maximum (None: no caps).
+    pub cap_factor: Option<f64>,
+    pub alpha: f64,
+}
+
+/// A validated race: the readings as the algorithms of a protocol of the spec's id and master
+/// seed (so each run has the protocol's seed), the race's puzzles, and the published rows.
+pub struct Setup {
+    /// The spec with the readings as its algorithms and the race's puzzles.
+    pub spec: Spec,
+    pub puzzles: Vec<Puzzle>,
+    /// The labels of the race's puzzles (the paper's rows).
+    pub labels: Vec<String>,
+    /// Runs per race puzzle.
+    pub runs: Vec<u64>,
+    /// Runs per race puzzle in the full protocol (before `--max-runs`): the full factorial
+    /// the race's cost is compared with.
+    pub protocol_runs: Vec<u64>,
+    pub space: Space,
+    /// The raced algorithm's entry.
+    pub algorithm: AlgorithmSpec,
+    /// The published rows of the raced column (the spec's, or `--published`).
+    pub rows: Vec<PublishedRow>,
+    pub request: Request,
+}
+
+impl Setup {
+    /// Validate a request: the algorithm, its published column, the puzzles that column names
+    /// (primary entries of one puzzle each), the readings.
+    pub fn new(request: Request) -> Result<Setup> {
+        let spec = &request.spec;
+        let alg = (spec
+            .algorithms
+            .iter()
+            .find(|a| a.label == request.algorithm))
+        .with_context(|| {
+            let labels: Vec<&str> = spec.algorithms.iter().map(|a| a.label.as_str()).collect();
+            format!(
+                "--algorithm '{}' is not a label of {} ({})",
+                request.algorithm,
+                spec.id,
+                labels.join(", ")
+            )
+        })?;
+        let column = (alg.paper_label.clone()).with_context(|| {
+            format!(
+                "algorithm '{}' has no paper_label: its published column is unknown",
+                alg.label
+            )
+        })?;
+        let rows = published_rows(&request, &column)?;
+        let space = Space::of(alg, &request.options)?;
+        let (puzzles, labels, (runs, protocol_runs)) = race_puzzles(&request, &rows)?;
+        let mut derived = spec.clone();
+        derived.algorithms = (0..space.len())
+            .map(|r| reading_entry(alg, &space, r))
+            .collect();
+        Ok(Setup {
+            spec: derived,
+            puzzles,
+            labels,
+            runs,
+            protocol_runs,
+            algorithm: alg.clone(),
+            space,
+            rows,
+            request,
+        })
+    }
+
+    /// The protocol whose algorithms are the readings.
+    pub fn protocol(&self) -> Result<Protocol<'_>> {
+        Protocol::new(&self.spec, &self.puzzles, self.runs.clone(), None, None)
+    }
+
+    /// The full generation budget of a run.
+    pub fn full(&self) -> u64 {
+        self.algorithm.max_generations
+    }
+
+    /// The most runs of a puzzle.
+    pub fn max_runs(&self) -> u64 {
+        self.runs.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The published cells of `rows` on the race's puzzles, cheapest first (ties in puzzle
+    /// order); a puzzle whose label has no row is not tested.
+    pub fn targets(&self, rows: &[PublishedRow]) -> Result<Vec<Target>> {
+        let cappable = crate::algos::cappable(&self.algorithm.algorithm);
+        let factor = self.request.cap_factor.filter(|_| cappable);
+        let mut targets = Vec::new();
+        for (p, label) in self.labels.iter().enumerate() {
+            for row in rows.iter().filter(|r| &r.level == label) {
+                targets.push(Target::new(p, row, factor, self.full())?);
+            }
+        }
+        targets.sort_by(|a, b| a.cost().total_cmp(&b.cost()).then(a.puzzle.cmp(&b.puzzle)));
+        Ok(targets)
+    }
+}
+
+/// The spec entry of reading `r`: the raced entry with the reading's options, labelled by
+/// the reading's id.
+fn reading_entry(alg: &AlgorithmSpec, space: &Space, r: usize) -> AlgorithmSpec {
+    AlgorithmSpec {
+        label: space.id(r),
+        params: space.params(r),
+        readings: None,
+        ..alg.clone()
+    }
+}
+
+/// The rows of the raced column: `--published` or the spec's table, only those of `column`.
+fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> {
+    let rows = match &request.published {
+        Some(rows) => rows.clone(),
+        None => {
+            let text = crate::spec::published_text(&request.spec, request.base.as_deref())?
+                .with_context(|| {
+                    format!(
+                        "{} has no published table: pass --published",
+                        request.spec.id
+                    )
+                })?;
+            crate::reports::groups::parse_published(&text)?
+        }
+    };
+    let rows: Vec<PublishedRow> = rows.into_iter().filter(|r| r.algorithm == column).collect();
+    if rows.is_empty() {
+        bail!("the published table has no row of column '{column}'");
+    }
+    Ok(rows)
+}
+
+/// The race's puzzles, their labels, and their runs (the race's and the protocol's).
+type RacePuzzles = (Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>));
+
+/// The race's puzzles: the spec's primary entries whose label has a published row, each a
+/// single puzzle; their labels and runs (the protocol's at most `--max-runs`, and the
+/// protocol's).
+fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles> {
+    let spec = &request.spec;
+    let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
+    let (mut puzzles, mut labels) = (Vec::new(), Vec::new());
+    let (mut runs, mut protocol_runs) = (Vec::new(), Vec::new());
+    for (e, entry) in spec.puzzles.iter().enumerate() {
+        if !entry.primary || !rows.iter().any(|r| r.level == entry.label()) {
+            continue;
+        }
+        let mine: Vec<usize> = (0..loaded.puzzles.len())
+            .filter(|&i| loaded.entry_of.get(&loaded.puzzles[i].id) == Some(&e))
+            .collect();
+        let [i] = mine[..] else {
+            bail!(
+                "puzzle entry '{}' holds {} puzzles: readings races single puzzles",
+                entry.id,
+                mine.len()
+            );
+        };
+        puzzles.push(loaded.puzzles[i].clone());
+        labels.push(entry.label().to_string());
+        runs.push(
+            request
+                .max_runs
+                .map_or(loaded.runs[i], |m| m.min(loaded.runs[i])),
+        );
+        protocol_runs.push(loaded.runs[i]);
+    }
+    if puzzles.is_empty() {
+        bail!(
+            "no primary puzzle of {} has a row in the published table",
+            spec.id
+        );
+    }
+    Ok((puzzles, labels, (runs, protocol_runs)))
+}
+
+/// The default folder of a race: `results/readings-<id>-<label>` (`-synthetic` added for a
+/// synthetic one).
+pub fn default_out(spec_id: &str, label: &str, synthetic: bool) -> PathBuf {
+    let suffix = if synthetic { "-synthetic" } else { "" };
+    let name: String = format!("readings-{spec_id}-{label}{suffix}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Path::new("results").join(name)
+}

@@ -1,0 +1,441 @@
+//! What a race writes: readings.csv (one row per reading), published.csv (the rows raced
+//! against, in the published layout), report.md, and the specification-curve chart.
+
+use super::cells::Target;
+use super::race::{Fate, Race};
+use super::store::Store;
+use super::Setup;
+use crate::protocol::io::write_atomic_with;
+use crate::reports::groups::PublishedRow;
+use anyhow::Result;
+use std::io::Write;
+use std::path::Path;
+
+/// The readings from the best fit to the worst: survivors first (largest smallest adjusted
+/// p-value first), then the eliminated by their last look (latest first) and p-value; ties in
+/// reading order.
+pub fn fit_order(fates: &[Fate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..fates.len()).collect();
+    let key = |f: &Fate| (f.eliminated.is_none(), f.last_look, f.min_p.unwrap_or(1.0));
+    order.sort_by(|&a, &b| {
+        let (ka, kb) = (key(&fates[a]), key(&fates[b]));
+        (kb.0.cmp(&ka.0))
+            .then(kb.1.cmp(&ka.1))
+            .then(kb.2.total_cmp(&ka.2))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// Generations and evaluations executed per reading (every run of the run file, capped runs
+/// and their reruns included).
+pub fn spent(store: &Store, readings: usize) -> Vec<(u64, u64, u64)> {
+    let mut out = vec![(0u64, 0u64, 0u64); readings];
+    for r in store.records() {
+        let o = &mut out[r.reading as usize];
+        (o.0, o.1, o.2) = (o.0 + r.generations, o.1 + r.evaluations, o.2 + 1);
+    }
+    out
+}
+
+/// readings.csv: the reading, its option values, status, when and by which cell it was
+/// eliminated with the Holm-adjusted p-value, its smallest adjusted p-value at its last look,
+/// and the generations, evaluations and runs spent on it.
+pub fn write_readings(path: &Path, setup: &Setup, fates: &[Fate], store: &Store) -> Result<()> {
+    let spent = spent(store, fates.len());
+    write_atomic_with(path, |out| {
+        let keys = setup.space.keys.join(",");
+        writeln!(out, "reading,{keys},status,round,runs,stage,cell,p_holm,min_p_holm,generations,evaluations,runs_executed")?;
+        for (r, f) in fates.iter().enumerate() {
+            let e = f.eliminated.as_ref();
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                setup.space.id(r),
+                setup.space.texts(r).join(","),
+                if e.is_some() {
+                    "eliminated"
+                } else {
+                    "survived"
+                },
+                e.map(|e| e.round.to_string()).unwrap_or_default(),
+                e.map(|e| e.runs.to_string()).unwrap_or_default(),
+                e.map(|e| e.stage.name()).unwrap_or_default(),
+                e.map(|e| csv_text(&e.cell)).unwrap_or_default(),
+                e.map(|e| format!("{:.3e}", e.p_holm)).unwrap_or_default(),
+                f.min_p.map(|p| format!("{p:.3e}")).unwrap_or_default(),
+                spent[r].0,
+                spent[r].1,
+                spent[r].2,
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// A cell name quoted when it holds a comma or a quote.
+fn csv_text(s: &str) -> String {
+    if s.contains([',', '"']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// published.csv: the rows raced against, in the layout of `experiments/paper/*.csv`.
+pub fn write_published(path: &Path, rows: &[PublishedRow]) -> Result<()> {
+    let num = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
+    write_atomic_with(path, |out| {
+        writeln!(
+            out,
+            "level,givens,algorithm,runs,count,minimum,maximum,average,median,sd"
+        )?;
+        for r in rows {
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{}",
+                csv_text(&r.level),
+                r.givens.map(|g| g.to_string()).unwrap_or_default(),
+                csv_text(&r.algorithm),
+                r.runs.map(|g| g.to_string()).unwrap_or_default(),
+                r.count.map(|g| g.to_string()).unwrap_or_default(),
+                num(r.minimum),
+                num(r.maximum),
+                num(r.average),
+                num(r.median),
+                num(r.sd),
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// The effort of the race against the full factorial at the full protocol.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cost {
+    /// Generations and runs the race executed (every record of the run file).
+    pub generations: u64,
+    pub runs: u64,
+    /// Runs of the full factorial at the full protocol: readings x the protocol's runs of
+    /// every race puzzle.
+    pub factorial_runs: u64,
+    /// An estimate of the full factorial's generations at the full protocol (see [`cost`]).
+    pub factorial_generations: f64,
+    /// The same at the race's runs per puzzle (`--max-runs`).
+    pub factorial_generations_race: f64,
+}
+
+/// The race's cost, and an estimate of the full factorial's: per reading and puzzle, its
+/// runs times the mean generations of the reading's runs there that ran to their end; where
+/// a reading has only capped runs on a puzzle, the mean of those (censored at the cap, so an
+/// underestimate); where it has none, the mean over the readings that ran to their end there
+/// (0 where none did). The full factorial itself is never run, so this is an estimate, biased
+/// low where runs were capped.
+pub fn cost(setup: &Setup, store: &Store) -> Cost {
+    let readings = setup.space.len();
+    let per_puzzle = setup.puzzles.len();
+    // (sum, n, ended) per reading and puzzle.
+    let mut seen = vec![(0f64, 0u64, true); readings * per_puzzle];
+    for (p, &runs) in setup.runs.iter().enumerate() {
+        for r in 0..readings {
+            let cell = &mut seen[r * per_puzzle + p];
+            let (mut ended, mut censored) = ((0f64, 0u64), (0f64, 0u64));
+            for run in 0..runs {
+                match (
+                    store.seen(r as u32, p as u32, run, setup.full()),
+                    store.best(r as u32, p as u32, run),
+                ) {
+                    (Some(s), _) => ended = (ended.0 + s.generations as f64, ended.1 + 1),
+                    (None, Some(b)) => {
+                        censored = (censored.0 + b.generations as f64, censored.1 + 1)
+                    }
+                    _ => {}
+                }
+            }
+            *cell = if ended.1 > 0 {
+                (ended.0, ended.1, true)
+            } else {
+                (censored.0, censored.1, false)
+            };
+        }
+    }
+    let (mut factorial, mut at_race) = (0f64, 0f64);
+    for (p, &runs) in setup.runs.iter().enumerate() {
+        let ended: Vec<f64> = (0..readings)
+            .map(|r| seen[r * per_puzzle + p])
+            .filter(|c| c.2 && c.1 > 0)
+            .map(|c| c.0 / c.1 as f64)
+            .collect();
+        let fallback = if ended.is_empty() {
+            0.0
+        } else {
+            ended.iter().sum::<f64>() / ended.len() as f64
+        };
+        for r in 0..readings {
+            let c = seen[r * per_puzzle + p];
+            let mean = if c.1 > 0 { c.0 / c.1 as f64 } else { fallback };
+            factorial += mean * setup.protocol_runs[p] as f64;
+            at_race += mean * runs as f64;
+        }
+    }
+    Cost {
+        generations: store.records().iter().map(|r| r.generations).sum(),
+        runs: store.records().len() as u64,
+        factorial_runs: readings as u64 * setup.protocol_runs.iter().sum::<u64>(),
+        factorial_generations: factorial,
+        factorial_generations_race: at_race,
+    }
+}
+
+/// The cells raced, one line each, for the report.
+fn cells_text(setup: &Setup, targets: &[Target]) -> String {
+    let mut s = String::new();
+    for t in targets {
+        let r = &t.row;
+        let v = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x}"));
+        s.push_str(&format!(
+            "| {} | {} | {}/{} | {} | {} | {} | {} | {} |\n",
+            t.level,
+            setup.puzzles[t.puzzle].id,
+            r.count.map_or("-".into(), |c| c.to_string()),
+            r.runs.map_or("-".into(), |c| c.to_string()),
+            v(r.median),
+            v(r.maximum),
+            v(r.average),
+            t.cap.map_or("none".into(), |c| c.to_string()),
+            setup.runs[t.puzzle],
+        ));
+    }
+    s
+}
+
+/// What the race found, for report.md.
+pub struct Findings<'a> {
+    pub setup: &'a Setup,
+    pub race: &'a Race<'a>,
+    pub fates: &'a [Fate],
+    pub cost: Cost,
+    /// With `--synthetic`: the hidden reading and the master seed of its table.
+    pub hidden: Option<(usize, u64)>,
+    /// Where the published rows came from, in words.
+    pub source: String,
+}
+
+/// report.md: what was raced, which readings survive, the cost, the statistics.
+pub fn write_report(path: &Path, f: &Findings) -> Result<()> {
+    let text = report_text(f);
+    write_atomic_with(path, |out| Ok(out.write_all(text.as_bytes())?))
+}
+
+fn report_text(f: &Findings) -> String {
+    let (setup, space) = (f.setup, &f.setup.space);
+    let survivors: Vec<usize> = (0..f.fates.len())
+        .filter(|&r| f.fates[r].eliminated.is_none())
+        .collect();
+    let mut s = format!(
+        "# Readings of {}: `{}` against the published column \"{}\"\n\n",
+        setup.request.spec.id,
+        setup.algorithm.label,
+        setup.algorithm.paper_label.as_deref().unwrap_or("")
+    );
+    s += &format!(
+        "{} readings of {} raced: every combination of {}. Published rows: {}.\n\n",
+        space.len(),
+        setup.algorithm.algorithm,
+        (space.keys.iter().zip(&space.values))
+            .map(|(k, v)| format!(
+                "`{k}` ({})",
+                v.iter()
+                    .map(super::space::value_text)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .collect::<Vec<_>>()
+            .join(", "),
+        f.source
+    );
+    s += &format!(
+        "| row | puzzle | successes | median | maximum | mean | cap (generations) | runs |\n|---|---|---|---|---|---|---|---|\n{}\n",
+        cells_text(setup, f.race.targets)
+    );
+    s += &synthetic_text(f);
+    s += &format!(
+        "## Survivors\n\n{} of {} readings survive: they are **consistent with the published table** (none of its cells rejects them at the tests below); this says which readings the table does not contradict, not what the authors did.\n\n",
+        survivors.len(),
+        space.len()
+    );
+    s += &survivors_table(f, &survivors);
+    s += &eliminations_text(f);
+    s += &cost_text(&f.cost);
+    s += &statistics_text(f);
+    s
+}
+
+/// The survivors (at most 50, best fit first) with their option values.
+fn survivors_table(f: &Findings, survivors: &[usize]) -> String {
+    if survivors.is_empty() {
+        return "No reading fits the published table.\n\n".into();
+    }
+    let space = &f.setup.space;
+    let mut s = format!(
+        "| reading | {} | smallest adjusted p |\n|---|{}---|\n",
+        space.keys.join(" | "),
+        "---|".repeat(space.keys.len())
+    );
+    for &r in fit_order(f.fates)
+        .iter()
+        .filter(|r| survivors.contains(r))
+        .take(50)
+    {
+        let p = f.fates[r].min_p.map_or("-".into(), |p| format!("{p:.3}"));
+        s += &format!(
+            "| {} | {} | {p} |\n",
+            space.id(r),
+            space.texts(r).join(" | ")
+        );
+    }
+    if survivors.len() > 50 {
+        s += &format!("\n({} more in readings.csv.)\n", survivors.len() - 50);
+    }
+    s + "\n"
+}
+
+/// How many readings each round and stage eliminated, and by which cells.
+fn eliminations_text(f: &Findings) -> String {
+    let mut by_when = std::collections::BTreeMap::new();
+    let mut by_cell = std::collections::BTreeMap::new();
+    for e in f.fates.iter().filter_map(|x| x.eliminated.as_ref()) {
+        *by_when
+            .entry((e.round, e.runs, e.stage.name()))
+            .or_insert(0u64) += 1;
+        *by_cell.entry(e.cell.clone()).or_insert(0u64) += 1;
+    }
+    let mut s = "## Eliminations\n\n| round | runs per puzzle | stage | readings eliminated |\n|---|---|---|---|\n".to_string();
+    for ((round, runs, stage), n) in &by_when {
+        s += &format!("| {round} | {runs} | {stage} | {n} |\n");
+    }
+    s += "\n| cell (smallest adjusted p at elimination) | readings |\n|---|---|\n";
+    for (cell, n) in &by_cell {
+        s += &format!("| {cell} | {n} |\n");
+    }
+    s + "\n"
+}
+
+/// The race's generations against the full factorial's estimate.
+fn cost_text(c: &Cost) -> String {
+    let share = |of: f64| {
+        if of > 0.0 {
+            100.0 * c.generations as f64 / of
+        } else {
+            f64::NAN
+        }
+    };
+    format!(
+        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations).\n\n",
+        c.runs,
+        c.generations,
+        c.factorial_runs,
+        c.factorial_generations,
+        share(c.factorial_generations),
+        share(c.factorial_generations_race),
+        c.factorial_generations_race,
+    )
+}
+
+/// With `--synthetic`: whether the hidden reading survived, and the share of the others
+/// eliminated.
+fn synthetic_text(f: &Findings) -> String {
+    let Some((hidden, seed)) = f.hidden else {
+        return String::new();
+    };
+    let space = &f.setup.space;
+    let others = f.fates.len().saturating_sub(1);
+    let out = (0..f.fates.len())
+        .filter(|&r| r != hidden && f.fates[r].eliminated.is_some())
+        .count();
+    let kept = f.fates[hidden].eliminated.is_none();
+    format!(
+        "## Synthetic validation\n\nThe published rows were made from the hidden reading {} ({}) run under master seed {seed}. The hidden reading {}. {out} of the {others} other readings were eliminated ({:.1} %).\n\n",
+        space.id(hidden),
+        (space.keys.iter().zip(space.texts(hidden))).map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", "),
+        if kept { "survived" } else { "was eliminated" },
+        if others > 0 { 100.0 * out as f64 / others as f64 } else { 0.0 },
+    )
+}
+
+/// The statistics, named.
+fn statistics_text(f: &Findings) -> String {
+    let r = f.race;
+    format!(
+        "## Statistics\n\n\
+        - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.\n\
+        - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
+        - Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
+        - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
+        - Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
+        f.setup.spec.master_seed,
+        f.setup.spec.id,
+        r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+        f.setup.request.cap_factor.map_or("no cap: ".to_string() + "", |c| format!("{c}")),
+        r.full,
+        r.alpha,
+        r.looks(),
+        r.threshold(),
+        r.alpha,
+    )
+}
+
+/// spec-curve.svg and spec-curve.png: the readings by fit (survivors first), their score
+/// -log10 of the smallest Holm-adjusted p-value at their last look (capped at 20), the
+/// elimination threshold as a line, and their option values as a dot matrix beneath.
+pub fn write_chart(out: &Path, setup: &Setup, race: &Race, fates: &[Fate]) -> Result<()> {
+    let order = fit_order(fates);
+    let score = |f: &Fate| {
+        f.min_p
+            .map_or(0.0, |p| (-p.max(1e-20).log10()).clamp(0.0, 20.0))
+    };
+    let space = &setup.space;
+    let mut rows = Vec::new();
+    for (k, key) in space.keys.iter().enumerate() {
+        for (v, value) in space.values[k].iter().enumerate() {
+            let marks = order.iter().map(|&r| space.choice(r)[k] == v).collect();
+            rows.push((
+                format!("{key} = {}", super::space::value_text(value)),
+                marks,
+            ));
+        }
+    }
+    let curve = lab_charts::SpecCurve {
+        title: format!(
+            "{}: {} readings of {} against \"{}\" (survivors blue)",
+            setup.request.spec.id,
+            space.len(),
+            setup.algorithm.label,
+            setup.algorithm.paper_label.as_deref().unwrap_or("")
+        ),
+        y_label: "-log10 smallest Holm-adjusted p (last look)".into(),
+        scores: order.iter().map(|&r| score(&fates[r])).collect(),
+        survived: order
+            .iter()
+            .map(|&r| fates[r].eliminated.is_none())
+            .collect(),
+        threshold: Some(-race.threshold().log10()),
+        rows,
+    };
+    let height = lab_charts::spec_curve_height(&curve, 260);
+    if height > 8192 {
+        eprintln!(
+            "spec-curve: {} option values are too many rows to draw; no chart",
+            curve.rows.len()
+        );
+        return Ok(());
+    }
+    lab_charts::render_spec_curve(
+        &curve,
+        1200,
+        height,
+        &out.join("spec-curve.svg"),
+        &out.join("spec-curve.png"),
+    )?;
+    Ok(())
+}

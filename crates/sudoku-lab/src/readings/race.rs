@@ -1,0 +1,230 @@
+//! The race: rounds of runs per puzzle for every surviving reading, tests after every batch,
+//! eliminations.
+//!
+//! Round k gives every surviving reading runs 0..n_k on each puzzle (n_k cumulative, e.g. 5,
+//! 10, 20, 50, 100, capped by the protocol's runs). A round has two stages when runs can be
+//! capped: first every puzzle at its cap (a multiple of the published maximum) with the
+//! quantile tests ([`super::cells::capped_tests`]), then every puzzle at the full budget (a
+//! capped run that solved is not rerun: it is the same run) with the quantile tests and those
+//! of comparison.csv ([`super::cells::full_tests`]). Within a stage the puzzles come cheapest
+//! first (lowest published mean), and every reading is tested after each puzzle on every cell
+//! it has data for so far. Each of these tests of a reading is a *look*: its p-values are
+//! Holm-adjusted within the reading, and the reading is eliminated when the smallest adjusted
+//! p-value is at most alpha / L, where L = rounds x stages x puzzles is the number of looks a
+//! reading can have (Bonferroni across the repeated looks: a reading whose runs come from the
+//! same distribution as the paper's is eliminated with probability at most alpha over the
+//! whole race).
+
+use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
+use super::store::{Job, Store};
+use crate::protocol::Protocol;
+use anyhow::Result;
+
+/// A stage of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Runs stopped at each puzzle's cap; quantile tests only.
+    Capped,
+    /// Full-budget runs; every test.
+    Full,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Capped => "capped",
+            Stage::Full => "full",
+        }
+    }
+}
+
+/// Why and when a reading left the race.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Elimination {
+    /// Round, from 1.
+    pub round: usize,
+    /// Runs per puzzle in that round.
+    pub runs: u64,
+    pub stage: Stage,
+    /// The cell with the smallest Holm-adjusted p-value, and that p-value.
+    pub cell: String,
+    pub p_holm: f64,
+}
+
+/// The outcome of one reading.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fate {
+    pub eliminated: Option<Elimination>,
+    /// The smallest Holm-adjusted p-value at the reading's last look (None: never tested).
+    pub min_p: Option<f64>,
+    /// The index of that look (0-based): later is a better fit.
+    pub last_look: usize,
+}
+
+/// Everything a race needs, validated.
+pub struct Race<'a> {
+    /// The protocol whose algorithms are the readings.
+    pub protocol: &'a Protocol<'a>,
+    /// The published cells, cheapest first.
+    pub targets: &'a [Target],
+    /// Runs per puzzle in each round, increasing.
+    pub rounds: &'a [u64],
+    pub full: u64,
+    pub alpha: f64,
+    pub threads: usize,
+}
+
+impl Race<'_> {
+    /// The stages of a round: with a cap on some target, capped runs first.
+    fn stages(&self) -> Vec<Stage> {
+        if self.targets.iter().any(|t| t.cap.is_some()) {
+            vec![Stage::Capped, Stage::Full]
+        } else {
+            vec![Stage::Full]
+        }
+    }
+
+    /// The number of looks a reading can have: rounds x stages x targets.
+    pub fn looks(&self) -> usize {
+        self.rounds.len() * self.stages().len() * self.targets.len()
+    }
+
+    /// The threshold of the smallest Holm-adjusted p-value at one look.
+    pub fn threshold(&self) -> f64 {
+        self.alpha / self.looks().max(1) as f64
+    }
+
+    /// Run the race, executing and recording runs in `store` (runs already there are not
+    /// redone). The fate of every reading.
+    pub fn run(&self, store: &mut Store) -> Result<Vec<Fate>> {
+        let readings = self.protocol.solvers.len();
+        let mut fates = vec![Fate::default(); readings];
+        let mut look = 0;
+        for (k, &n) in self.rounds.iter().enumerate() {
+            for stage in self.stages() {
+                for j in 0..self.targets.len() {
+                    let alive: Vec<usize> = (0..readings)
+                        .filter(|&r| fates[r].eliminated.is_none())
+                        .collect();
+                    let jobs = self.jobs(&alive, j, n, stage);
+                    store.execute(self.protocol, &jobs, self.threads)?;
+                    for &r in &alive {
+                        let tests = self.tests(store, r, j, n, stage);
+                        self.judge(&mut fates[r], &tests, look, (k, n, stage));
+                    }
+                    look += 1;
+                }
+            }
+            let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
+            eprintln!(
+                "round {} ({n} runs per puzzle): {alive} of {readings} readings survive",
+                k + 1
+            );
+        }
+        Ok(fates)
+    }
+
+    /// The budget of target `t`'s runs in `stage` (None: no capped runs on it).
+    fn budget(&self, t: &Target, stage: Stage) -> Option<u64> {
+        match stage {
+            Stage::Capped => t.cap,
+            Stage::Full => Some(self.full),
+        }
+    }
+
+    /// The runs of target `j` the `alive` readings need in this stage: 0..n (at most the
+    /// puzzle's runs), under the stage's budget.
+    fn jobs(&self, alive: &[usize], j: usize, n: u64, stage: Stage) -> Vec<Job> {
+        let t = &self.targets[j];
+        let Some(cap) = self.budget(t, stage) else {
+            return Vec::new();
+        };
+        let runs = n.min(self.protocol.runs[t.puzzle]);
+        let mut jobs = Vec::with_capacity(alive.len() * runs as usize);
+        for &r in alive {
+            for run in 0..runs {
+                jobs.push((r as u32, t.puzzle as u32, run, cap));
+            }
+        }
+        jobs
+    }
+
+    /// Runs 0..n of reading `r` on target `t` under `cap` generations.
+    fn tally(&self, store: &Store, r: usize, t: &Target, n: u64, cap: u64) -> Tally {
+        let mut x = Tally::default();
+        for run in 0..n.min(self.protocol.runs[t.puzzle]) {
+            if let Some(s) = store.seen(r as u32, t.puzzle as u32, run, cap) {
+                x.add(t, s.solved, s.generations);
+            }
+        }
+        x
+    }
+
+    /// The tests of reading `r` at the look after target `j` of `stage` in a round of `n`
+    /// runs: in the capped stage the quantile tests of targets 0..=j; in the full stage every
+    /// test of targets 0..=j and the quantile tests of the others (from their capped runs).
+    fn tests(&self, store: &Store, r: usize, j: usize, n: u64, stage: Stage) -> Vec<Test> {
+        let mut tests = Vec::new();
+        for (i, t) in self.targets.iter().enumerate() {
+            match (stage, i <= j, t.cap) {
+                (Stage::Full, true, _) => {
+                    let x = self.tally(store, r, t, n, self.full);
+                    capped_tests(t, &x, &mut tests);
+                    full_tests(t, &x, &mut tests);
+                }
+                (Stage::Capped, true, Some(cap)) | (Stage::Full, false, Some(cap)) => {
+                    capped_tests(t, &self.tally(store, r, t, n, cap), &mut tests);
+                }
+                _ => {}
+            }
+        }
+        tests
+    }
+
+    /// Record a look at a reading: its smallest Holm-adjusted p-value, and its elimination
+    /// when that is at most the threshold.
+    fn judge(&self, fate: &mut Fate, tests: &[Test], look: usize, at: (usize, u64, Stage)) {
+        let Some((i, q)) = holm_min(tests) else {
+            return;
+        };
+        fate.min_p = Some(q);
+        fate.last_look = look;
+        if q <= self.threshold() {
+            fate.eliminated = Some(Elimination {
+                round: at.0 + 1,
+                runs: at.1,
+                stage: at.2,
+                cell: tests[i].cell.clone(),
+                p_holm: q,
+            });
+        }
+    }
+}
+
+/// The rounds of a race: the cumulative run counts asked for, each at most `max`, increasing,
+/// ending at `max`.
+pub fn rounds(asked: &[u64], max: u64) -> Vec<u64> {
+    let mut out: Vec<u64> = asked
+        .iter()
+        .map(|&r| r.min(max))
+        .filter(|&r| r > 0)
+        .collect();
+    out.push(max);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rounds_end_at_the_maximum() {
+        assert_eq!(
+            super::rounds(&[5, 10, 20, 50, 100], 100),
+            vec![5, 10, 20, 50, 100]
+        );
+        assert_eq!(super::rounds(&[5, 10, 20, 50, 100], 12), vec![5, 10, 12]);
+        assert_eq!(super::rounds(&[5, 10], 3), vec![3]);
+        assert_eq!(super::rounds(&[], 7), vec![7]);
+    }
+}

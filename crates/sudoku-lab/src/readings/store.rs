@@ -1,0 +1,381 @@
+//! The race's run file (`runs.csv` in the race folder): one row per executed run, appended
+//! and flushed as runs finish, so a killed race loses only the runs in flight and `--resume`
+//! reads back what it has. The race's decisions depend only on the outcomes in this file,
+//! never on the order runs finished in, and the file is rewritten sorted (reading, puzzle,
+//! run, cap) at the end: identical files for any thread count. No wall times are recorded.
+//!
+//! Runs are executed by the protocol's own [`Protocol::execute_within`], with the seed the
+//! protocol's plan gives (reading = algorithm of the plan), so a reading's run r on puzzle p
+//! has the seed the protocol would give it.
+
+use crate::protocol::io::write_atomic_with;
+use crate::protocol::plan::Plan;
+use crate::protocol::Protocol;
+use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Mutex};
+use sudoku_core::Budget;
+
+/// The header of the race's run file.
+pub const HEADER: &str = "reading,puzzle,run,seed,cap,solved,generations,evaluations";
+
+/// One executed run: which (reading, puzzle, run), the generation budget it had, and how it
+/// ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Record {
+    pub reading: u32,
+    pub puzzle: u32,
+    pub run: u64,
+    pub cap: u64,
+    pub seed: u64,
+    pub solved: bool,
+    pub generations: u64,
+    pub evaluations: u64,
+}
+
+/// What a run shows under some budget: solved or not, and its generations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    pub solved: bool,
+    pub generations: u64,
+}
+
+/// A job of the race: (reading, puzzle, run) under a generation budget.
+pub type Job = (u32, u32, u64, u64);
+
+/// The runs of a race: every executed record, and per (reading, puzzle, run) the most
+/// informative one.
+pub struct Store {
+    path: PathBuf,
+    records: Vec<Record>,
+    best: HashMap<(u32, u32, u64), Record>,
+    /// The full generation budget: a run that had it is final.
+    full: u64,
+}
+
+impl Store {
+    /// A new run file (with its header), or with `resume` the one at `path` read back (a torn
+    /// last line cut off; any other line that is not a run of this race is an error naming it).
+    pub fn open(path: &Path, protocol: &Protocol, full: u64, resume: bool) -> Result<Store> {
+        let mut store = Store {
+            path: path.to_path_buf(),
+            records: Vec::new(),
+            best: HashMap::new(),
+            full,
+        };
+        if !path.exists() {
+            crate::protocol::io::write_atomic(path, format!("{HEADER}\n").as_bytes())?;
+            return Ok(store);
+        }
+        if !resume {
+            bail!(
+                "{} exists: pass --resume to continue the race, or --fresh to start over",
+                path.display()
+            );
+        }
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let plan = protocol.plan();
+        let mut valid = 0usize;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            if !line.ends_with('\n') {
+                break; // a torn last line: the run is redone
+            }
+            let at = || format!("{}:{}", path.display(), i + 1);
+            if i == 0 {
+                if line.trim_end() != HEADER {
+                    bail!("{}: not the header of a race's run file", at());
+                }
+            } else {
+                let r = parse(line.trim_end(), &plan, full).with_context(at)?;
+                store.insert(r);
+            }
+            valid += line.len();
+        }
+        if valid != text.len() {
+            let f = std::fs::OpenOptions::new().write(true).open(path)?;
+            f.set_len(valid as u64)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(store)
+    }
+
+    fn insert(&mut self, r: Record) {
+        self.records.push(r);
+        let key = (r.reading, r.puzzle, r.run);
+        let better = self.best.get(&key).is_none_or(|o| r.cap > o.cap);
+        if better {
+            self.best.insert(key, r);
+        }
+    }
+
+    /// What run `run` of `reading` on `puzzle` shows under a budget of `cap` generations, if
+    /// the file tells: a run ended (solved, or stopped by itself, or at the full budget) by
+    /// generation g is the same run under any budget of at least g; a run stopped at its cap
+    /// is known under any budget up to that cap, unsolved beyond what it ran.
+    pub fn seen(&self, reading: u32, puzzle: u32, run: u64, cap: u64) -> Option<Seen> {
+        let o = self.best.get(&(reading, puzzle, run))?;
+        let ended = o.solved || o.generations < o.cap || o.cap >= self.full;
+        if o.generations <= cap && (ended || cap <= o.cap) {
+            return Some(Seen {
+                solved: o.solved,
+                generations: o.generations,
+            });
+        }
+        (o.generations > cap).then_some(Seen {
+            solved: false,
+            generations: cap,
+        })
+    }
+
+    /// Execute the jobs not yet known on `threads` threads, appending each record as it
+    /// finishes.
+    pub fn execute(&mut self, protocol: &Protocol, jobs: &[Job], threads: usize) -> Result<()> {
+        let todo: Vec<Job> = (jobs.iter().copied())
+            .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
+            .collect();
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let plan = protocol.plan();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start the thread pool")?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .with_context(|| format!("cannot append to {}", self.path.display()))?;
+        let next = Mutex::new(todo.into_iter());
+        let (tx, rx) = mpsc::channel::<Record>();
+        let path = self.path.clone();
+        let done = std::thread::scope(|scope| {
+            let writer = scope.spawn(move || append_all(file, &path, rx));
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                while let Some(job) = next.lock().ok().and_then(|mut n| n.next()) {
+                    let _ = tx.send(run_one(protocol, &plan, job));
+                }
+            });
+            drop(tx);
+            writer.join()
+        });
+        let done = done.map_err(|_| anyhow::anyhow!("the run file writer panicked"))??;
+        for r in done {
+            self.insert(r);
+        }
+        Ok(())
+    }
+
+    /// Rewrite the run file sorted by (reading, puzzle, run, cap), atomically.
+    pub fn finish(&self, protocol: &Protocol) -> Result<()> {
+        let mut records = self.records.clone();
+        records.sort();
+        write_atomic_with(&self.path, |out| {
+            writeln!(out, "{HEADER}")?;
+            for r in &records {
+                writeln!(out, "{}", line(protocol, r))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The most informative record of a run (the one with the largest cap), if any.
+    pub fn best(&self, reading: u32, puzzle: u32, run: u64) -> Option<&Record> {
+        self.best.get(&(reading, puzzle, run))
+    }
+
+    /// Every executed record.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+}
+
+/// Execute one job through the protocol.
+fn run_one(protocol: &Protocol, plan: &Plan, (reading, puzzle, run, cap): Job) -> Record {
+    let index = plan.index(reading as usize, puzzle as usize, run);
+    let job = plan.job(index.unwrap_or(0));
+    let budget = Budget {
+        max_generations: Some(cap),
+        max_evaluations: protocol.budgets[reading as usize].max_evaluations,
+    };
+    let done = protocol.execute_within(&job, &budget, None);
+    Record {
+        reading,
+        puzzle,
+        run,
+        cap,
+        seed: job.seed,
+        solved: done.row.solved == 1,
+        generations: done.row.generations,
+        evaluations: done.row.evaluations,
+    }
+}
+
+/// The writer thread: every record appended and flushed as it arrives.
+fn append_all(file: std::fs::File, path: &Path, rx: mpsc::Receiver<Record>) -> Result<Vec<Record>> {
+    let mut w = std::io::BufWriter::new(file);
+    let mut out = Vec::new();
+    for r in rx {
+        writeln!(w, "{}", raw_line(&r))
+            .and_then(|_| w.flush())
+            .with_context(|| format!("cannot append to {}", path.display()))?;
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// A record as appended during a race: reading and puzzle by number (`#12`), since the
+/// writer thread holds no names; [`Store::finish`] writes the names.
+fn raw_line(r: &Record) -> String {
+    format!(
+        "#{},#{},{},{},{},{},{},{}",
+        r.reading, r.puzzle, r.run, r.seed, r.cap, r.solved as u8, r.generations, r.evaluations
+    )
+}
+
+/// A record as the finished file holds it: reading and puzzle by name.
+fn line(protocol: &Protocol, r: &Record) -> String {
+    format!(
+        "{},{},{},{},{},{},{},{}",
+        protocol.spec.algorithms[r.reading as usize].label,
+        protocol.puzzles[r.puzzle as usize].id,
+        r.run,
+        r.seed,
+        r.cap,
+        r.solved as u8,
+        r.generations,
+        r.evaluations
+    )
+}
+
+/// A line of the run file, checked against the race: a known reading and puzzle (by name, or
+/// by `#number` as appended), a run of the plan with the plan's seed, a cap within the full
+/// budget, generations within the cap.
+fn parse(line: &str, plan: &Plan, full: u64) -> Result<Record> {
+    let f: Vec<&str> = line.split(',').collect();
+    if f.len() != 8 {
+        bail!("expected 8 fields, found {}", f.len());
+    }
+    let num = |i: usize, what: &str| -> Result<u64> {
+        f[i].parse::<u64>()
+            .with_context(|| format!("{what} '{}' is not a number", f[i]))
+    };
+    let run = num(2, "run")?;
+    let index = match (f[0].strip_prefix('#'), f[1].strip_prefix('#')) {
+        (Some(a), Some(p)) => match (a.parse::<usize>(), p.parse::<usize>()) {
+            (Ok(a), Ok(p)) => plan.index(a, p, run),
+            _ => None,
+        },
+        (None, None) => plan.index_of(f[0], f[1], run),
+        _ => None,
+    };
+    let Some(index) = index else {
+        bail!(
+            "reading '{}', puzzle '{}', run {run} is not a run of this race",
+            f[0],
+            f[1]
+        );
+    };
+    let job = plan.job(index);
+    let r = Record {
+        reading: job.algorithm as u32,
+        puzzle: job.puzzle as u32,
+        run,
+        seed: num(3, "seed")?,
+        cap: num(4, "cap")?,
+        solved: match f[5] {
+            "0" => false,
+            "1" => true,
+            o => bail!("solved '{o}' is not 0 or 1"),
+        },
+        generations: num(6, "generations")?,
+        evaluations: num(7, "evaluations")?,
+    };
+    if job.seed != r.seed {
+        bail!("seed {} is not the protocol's seed of this run", r.seed);
+    }
+    if r.cap == 0 || r.cap > full || r.generations > r.cap {
+        bail!(
+            "cap {} or generations {} out of range",
+            r.cap,
+            r.generations
+        );
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(records: &[(u64, bool, u64)]) -> Store {
+        let mut s = Store {
+            path: PathBuf::new(),
+            records: Vec::new(),
+            best: HashMap::new(),
+            full: 1000,
+        };
+        for (run, &(cap, solved, generations)) in records.iter().enumerate() {
+            s.insert(Record {
+                reading: 0,
+                puzzle: 0,
+                run: run as u64,
+                cap,
+                seed: 0,
+                solved,
+                generations,
+                evaluations: 0,
+            });
+        }
+        s
+    }
+
+    /// What a recorded run tells under other budgets: a run that ended is the same run
+    /// under any budget it fits in and censored below; a run stopped at its cap is known up
+    /// to that cap only.
+    #[test]
+    fn a_record_answers_the_budgets_it_covers() {
+        let s = store(&[
+            (100, true, 40),
+            (100, false, 100),
+            (100, false, 70),
+            (1000, false, 1000),
+        ]);
+        let seen = |run, cap| s.seen(0, 0, run, cap).map(|x| (x.solved, x.generations));
+        // Solved at 40 under a cap of 100: the same under the full budget, censored below 40.
+        assert_eq!(seen(0, 1000), Some((true, 40)));
+        assert_eq!(seen(0, 40), Some((true, 40)));
+        assert_eq!(seen(0, 39), Some((false, 39)));
+        // Stopped at its cap of 100: unknown beyond it.
+        assert_eq!(seen(1, 100), Some((false, 100)));
+        assert_eq!(seen(1, 50), Some((false, 50)));
+        assert_eq!(seen(1, 101), None);
+        // Ended by itself at 70 (unsolved) under a cap of 100: final.
+        assert_eq!(seen(2, 1000), Some((false, 70)));
+        // Ran the full budget.
+        assert_eq!(seen(3, 1000), Some((false, 1000)));
+        assert_eq!(s.seen(0, 0, 9, 10), None);
+    }
+
+    /// A rerun under a larger cap supersedes the capped record; both stay in the file.
+    #[test]
+    fn the_largest_cap_wins() {
+        let mut s = store(&[(100, false, 100)]);
+        s.insert(Record {
+            reading: 0,
+            puzzle: 0,
+            run: 0,
+            cap: 1000,
+            seed: 0,
+            solved: true,
+            generations: 500,
+            evaluations: 0,
+        });
+        assert_eq!(s.records().len(), 2);
+        assert_eq!(s.seen(0, 0, 0, 1000).map(|x| x.generations), Some(500));
+        assert_eq!(s.best(0, 0, 0).map(|r| r.cap), Some(1000));
+    }
+}

@@ -1,0 +1,102 @@
+//! Synthetic papers: a published table made from a hidden reading, to check that a race keeps
+//! the reading a table came from and eliminates others. The hidden reading's protocol (the
+//! race's puzzles, the full protocol's runs even under `--max-runs`, full budget) is run under
+//! another master seed by the protocol runner itself, into `synthetic/runs.csv` of the race
+//! folder, and summarised in the published layout: runs, successes, and the minimum, maximum,
+//! mean, median and SD of the generations of the successful runs.
+
+use super::Setup;
+use crate::protocol::io::for_each_row;
+use crate::protocol::Protocol;
+use crate::reports::groups::PublishedRow;
+use anyhow::{bail, Result};
+use std::path::Path;
+
+/// The master seed of a synthetic table when none is given: the spec's, plus one.
+pub fn default_seed(master_seed: u64) -> u64 {
+    master_seed.wrapping_add(1)
+}
+
+/// The published rows of the hidden reading `hidden` under `seed`, its runs in `dir`
+/// (resumed when they are there already).
+pub fn table(
+    setup: &Setup,
+    hidden: usize,
+    seed: u64,
+    dir: &Path,
+    threads: usize,
+) -> Result<Vec<PublishedRow>> {
+    for (i, l) in setup.labels.iter().enumerate() {
+        if setup.labels[..i].contains(l) {
+            bail!("--synthetic: two race puzzles share the label '{l}'; a published table could not tell them apart");
+        }
+    }
+    if seed == setup.spec.master_seed {
+        bail!("--synthetic-seed must differ from the race's master seed");
+    }
+    let mut spec = setup.spec.clone();
+    spec.master_seed = seed;
+    spec.algorithms = vec![setup.spec.algorithms[hidden].clone()];
+    std::fs::create_dir_all(dir)?;
+    // The full protocol's runs, as a paper's table has them (not the race's `--max-runs`).
+    let protocol = Protocol::new(
+        &spec,
+        &setup.puzzles,
+        setup.protocol_runs.clone(),
+        None,
+        None,
+    )?;
+    let runs_path = dir.join("runs.csv");
+    protocol.run(&runs_path, true, threads)?;
+    let mut generations: Vec<Vec<f64>> = vec![Vec::new(); setup.puzzles.len()];
+    let mut counts = vec![(0u64, 0u64); setup.puzzles.len()];
+    for_each_row(&runs_path, |r| {
+        if let Some(p) = setup.puzzles.iter().position(|p| p.id == r.puzzle) {
+            counts[p].0 += 1;
+            if r.solved == 1 {
+                counts[p].1 += 1;
+                generations[p].push(r.generations as f64);
+            }
+        }
+        Ok(())
+    })?;
+    let column = setup.algorithm.paper_label.clone().unwrap_or_default();
+    Ok((0..setup.puzzles.len())
+        .map(|p| {
+            row(
+                &setup.labels[p],
+                &column,
+                setup.puzzles[p].givens(),
+                counts[p],
+                &generations[p],
+            )
+        })
+        .collect())
+}
+
+/// One published row from runs and successes and the generations of the successes, the
+/// generation values rounded to two decimals as a published table prints them.
+fn row(
+    level: &str,
+    column: &str,
+    givens: usize,
+    (runs, count): (u64, u64),
+    gens: &[f64],
+) -> PublishedRow {
+    let s = lab_stats::summarize(gens);
+    let r2 = |v: Option<f64>| v.map(|x| (x * 100.0).round() / 100.0);
+    PublishedRow {
+        level: level.to_string(),
+        givens: Some(givens),
+        algorithm: column.to_string(),
+        runs: Some(runs),
+        count: Some(count),
+        minimum: r2(s.map(|s| s.min)),
+        maximum: r2(s.map(|s| s.max)),
+        average: r2(s.map(|s| s.mean)),
+        median: r2(s.map(|s| s.median)),
+        sd: r2(s.filter(|s| s.n >= 2).map(|s| s.sd)),
+        time_s: None,
+        ets_s: None,
+    }
+}

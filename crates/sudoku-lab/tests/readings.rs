@@ -1,0 +1,208 @@
+//! End-to-end tests of `sudoku-lab readings` (issue 22) on a tiny instance: Ret-GA on two easy
+//! puzzles, two options varied (four readings), a few runs, small budgets.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// A spec of two easy puzzles and one Ret-GA entry whose `readings` vary two options, with
+/// the Ret-GA rows of Table 1 for those puzzles as its published table.
+fn fixture() -> PathBuf {
+    let dir = tmpdir("readings");
+    std::fs::write(
+        dir.join("pub.csv"),
+        "level,givens,algorithm,runs,count,minimum,maximum,average,median,sd\n\
+         1 Star,33,Ret-GA,100,100,39,1100,159.24,98,159.95\n\
+         Easy,36,Ret-GA,100,100,27,305,70.34,52,55.70\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.toml"),
+        r#"id = "readings-test"
+title = "t"
+master_seed = 5
+runs = 8
+quick_runs = 2
+quick_max_generations = 100
+published = "pub.csv"
+puzzles = [{ id = "mk_easy", label = "Easy" }, { id = "mk_1star", label = "1 Star" }]
+
+[[algorithms]]
+label = "ret"
+algorithm = "ret-ga"
+paper_label = "Ret-GA"
+max_generations = 3000
+readings = { elitism = ["alternate", "best"], crossover_rows = ["alternate", "uniform-random"] }
+"#,
+    )
+    .unwrap();
+    dir
+}
+
+fn race(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let mut cmd = bin();
+    cmd.args(["readings"])
+        .arg(dir.join("spec.toml"))
+        .args(["--algorithm", "ret", "--rounds", "4,8", "--out"])
+        .arg(dir.join(out))
+        .args(extra);
+    ok(&mut cmd)
+}
+
+fn read(dir: &Path, out: &str, file: &str) -> String {
+    std::fs::read_to_string(dir.join(out).join(file)).unwrap()
+}
+
+const FILES: [&str; 5] = [
+    "runs.csv",
+    "readings.csv",
+    "report.md",
+    "published.csv",
+    "spec-curve.svg",
+];
+
+#[test]
+fn a_tiny_race_writes_every_output_and_is_the_same_on_1_and_2_threads() {
+    let dir = fixture();
+    race(&dir, "one", &["--threads", "1"]);
+    race(&dir, "two", &["--threads", "2"]);
+    for f in FILES {
+        assert_eq!(read(&dir, "one", f), read(&dir, "two", f), "{f}");
+    }
+    let readings = read(&dir, "one", "readings.csv");
+    let lines: Vec<&str> = readings.lines().collect();
+    assert_eq!(lines.len(), 5, "{readings}");
+    assert!(lines[0].starts_with("reading,elitism,crossover_rows,status,"));
+    assert!(lines[1].starts_with("r1,alternate,alternate,"));
+    assert!(dir.join("one/spec-curve.png").exists());
+    let report = read(&dir, "one", "report.md");
+    assert!(
+        report.contains("consistent with the published table"),
+        "{report}"
+    );
+    // A second race in the same folder needs --resume or --fresh.
+    let mut again = bin();
+    again.args(["readings"]).arg(dir.join("spec.toml"));
+    again
+        .args(["--algorithm", "ret", "--rounds", "4,8", "--out"])
+        .arg(dir.join("one"));
+    let o = run(&mut again);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_killed_race_resumes_to_the_same_files() {
+    let dir = fixture();
+    race(&dir, "whole", &["--threads", "2"]);
+    race(&dir, "cut", &["--threads", "2"]);
+    // A kill: the run file loses its last rows and ends in a torn line; the outputs are gone.
+    let runs = read(&dir, "cut", "runs.csv");
+    let keep: Vec<&str> = runs.lines().take(runs.lines().count() / 2).collect();
+    let torn = format!("{}\nr2,mk_ea", keep.join("\n"));
+    std::fs::write(dir.join("cut/runs.csv"), torn).unwrap();
+    for f in ["readings.csv", "report.md"] {
+        std::fs::remove_file(dir.join("cut").join(f)).unwrap();
+    }
+    race(&dir, "cut", &["--threads", "1", "--resume"]);
+    for f in FILES {
+        assert_eq!(read(&dir, "whole", f), read(&dir, "cut", f), "{f}");
+    }
+    // Other settings are refused on resume.
+    let mut other = bin();
+    other.args(["readings"]).arg(dir.join("spec.toml"));
+    other.args([
+        "--algorithm",
+        "ret",
+        "--rounds",
+        "4,8",
+        "--cap",
+        "3",
+        "--resume",
+        "--out",
+    ]);
+    let o = run(other.arg(dir.join("cut")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+}
+
+/// A reading's full-budget runs are the protocol's runs of that reading: same seeds, same
+/// outcomes (`sudoku-lab run` on the spec with the reading's options).
+#[test]
+fn a_readings_runs_are_the_protocols_runs() {
+    let dir = fixture();
+    race(&dir, "race", &["--options", "elitism=best", "--cap", "0"]);
+    let spec = std::fs::read_to_string(dir.join("spec.toml"))
+        .unwrap()
+        .replace("readings = {", "params = { elitism = \"best\" }\n#");
+    std::fs::write(dir.join("protocol.toml"), spec).unwrap();
+    let mut cmd = bin();
+    cmd.args(["run"]).arg(dir.join("protocol.toml"));
+    ok(cmd
+        .args(["--threads", "2", "--out"])
+        .arg(dir.join("protocol")));
+    let protocol = std::fs::read_to_string(dir.join("protocol/runs.csv")).unwrap();
+    let mut want: Vec<String> = Vec::new();
+    for l in protocol.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        // puzzle, run, seed, solved, generations, evaluations
+        want.push([f[2], f[3], f[4], f[5], f[6], f[7]].join(","));
+    }
+    let race = read(&dir, "race", "runs.csv");
+    let mut got: Vec<String> = Vec::new();
+    for l in race.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        assert_eq!(f[4], "3000", "{l}");
+        got.push([f[1], f[2], f[3], f[5], f[6], f[7]].join(","));
+    }
+    want.sort();
+    got.sort();
+    assert_eq!(got.len(), 16);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_synthetic_table_keeps_its_hidden_reading() {
+    let dir = fixture();
+    let hidden = "elitism=best,crossover_rows=uniform-random";
+    race(&dir, "syn", &["--synthetic", hidden, "--rounds", "4,8"]);
+    let report = read(&dir, "syn", "report.md");
+    assert!(report.contains("The hidden reading survived"), "{report}");
+    let readings = read(&dir, "syn", "readings.csv");
+    let r4 = readings.lines().find(|l| l.starts_with("r4,")).unwrap();
+    assert!(r4.contains(",survived,"), "{readings}");
+    let published = read(&dir, "syn", "published.csv");
+    assert_eq!(published.lines().count(), 3, "{published}");
+    assert!(dir.join("syn/synthetic/runs.csv").exists());
+}
+
+#[test]
+fn bad_requests_are_one_line_errors() {
+    let dir = fixture();
+    let spec = dir.join("spec.toml");
+    for (args, want) in [
+        (vec!["--algorithm", "nope"], "--algorithm 'nope'"),
+        (
+            vec!["--algorithm", "ret", "--options", "elitism=bogus"],
+            "elitism",
+        ),
+        (vec!["--algorithm", "ret", "--cap", "0.5"], "--cap"),
+        (vec!["--algorithm", "ret", "--alpha", "2"], "--alpha"),
+        (
+            vec!["--algorithm", "ret", "--synthetic", "pairing=random"],
+            "--synthetic",
+        ),
+        (vec!["--algorithm", "ret", "--max-runs", "0"], "--max-runs"),
+    ] {
+        let mut cmd = bin();
+        cmd.arg("readings")
+            .arg(&spec)
+            .args(&args)
+            .arg("--out")
+            .arg(dir.join("x"));
+        let o = run(&mut cmd);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.lines().count() == 1, "{args:?}: {e}");
+    }
+}
