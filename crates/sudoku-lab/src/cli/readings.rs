@@ -173,7 +173,7 @@ fn threads(t: Option<usize>) -> Result<usize> {
 /// A published table given with `--published`, read with a size limit and parsed.
 fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
     let text = spec::read_spec(path)?;
-    crate::reports::groups::parse_published(&text).with_context(|| format!("{}", path.display()))
+    crate::reports::groups::parse_published(&text, &format!("--published {}", path.display()))
 }
 
 /// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when

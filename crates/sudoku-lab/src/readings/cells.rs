@@ -189,7 +189,7 @@ mod tests {
     fn row(count: u64, max: f64, median: f64) -> PublishedRow {
         crate::reports::groups::parse_published(&format!(
             "level,algorithm,runs,count,minimum,maximum,average,median,sd\nEasy,X,100,{count},1,{max},{median},{median},10\n"
-        ))
+        ), "published")
         .unwrap()
         .remove(0)
     }

@@ -22,7 +22,7 @@ pub mod synthetic;
 
 use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
-use crate::spec::{AlgorithmSpec, Spec};
+use crate::spec::{AlgorithmSpec, Loaded, Spec};
 use anyhow::{bail, Context, Result};
 use cells::Target;
 use space::Space;
@@ -68,6 +68,20 @@ pub struct Setup {
     /// The published rows of the raced column (the spec's, or `--published`).
     pub rows: Vec<PublishedRow>,
     pub request: Request,
+    /// The race's puzzles and runs as the protocol takes them (every reading at `runs`).
+    pub loaded: Loaded,
+}
+
+/// `puzzles` with `runs` each for every algorithm of `spec` (none has runs of its own): what
+/// [`Protocol::new`] takes.
+pub fn loaded(spec: &Spec, puzzles: &[Puzzle], runs: Vec<u64>) -> Loaded {
+    Loaded {
+        puzzles: puzzles.to_vec(),
+        runs,
+        algorithm_runs: vec![None; spec.algorithms.len()],
+        entries: Vec::new(),
+        entry_of: Default::default(),
+    }
 }
 
 impl Setup {
@@ -101,8 +115,10 @@ impl Setup {
         derived.algorithms = (0..space.len())
             .map(|r| reading_entry(alg, &space, r))
             .collect();
+        let loaded = loaded(&derived, &puzzles, runs.clone());
         Ok(Setup {
             spec: derived,
+            loaded,
             puzzles,
             labels,
             runs,
@@ -116,7 +132,7 @@ impl Setup {
 
     /// The protocol whose algorithms are the readings.
     pub fn protocol(&self) -> Result<Protocol<'_>> {
-        Protocol::new(&self.spec, &self.puzzles, self.runs.clone(), None, None)
+        Protocol::new(&self.spec, &self.loaded, None, None)
     }
 
     /// The full generation budget of a run.
@@ -152,6 +168,7 @@ fn reading_entry(alg: &AlgorithmSpec, space: &Space, r: usize) -> AlgorithmSpec 
         label: space.id(r),
         params: space.params(r),
         readings: None,
+        runs: None,
         ..alg.clone()
     }
 }
@@ -168,7 +185,7 @@ fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> 
                         request.spec.id
                     )
                 })?;
-            crate::reports::groups::parse_published(&text)?
+            crate::reports::groups::parse_published(&text, "published")?
         }
     };
     let rows: Vec<PublishedRow> = rows.into_iter().filter(|r| r.algorithm == column).collect();
@@ -187,6 +204,10 @@ type RacePuzzles = (Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>));
 fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles> {
     let spec = &request.spec;
     let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
+    // The raced entry's own `runs`, when it sets them, is its protocol's runs.
+    let own_runs = (spec.algorithms.iter())
+        .position(|a| a.label == request.algorithm)
+        .and_then(|a| loaded.algorithm_runs[a]);
     let (mut puzzles, mut labels) = (Vec::new(), Vec::new());
     let (mut runs, mut protocol_runs) = (Vec::new(), Vec::new());
     for (e, entry) in spec.puzzles.iter().enumerate() {
@@ -205,12 +226,9 @@ fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles>
         };
         puzzles.push(loaded.puzzles[i].clone());
         labels.push(entry.label().to_string());
-        runs.push(
-            request
-                .max_runs
-                .map_or(loaded.runs[i], |m| m.min(loaded.runs[i])),
-        );
-        protocol_runs.push(loaded.runs[i]);
+        let full = own_runs.unwrap_or(loaded.runs[i]);
+        runs.push(request.max_runs.map_or(full, |m| m.min(full)));
+        protocol_runs.push(full);
     }
     if puzzles.is_empty() {
         bail!(

@@ -39,13 +39,8 @@ pub fn table(
     spec.algorithms = vec![setup.spec.algorithms[hidden].clone()];
     std::fs::create_dir_all(dir)?;
     // The full protocol's runs, as a paper's table has them (not the race's `--max-runs`).
-    let protocol = Protocol::new(
-        &spec,
-        &setup.puzzles,
-        setup.protocol_runs.clone(),
-        None,
-        None,
-    )?;
+    let loaded = super::loaded(&spec, &setup.puzzles, setup.protocol_runs.clone());
+    let protocol = Protocol::new(&spec, &loaded, None, None)?;
     let runs_path = dir.join("runs.csv");
     protocol.run(&runs_path, true, threads)?;
     let mut generations: Vec<Vec<f64>> = vec![Vec::new(); setup.puzzles.len()];
