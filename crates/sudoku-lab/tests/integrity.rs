@@ -363,3 +363,31 @@ fn reproduce_lists_its_files_and_the_agreement_and_hints_at_out() {
         ],
     );
 }
+
+/// `--resume` takes no row on trust either: a row whose seed was edited, or a run the plan
+/// does not have, is refused naming the file and line before any run (before: the edited row
+/// was kept as the run, and a foreign row was silently carried along).
+#[test]
+fn resume_refuses_an_edited_or_foreign_row() {
+    let (d, spec) = spec("resume-rows");
+    let out = d.join("out");
+    ok(&mut protocol(&spec, &out, &[]));
+    let runs = out.join("runs.csv");
+    let before = std::fs::read_to_string(&runs).unwrap();
+
+    let original = edit_field(&runs, 3, 4, "12345");
+    refused(
+        &run(&mut protocol(&spec, &out, &["--resume"])),
+        &["runs.csv:3", "has seed 12345, the plan's is"],
+    );
+    std::fs::write(&runs, &original).unwrap();
+
+    edit_field(&runs, 3, 3, "99");
+    refused(
+        &run(&mut protocol(&spec, &out, &["--resume"])),
+        &["runs.csv:3", "is not in the plan"],
+    );
+    std::fs::write(&runs, &original).unwrap();
+    ok(&mut protocol(&spec, &out, &["--resume"]));
+    assert_eq!(std::fs::read_to_string(&runs).unwrap(), before);
+}

@@ -150,7 +150,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     check_out(out)?;
     // Every row and trajectory line checked before anything is written.
     let owner = shard_assignment(&plan, &costs, first.n);
-    check_rows(&plan, &spec.id, &owner, &shards)?;
+    check_rows(&plan, &owner, &shards)?;
     if spec.anytime {
         check_trajectories(&plan, &owner, &shards)?;
     }
@@ -216,26 +216,14 @@ pub fn abandon(staging: &Path) {
 /// Every row of every shard is a run of the plan (of this experiment, with the plan's seed,
 /// looked up as `replay` does: [`Plan::job_of`]) that the shard rule gives to that shard, no
 /// run appears twice, and together they cover the plan. Errors name the shard's file and line.
-fn check_rows(plan: &Plan, id: &str, owner: &[u32], shards: &[Shard]) -> Result<()> {
+fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
     let mut seen = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join("runs.csv");
         for_each_numbered_row(&path, |line, r| {
             let at = format!("{}:{line}", path.display());
             let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
-            if r.experiment != id {
-                bail!("{at}: row of experiment '{}', not '{id}'", r.experiment);
-            }
-            let Some((i, job)) = plan.job_of(&r) else {
-                bail!("{at}: run {run} is not in the plan");
-            };
-            if r.seed != job.seed {
-                bail!(
-                    "{at}: run {run} has seed {}, the plan's is {} (an edited row)",
-                    r.seed,
-                    job.seed
-                );
-            }
+            let (i, _) = plan.checked_job(&at, &r)?;
             let k = owner[i as usize] as usize + 1;
             if k != sh.k {
                 bail!("{at}: run {run} belongs to shard {k}, not {}", sh.k);

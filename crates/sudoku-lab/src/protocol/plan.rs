@@ -143,6 +143,31 @@ impl<'a> Plan<'a> {
         Some((i, self.job(i)))
     }
 
+    /// [`Plan::job_of`] for a row read back from a file (`at`: its file and line), checked:
+    /// a row of this experiment, a run of the plan, with the plan's seed. `--resume` and
+    /// `merge` take no row on trust (an edited or foreign row would pass as a run).
+    pub fn checked_job(&self, at: &str, r: &Row) -> anyhow::Result<(u64, Job)> {
+        let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
+        if r.experiment != self.spec.id {
+            anyhow::bail!(
+                "{at}: row of experiment '{}', not '{}'",
+                r.experiment,
+                self.spec.id
+            );
+        }
+        let Some((i, job)) = self.job_of(r) else {
+            anyhow::bail!("{at}: run {run} is not in the plan");
+        };
+        if r.seed != job.seed {
+            anyhow::bail!(
+                "{at}: run {run} has seed {}, the plan's is {} (an edited row)",
+                r.seed,
+                job.seed
+            );
+        }
+        Ok((i, job))
+    }
+
     /// Every plan index, the runs of the algorithm with the largest expected cost first (ties
     /// in the spec's order), each algorithm's runs in plan order: the order in which runs are
     /// started and in which the shard rule deals them out.

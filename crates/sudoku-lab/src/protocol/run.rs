@@ -9,7 +9,7 @@
 
 use super::plan::{shard_members, IndexSet, Job, Plan};
 use crate::protocol::io::{
-    check_regular, for_each_row, open_append, write_atomic, write_atomic_with, Row, HEADER,
+    check_regular, for_each_numbered_row, open_append, write_atomic, write_atomic_with, Row, HEADER,
 };
 use crate::protocol::progress::Progress;
 use crate::protocol::trajectory::Recorder;
@@ -266,18 +266,10 @@ impl<'a> Protocol<'a> {
             );
         }
         crate::protocol::io::upgrade_runs(runs_path)?;
-        let valid = for_each_row(runs_path, |r| {
-            if r.experiment != self.spec.id {
-                bail!(
-                    "{}: rows of experiment '{}', not '{}'",
-                    runs_path.display(),
-                    r.experiment,
-                    self.spec.id
-                );
-            }
-            if let Some(i) = plan.index_of(&r.algorithm, &r.puzzle, r.run) {
-                done.insert(i);
-            }
+        // Every kept row is a run of the plan with the plan's seed, as merge checks shards.
+        let valid = for_each_numbered_row(runs_path, |line, r| {
+            let at = format!("{}:{line}", runs_path.display());
+            done.insert(plan.checked_job(&at, &r)?.0);
             Ok(())
         })?;
         // Drop a torn last line before appending (an append-mode descriptor may truncate).
