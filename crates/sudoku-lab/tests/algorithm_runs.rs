@@ -67,7 +67,13 @@ fn an_algorithm_with_its_own_runs_keeps_the_shared_seeds() {
     let spec = d.join("spec.toml");
     std::fs::write(&spec, SPEC).unwrap();
     let full = d.join("full");
-    ok(bin().arg("run").arg(&spec).arg("--out").arg(&full));
+    let o = ok(bin().arg("run").arg(&spec).arg("--out").arg(&full));
+    // The first line names each algorithm's runs, not the spec's alone.
+    assert!(
+        stderr(&o).contains("x (more 5, spec-runs 2) runs on"),
+        "{}",
+        stderr(&o)
+    );
     let (seeds, text) = rows(&full);
     // 2 puzzles x (5 + 2) runs.
     assert_eq!(seeds.len(), 14, "{text}");

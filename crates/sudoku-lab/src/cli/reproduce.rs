@@ -372,12 +372,21 @@ fn run_and_report(
     let runs_path = p.out.join("runs.csv");
     let protocol = Protocol::new(spec, &p.loaded, cap, p.shard)?;
     let start = Instant::now();
+    // Runs set per algorithm are named with their labels ("best+uniform 100, literal 10").
+    let own = &p.loaded.algorithm_runs;
+    let runs = if own.iter().any(Option::is_some) {
+        let each: Vec<String> = (spec.algorithms.iter().zip(own))
+            .map(|(a, r)| format!("{} {}", a.label, r.unwrap_or(p.runs)))
+            .collect();
+        format!("({})", each.join(", "))
+    } else {
+        p.runs.to_string()
+    };
     eprintln!(
-        "{}: {} algorithms x {} puzzles x {} runs on {} threads -> {}",
+        "{}: {} algorithms x {} puzzles x {runs} runs on {} threads -> {}",
         spec.id,
         spec.algorithms.len(),
         p.loaded.puzzles.len(),
-        p.runs,
         p.threads,
         p.shown.display()
     );
