@@ -33,9 +33,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     })?;
     let threads = threads(a.threads)?;
     if let Some(available) = crate::algos::available_memory() {
-        let n = setup
-            .puzzles
-            .iter()
+        let n = (setup.loaded.puzzles.iter())
             .map(|p| p.geometry().n())
             .max()
             .unwrap_or(9);
@@ -186,7 +184,7 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
         "keys": setup.space.keys,
         "values": setup.space.values.iter().map(|v| v.iter().map(crate::readings::space::value_text).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "published": rows,
-        "runs": setup.runs,
+        "runs": setup.loaded.runs,
         "rounds": a.rounds,
         "cap": a.cap,
         "alpha": a.alpha,

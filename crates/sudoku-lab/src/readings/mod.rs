@@ -54,11 +54,8 @@ pub struct Request {
 pub struct Setup {
     /// The spec with the readings as its algorithms and the race's puzzles.
     pub spec: Spec,
-    pub puzzles: Vec<Puzzle>,
     /// The labels of the race's puzzles (the paper's rows).
     pub labels: Vec<String>,
-    /// Runs per race puzzle.
-    pub runs: Vec<u64>,
     /// Runs per race puzzle in the full protocol (before `--max-runs`): the full factorial
     /// the race's cost is compared with.
     pub protocol_runs: Vec<u64>,
@@ -68,7 +65,7 @@ pub struct Setup {
     /// The published rows of the raced column (the spec's, or `--published`).
     pub rows: Vec<PublishedRow>,
     pub request: Request,
-    /// The race's puzzles and runs as the protocol takes them (every reading at `runs`).
+    /// The race's puzzles and their runs (after `--max-runs`) as the protocol takes them.
     pub loaded: Loaded,
 }
 
@@ -115,13 +112,11 @@ impl Setup {
         derived.algorithms = (0..space.len())
             .map(|r| reading_entry(alg, &space, r))
             .collect();
-        let loaded = loaded(&derived, &puzzles, runs.clone());
+        let loaded = loaded(&derived, &puzzles, runs);
         Ok(Setup {
             spec: derived,
             loaded,
-            puzzles,
             labels,
-            runs,
             protocol_runs,
             algorithm: alg.clone(),
             space,
@@ -142,7 +137,7 @@ impl Setup {
 
     /// The most runs of a puzzle.
     pub fn max_runs(&self) -> u64 {
-        self.runs.iter().copied().max().unwrap_or(0)
+        self.loaded.runs.iter().copied().max().unwrap_or(0)
     }
 
     /// The published cells of `rows` on the race's puzzles, cheapest first (ties in puzzle

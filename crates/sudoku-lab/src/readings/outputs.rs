@@ -133,10 +133,10 @@ pub struct Cost {
 /// low where runs were capped.
 pub fn cost(setup: &Setup, store: &Store) -> Cost {
     let readings = setup.space.len();
-    let per_puzzle = setup.puzzles.len();
+    let per_puzzle = setup.loaded.puzzles.len();
     // (sum, n, ended) per reading and puzzle.
     let mut seen = vec![(0f64, 0u64, true); readings * per_puzzle];
-    for (p, &runs) in setup.runs.iter().enumerate() {
+    for (p, &runs) in setup.loaded.runs.iter().enumerate() {
         for r in 0..readings {
             let cell = &mut seen[r * per_puzzle + p];
             let (mut ended, mut censored) = ((0f64, 0u64), (0f64, 0u64));
@@ -160,7 +160,7 @@ pub fn cost(setup: &Setup, store: &Store) -> Cost {
         }
     }
     let (mut factorial, mut at_race) = (0f64, 0f64);
-    for (p, &runs) in setup.runs.iter().enumerate() {
+    for (p, &runs) in setup.loaded.runs.iter().enumerate() {
         let ended: Vec<f64> = (0..readings)
             .map(|r| seen[r * per_puzzle + p])
             .filter(|c| c.2 && c.1 > 0)
@@ -196,14 +196,14 @@ fn cells_text(setup: &Setup, targets: &[Target]) -> String {
         s.push_str(&format!(
             "| {} | {} | {}/{} | {} | {} | {} | {} | {} |\n",
             t.level,
-            setup.puzzles[t.puzzle].id,
+            setup.loaded.puzzles[t.puzzle].id,
             r.count.map_or("-".into(), |c| c.to_string()),
             r.runs.map_or("-".into(), |c| c.to_string()),
             v(r.median),
             v(r.maximum),
             v(r.average),
             t.cap.map_or("none".into(), |c| c.to_string()),
-            setup.runs[t.puzzle],
+            setup.loaded.runs[t.puzzle],
         ));
     }
     s

@@ -39,14 +39,14 @@ pub fn table(
     spec.algorithms = vec![setup.spec.algorithms[hidden].clone()];
     std::fs::create_dir_all(dir)?;
     // The full protocol's runs, as a paper's table has them (not the race's `--max-runs`).
-    let loaded = super::loaded(&spec, &setup.puzzles, setup.protocol_runs.clone());
+    let loaded = super::loaded(&spec, &setup.loaded.puzzles, setup.protocol_runs.clone());
     let protocol = Protocol::new(&spec, &loaded, None, None)?;
     let runs_path = dir.join("runs.csv");
     protocol.run(&runs_path, true, threads)?;
-    let mut generations: Vec<Vec<f64>> = vec![Vec::new(); setup.puzzles.len()];
-    let mut counts = vec![(0u64, 0u64); setup.puzzles.len()];
+    let mut generations: Vec<Vec<f64>> = vec![Vec::new(); setup.loaded.puzzles.len()];
+    let mut counts = vec![(0u64, 0u64); setup.loaded.puzzles.len()];
     for_each_row(&runs_path, |r| {
-        if let Some(p) = setup.puzzles.iter().position(|p| p.id == r.puzzle) {
+        if let Some(p) = setup.loaded.puzzles.iter().position(|p| p.id == r.puzzle) {
             counts[p].0 += 1;
             if r.solved == 1 {
                 counts[p].1 += 1;
@@ -56,12 +56,12 @@ pub fn table(
         Ok(())
     })?;
     let column = setup.algorithm.paper_label.clone().unwrap_or_default();
-    Ok((0..setup.puzzles.len())
+    Ok((0..setup.loaded.puzzles.len())
         .map(|p| {
             row(
                 &setup.labels[p],
                 &column,
-                setup.puzzles[p].givens(),
+                setup.loaded.puzzles[p].givens(),
                 counts[p],
                 &generations[p],
             )
