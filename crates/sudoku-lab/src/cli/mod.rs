@@ -78,6 +78,7 @@ pub fn run() -> ExitCode {
             node_limit,
         }),
         args::Command::Readings(a) => readings::readings(&a),
+        args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::List => list::list(),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
