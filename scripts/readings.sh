@@ -10,7 +10,7 @@
 #   reseda              RESEDA Tables 1, 2 and 3, each alone (alpha 0.05) and jointly (each at
 #                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
 #   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
-#   ret-ga              the Ret-GA column of Table 1 (576 readings)
+#   ret-ga              the Ret-GA column of Table 1 (384 readings)
 #
 # Every race resumes from its folder (--resume): an interrupted search goes on where it
 # stopped, and a finished one rewrites its outputs from its runs.csv without running anything.
