@@ -382,3 +382,84 @@ fn entries_of_different_budgets_are_refused() {
         "{e}"
     );
 }
+
+/// A race on an algorithm counter (the spec's `counter`, as Benbassat's distinct boards): the
+/// published mean and SD are of the counter over every run, each run's counter is in the run
+/// file's ninth column, and a synthetic table is made of the counter too.
+#[test]
+fn a_counter_is_raced_on_its_mean() {
+    let dir = tmpdir("readings-counter");
+    std::fs::write(
+        dir.join("first-row.txt"),
+        "123456789........................................................................\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("pub.csv"),
+        "level,algorithm,runs,average,sd\nfirst row,standard GA,20,25.9,3.19\nfirst row,bucketing GA,20,17.1,2.05\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.toml"),
+        r#"id = "readings-counter"
+title = "t"
+master_seed = 4
+runs = 4
+quick_runs = 2
+quick_max_generations = 10
+published = "pub.csv"
+report = "counter"
+counter = "distinct_boards"
+puzzles = [{ id = "first-row", file = "first-row.txt", label = "first row" }]
+
+[[algorithms]]
+label = "standard"
+algorithm = "gen-ga"
+paper_label = "standard GA"
+max_generations = 300
+params = { population = 200 }
+
+[[algorithms]]
+label = "bucketing"
+algorithm = "gen-ga"
+paper_label = "bucketing GA"
+max_generations = 300
+params = { population = 200, diversity = "bucketing" }
+"#,
+    )
+    .unwrap();
+    for (out, extra) in [
+        ("race", vec![]),
+        ("syn", vec!["--synthetic", "mutation_unit=per-row"]),
+    ] {
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        ok(cmd
+            .args(["--algorithm", "all", "--rounds", "2,4", "--out"])
+            .arg(dir.join(out))
+            .args(&extra));
+    }
+    let runs = read(&dir, "race", "runs.csv");
+    assert!(
+        runs.starts_with("reading,puzzle,run,seed,cap,solved,generations,evaluations,counter\n"),
+        "{runs}"
+    );
+    assert!(
+        runs.lines().skip(1).all(|l| l.split(',').count() == 9),
+        "{runs}"
+    );
+    let readings = read(&dir, "race", "readings.csv");
+    assert!(
+        readings.starts_with("reading,mutation_unit,status,"),
+        "{readings}"
+    );
+    assert_eq!(readings.lines().count(), 3, "{readings}");
+    let published = read(&dir, "syn", "published.csv");
+    let row = published.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with("first row,,standard GA,4,,,,"),
+        "{published}"
+    );
+    let report = read(&dir, "syn", "report.md");
+    assert!(report.contains("The hidden reading survived"), "{report}");
+}

@@ -174,6 +174,7 @@ impl Setup {
                 for row in mine {
                     let mut t = Target::new(p, row, factor, self.full())?;
                     t.entry = e;
+                    t.counter = self.spec.counter.is_some();
                     if many {
                         t.level = format!("{column} @ {label}");
                     }

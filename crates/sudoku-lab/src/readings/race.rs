@@ -159,7 +159,7 @@ impl Race<'_> {
         let solver = (r * self.entries + t.entry) as u32;
         for run in 0..n.min(self.protocol.runs[t.puzzle]) {
             if let Some(s) = store.seen(solver, t.puzzle as u32, run, cap) {
-                x.add(t, s.solved, s.generations);
+                x.add(t, s.solved, s.generations, s.counter);
             }
         }
         x

@@ -51,12 +51,19 @@ pub fn table(
     let puzzles = setup.loaded.puzzles.len();
     let mut generations: Vec<Vec<f64>> = vec![Vec::new(); entries * puzzles];
     let mut counts = vec![(0u64, 0u64); entries * puzzles];
+    // Counter races: the counter of every run (the published mean and SD are of it).
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); entries * puzzles];
+    let counter = spec.counter.clone();
     for_each_row(&runs_path, |r| {
         let e = spec.algorithms.iter().position(|a| a.label == r.algorithm);
         let p = setup.loaded.puzzles.iter().position(|p| p.id == r.puzzle);
         if let (Some(e), Some(p)) = (e, p) {
             let i = e * puzzles + p;
             counts[i].0 += 1;
+            if let Some(c) = &counter {
+                let v = crate::protocol::io::counter(&r.counters, c).unwrap_or(0);
+                values[i].push(v as f64);
+            }
             if r.solved == 1 {
                 counts[i].1 += 1;
                 generations[i].push(r.generations as f64);
@@ -71,7 +78,10 @@ pub fn table(
             let givens = setup.loaded.puzzles[p].givens();
             let i = e * puzzles + p;
             let level = &setup.labels[p];
-            let made = row(level, &column, givens, counts[i], &generations[i]);
+            let made = match &counter {
+                Some(_) => counter_row(level, &column, counts[i].0, &values[i]),
+                None => row(level, &column, givens, counts[i], &generations[i]),
+            };
             let real = (setup.rows.iter()).find(|r| &r.level == level && r.algorithm == column);
             rows.push(match real {
                 Some(real) => like(made, real),
@@ -94,6 +104,26 @@ fn like(made: PublishedRow, real: &PublishedRow) -> PublishedRow {
         sd: keep(made.sd, real.sd),
         count: real.count.and(made.count),
         ..made
+    }
+}
+
+/// One published row of a counter: runs, and the mean and SD of the counter over them.
+fn counter_row(level: &str, column: &str, runs: u64, values: &[f64]) -> PublishedRow {
+    let s = lab_stats::summarize(values);
+    let r2 = |v: Option<f64>| v.map(|x| (x * 100.0).round() / 100.0);
+    PublishedRow {
+        level: level.to_string(),
+        givens: None,
+        algorithm: column.to_string(),
+        runs: Some(runs),
+        count: None,
+        minimum: None,
+        maximum: None,
+        average: r2(s.map(|s| s.mean)),
+        median: None,
+        sd: r2(s.filter(|s| s.n >= 2).map(|s| s.sd)),
+        time_s: None,
+        ets_s: None,
     }
 }
 
