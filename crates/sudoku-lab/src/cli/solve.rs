@@ -75,18 +75,6 @@ fn param(kv: &str) -> Result<(String, toml::Value)> {
     Ok((k.to_string(), value))
 }
 
-/// `solve`'s generation cap when `--max-generations` is not given (shown in its help).
-pub fn default_max_generations(algo: &str) -> u64 {
-    match algo {
-        "mk-ga" => 100_000,
-        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
-        "reseda" => 1_000_000,
-        "gen-ga" => 2_000,
-        "cso" => 10_000,
-        _ => 50_000,
-    }
-}
-
 pub fn solve(
     algo: &str,
     seed: u64,
@@ -108,7 +96,7 @@ pub fn solve(
     if max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }
-    let default_max = default_max_generations(algo);
+    let default_max = algos::default_max_generations(algo);
     let budget = Budget::generations(max_generations.unwrap_or(default_max));
     let mut rng = rng_from_seed(seed);
     let start = Instant::now();
