@@ -167,6 +167,17 @@ pub enum Command {
     Readings(ReadingsArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
+    /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
+    /// hill climber with its options, ambiguity table and tests) under the new name; prints
+    /// the two lines that register it (docs/adding-a-solver.md).
+    NewSolver {
+        /// The algorithm's name: lowercase words of letters and digits joined by '-' (e.g.
+        /// tabu-search); the crate's folder, the spec's `algorithm` and the runs' label.
+        name: String,
+        /// The folder to write the crate into (the workspace's crates/ makes it a member).
+        #[arg(long, default_value = "crates")]
+        dir: PathBuf,
+    },
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
     Bench {
         /// Shorter measurement.
