@@ -1,5 +1,8 @@
-//! The algorithm registry: a name and a table of options -> a configured [`Solver`]. The only
-//! place where the binary knows algorithm configs; unknown option keys are errors.
+//! The algorithm registry: a name and a table of options -> a configured [`Solver`], and what
+//! else the runner asks of an algorithm, each answered by the algorithm's
+//! [`sudoku_core::Algorithm`] entry ([`REGISTRY`], one line per algorithm in `registry.rs`).
+//! The built-in algorithms' entries and option parsers are the files beside this one; a new
+//! crate brings its own (docs/adding-a-solver.md). Unknown option keys are errors.
 
 use anyhow::{bail, Result};
 use sudoku_core::{Algorithm, Budget, Solver};

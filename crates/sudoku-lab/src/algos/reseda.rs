@@ -142,29 +142,6 @@ fn set_restarts(p: &ResedaParams, c: &mut ResedaConfig) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cell_order_parses() {
-        let table = |s: &str| -> toml::Table { toml::from_str(s).unwrap() };
-        for (v, want) in [
-            ("renormalised", CellOrder::Renormalised),
-            ("raw", CellOrder::Raw),
-            ("static", CellOrder::Static),
-            ("box", CellOrder::Box),
-        ] {
-            let r = reseda(&table(&format!("cell_order = \"{v}\""))).unwrap();
-            assert_eq!(r.config().cell_order, want);
-        }
-        let default = reseda(&toml::Table::new()).unwrap();
-        assert_eq!(default.config().cell_order, CellOrder::Renormalised);
-        let err = reseda(&table("cell_order = \"diagonal\"")).unwrap_err();
-        assert!(err.to_string().contains("cell_order"), "{err}");
-    }
-}
-
 /// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
 /// runner knows of the algorithm.
 pub struct ResedaAlgorithm;
@@ -250,4 +227,27 @@ fn stopping_rule(params: &toml::Table, max_evaluations: u64) -> Option<String> {
         "stops by its own rule after {attempts} attempt{s} (each ends when its sampling distribution converges); max_evaluations = {max_evaluations} is {rounds} rounds of {samples} samples, used only if an attempt lasts {} rounds or more: set `attempts` to use the budget",
         rounds.div_ceil(attempts)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_order_parses() {
+        let table = |s: &str| -> toml::Table { toml::from_str(s).unwrap() };
+        for (v, want) in [
+            ("renormalised", CellOrder::Renormalised),
+            ("raw", CellOrder::Raw),
+            ("static", CellOrder::Static),
+            ("box", CellOrder::Box),
+        ] {
+            let r = reseda(&table(&format!("cell_order = \"{v}\""))).unwrap();
+            assert_eq!(r.config().cell_order, want);
+        }
+        let default = reseda(&toml::Table::new()).unwrap();
+        assert_eq!(default.config().cell_order, CellOrder::Renormalised);
+        let err = reseda(&table("cell_order = \"diagonal\"")).unwrap_err();
+        assert!(err.to_string().contains("cell_order"), "{err}");
+    }
 }
