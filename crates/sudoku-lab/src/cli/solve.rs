@@ -75,6 +75,12 @@ fn param(kv: &str) -> Result<(String, toml::Value)> {
     Ok((k.to_string(), value))
 }
 
+/// `solve`'s generation cap when `--max-generations` is not given (shown in its help): the
+/// algorithm's own ([`sudoku_core::Algorithm::default_max_generations`]).
+pub fn default_max_generations(algo: &str) -> u64 {
+    algos::default_max_generations(algo)
+}
+
 pub fn solve(
     algo: &str,
     seed: u64,
@@ -96,7 +102,7 @@ pub fn solve(
     if max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }
-    let default_max = algos::default_max_generations(algo);
+    let default_max = default_max_generations(algo);
     let budget = Budget::generations(max_generations.unwrap_or(default_max));
     let mut rng = rng_from_seed(seed);
     let start = Instant::now();
