@@ -165,6 +165,9 @@ pub enum Command {
     /// eliminated when a cell rejects it (Holm within the reading, Bonferroni across looks).
     /// Writes readings.csv, report.md and spec-curve.svg/png.
     Readings(ReadingsArgs),
+    /// The races of a folder in one table: summary.csv and summary.md (from each race
+    /// folder's race.csv), with how often a synthetic race kept its hidden reading.
+    ReadingsSummary(ReadingsSummaryArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
     /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
@@ -310,11 +313,19 @@ mod tests {
 }
 
 #[derive(Args, Clone, Debug)]
+pub struct ReadingsSummaryArgs {
+    /// A folder whose subfolders are races (each with its race.csv).
+    pub dir: PathBuf,
+}
+
+#[derive(Args, Clone, Debug)]
 pub struct ReadingsArgs {
     /// An embedded experiment id (see `list`) or a spec file (.toml).
     pub experiment: String,
-    /// The spec's algorithm label whose published column is raced (its options are the base).
-    #[arg(long)]
+    /// The spec's algorithm label whose published column is raced (its options are the base);
+    /// several labels joined by commas, or `all` (every entry with a paper_label), race one
+    /// set of readings against all their columns.
+    #[arg(long, value_name = "LABEL[,LABEL...]|all")]
     pub algorithm: String,
     /// A published table replacing the spec's (layout of experiments/paper/*.csv); cells it
     /// does not hold are not tested.

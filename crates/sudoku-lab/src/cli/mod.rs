@@ -79,6 +79,7 @@ pub fn run() -> ExitCode {
             node_limit,
         }),
         args::Command::Readings(a) => readings::readings(&a),
+        args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::List => list::list(),
         args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
         args::Command::Bench { quick } => bench::run(quick),

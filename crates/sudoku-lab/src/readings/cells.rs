@@ -19,6 +19,8 @@ use lab_stats::{fisher_exact_two_sided, holm_adjust, summarize, welch_t_test};
 pub struct Target {
     /// Index of the puzzle among the race's puzzles.
     pub puzzle: usize,
+    /// Index of the raced entry (the published column) among the race's entries.
+    pub entry: usize,
     /// The paper's row (a puzzle or a level).
     pub level: String,
     pub row: PublishedRow,
@@ -66,6 +68,7 @@ impl Target {
         };
         Ok(Target {
             puzzle,
+            entry: 0,
             level: row.level.clone(),
             row: row.clone(),
             cap,

@@ -6,6 +6,14 @@
 /// (file name, or a prefix ending in `-` / `*`, caption).
 const CAPTIONS: &[(&str, &str)] = &[
     (
+        "spec-curve.svg",
+        "Specification curve of a reading search: every reading raced, best fit first \
+         (survivors, in blue, first), its -log10 smallest Holm-adjusted p-value at its last \
+         look (higher: worse fit) with the elimination threshold as a line, and its option \
+         values as a dot matrix beneath. Look for the option values the survivors share: \
+         those are what the table constrains.",
+    ),
+    (
         "success.svg",
         "Success (% of runs, Wilson 95 % interval) and time per run of each variant or puzzle, \
          ours (solid) against the paper's value (dashed, where published). Look for paper \
