@@ -170,6 +170,17 @@ pub enum Command {
     ReadingsSummary(ReadingsSummaryArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
+    /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
+    /// hill climber with its options, ambiguity table and tests) under the new name; prints
+    /// the two lines that register it (docs/adding-a-solver.md).
+    NewSolver {
+        /// The algorithm's name: lowercase words of letters and digits joined by '-' (e.g.
+        /// tabu-search); the crate's folder, the spec's `algorithm` and the runs' label.
+        name: String,
+        /// The folder to write the crate into (the workspace's crates/ makes it a member).
+        #[arg(long, default_value = "crates")]
+        dir: PathBuf,
+    },
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
     Bench {
         /// Shorter measurement.
@@ -230,9 +241,9 @@ fn experiment_help() -> String {
 
 /// The help of `solve --algo`: the algorithms of the registry.
 fn algo_help() -> String {
-    let names: Vec<String> = crate::algos::ALGORITHMS
+    let names: Vec<String> = crate::algos::REGISTRY
         .iter()
-        .map(|(name, what)| format!("{name}: {what}"))
+        .map(|a| format!("{}: {}", a.name(), a.summary()))
         .collect();
     format!(
         "The algorithm, one of: {} (options: --param)",
@@ -242,9 +253,9 @@ fn algo_help() -> String {
 
 /// The help of `solve --max-generations`: the cap, and each algorithm's default.
 fn max_generations_help() -> String {
-    let defaults: Vec<String> = crate::algos::ALGORITHMS
+    let defaults: Vec<String> = crate::algos::REGISTRY
         .iter()
-        .map(|(name, _)| format!("{name} {}", super::solve::default_max_generations(name)))
+        .map(|a| format!("{} {}", a.name(), a.default_max_generations()))
         .collect();
     format!(
         "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",
@@ -290,7 +301,7 @@ mod tests {
     #[test]
     fn help_lists_the_algorithms_and_the_experiments() {
         let algo = super::algo_help();
-        for (name, _) in crate::algos::ALGORITHMS {
+        for name in crate::algos::REGISTRY.iter().map(|a| a.name()) {
             assert!(algo.contains(name), "{name}");
             assert!(super::max_generations_help().contains(name), "{name}");
         }

@@ -12,8 +12,8 @@ pub fn list() -> Result<ExitCode> {
         println!("  {id:<20} {}", s.title);
     }
     println!("\nAlgorithms (--algo):");
-    for (name, what) in algos::ALGORITHMS {
-        println!("  {name:<20} {what}");
+    for a in algos::REGISTRY {
+        println!("  {:<20} {}", a.name(), a.summary());
     }
     println!("\nBank puzzles (experiments/puzzles/published.tsv, embedded):");
     for p in bank() {

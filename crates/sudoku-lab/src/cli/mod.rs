@@ -10,6 +10,7 @@ mod export;
 mod generate;
 mod list;
 mod merge;
+mod new_solver;
 mod outcome;
 mod puzzles;
 mod readings;
@@ -80,6 +81,7 @@ pub fn run() -> ExitCode {
         args::Command::Readings(a) => readings::readings(&a),
         args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::List => list::list(),
+        args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),

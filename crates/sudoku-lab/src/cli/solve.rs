@@ -75,16 +75,10 @@ fn param(kv: &str) -> Result<(String, toml::Value)> {
     Ok((k.to_string(), value))
 }
 
-/// `solve`'s generation cap when `--max-generations` is not given (shown in its help).
+/// `solve`'s generation cap when `--max-generations` is not given (shown in its help): the
+/// algorithm's own ([`sudoku_core::Algorithm::default_max_generations`]).
 pub fn default_max_generations(algo: &str) -> u64 {
-    match algo {
-        "mk-ga" => 100_000,
-        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
-        "reseda" => 1_000_000,
-        "gen-ga" => 2_000,
-        "cso" => 10_000,
-        _ => 50_000,
-    }
+    algos::default_max_generations(algo)
 }
 
 pub fn solve(

@@ -75,15 +75,6 @@ pub fn write(inp: &Inputs) -> Result<String> {
     Ok(report::markdown(spec, data, &tests, &tables, note))
 }
 
-/// What to change so that an algorithm's runs use the budget, by why they stopped early.
-pub fn early_stop_hint(algorithm: &str, termination: &str) -> &'static str {
-    match (algorithm, termination) {
-        ("reseda", "converged") => "set `attempts` to use the budget",
-        (_, "generation_limit") => "raise `max_generations` to use the budget",
-        _ => "its own stopping rule ends them",
-    }
-}
-
 /// Each algorithm's effective budget (issue 21): where unsolved runs stopped before the spec's
 /// `max_evaluations` (the algorithm's own rule, a generation cap), how many and at the median
 /// of how many evaluations, so that no one reads a fixed-budget or ERT comparison as if every
@@ -102,7 +93,7 @@ fn effective_budgets(spec: &crate::spec::Spec, data: &Data) -> String {
                 e.unsolved,
                 e.termination,
                 e.median_evaluations,
-                early_stop_hint(&alg.algorithm, &e.termination)
+                crate::algos::early_stop_hint(&alg.algorithm, &e.termination)
             ),
             None => format!("`{}`: {max} (every unsolved run used it)", alg.label),
         };

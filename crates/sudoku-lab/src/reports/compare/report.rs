@@ -323,19 +323,6 @@ pub(super) fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str
     Ok(())
 }
 
-/// What one fitness evaluation is, per algorithm (the unit of every budget and ERT here).
-pub fn evaluation_unit(algorithm: &str) -> &'static str {
-    match algorithm {
-        "ret-ga" => "the fitness of one new individual (each child of crossover + mutation + repetition removal, and each member of a reinitialised population), counted incrementally",
-        "mk-ga" => "the fitness (eq. (1)) of one new individual: each child of a generation, each member of a restarted population",
-        "reseda" => "the cost of one sampled grid (Q samples per round)",
-        "cso" => "the fitness of one candidate position: each seeking-mode copy and each tracing-mode move",
-        "lewis-sa" => "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample",
-        "gen-ga" => "the fitness of one new board",
-        _ => "see the algorithm's crate docs",
-    }
-}
-
 pub(super) fn markdown(
     spec: &crate::spec::Spec,
     data: &Data,
@@ -354,7 +341,7 @@ pub(super) fn markdown(
             "| {} | {} | {} |",
             a.label,
             a.algorithm,
-            evaluation_unit(&a.algorithm)
+            crate::algos::evaluation_unit(&a.algorithm)
         );
     }
     for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
