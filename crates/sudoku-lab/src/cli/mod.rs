@@ -11,6 +11,7 @@ mod generate;
 mod list;
 mod merge;
 mod outcome;
+mod plan_runs;
 mod puzzles;
 mod readings;
 mod replay;
@@ -81,6 +82,7 @@ pub fn run() -> ExitCode {
         args::Command::List => list::list(),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     };
     match result {
