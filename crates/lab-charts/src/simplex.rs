@@ -45,14 +45,47 @@ pub const SIMPLEX_PANEL: (u32, u32) = (330, 320);
 const BINS: usize = 44;
 const EDGE: RGBColor = RGBColor(0xE6, 0x8A, 0x00);
 
+/// Title font size and the least figure width (nominal pixels).
+const TITLE: f64 = 16.0;
+const MIN_WIDTH: u32 = 660;
+
 impl SimplexFigure {
-    /// The figure's size: [`SIMPLEX_PANEL`] per panel, plus the title.
+    fn columns(&self) -> usize {
+        self.columns.clamp(1, self.panels.len().max(1))
+    }
+
+    /// The title in lines that fit the figure's width.
+    fn title_lines(&self) -> Vec<String> {
+        let width = f64::from(self.width()) - 20.0;
+        let mut lines: Vec<String> = Vec::new();
+        for word in self.title.split_whitespace() {
+            match lines.last_mut() {
+                Some(l) if font::text_width(&format!("{l} {word}"), TITLE) <= width => {
+                    l.push(' ');
+                    l.push_str(word);
+                }
+                _ => lines.push(word.to_string()),
+            }
+        }
+        lines
+    }
+
+    fn width(&self) -> u32 {
+        (SIMPLEX_PANEL.0 * self.columns() as u32).max(MIN_WIDTH)
+    }
+
+    /// Height of the title band (nominal pixels).
+    fn title_height(&self) -> f64 {
+        self.title_lines().len() as f64 * LINE * TITLE + 16.0
+    }
+
+    /// The figure's size: [`SIMPLEX_PANEL`] per panel (at least [`MIN_WIDTH`] wide), plus the
+    /// title.
     pub fn size(&self) -> (u32, u32) {
-        let cols = self.columns.clamp(1, self.panels.len().max(1));
-        let rows = self.panels.len().div_ceil(cols).max(1);
+        let rows = self.panels.len().div_ceil(self.columns()).max(1);
         (
-            SIMPLEX_PANEL.0 * cols as u32,
-            SIMPLEX_PANEL.1 * rows as u32 + 40,
+            self.width(),
+            SIMPLEX_PANEL.1 * rows as u32 + self.title_height().ceil() as u32,
         )
     }
 }
@@ -78,6 +111,7 @@ pub fn render_simplex(
             )));
         }
     }
+    font::ensure_font()?;
     let (w, h) = figure.size();
     check_max_size(w, h)?;
     render_figure(figure, w, h, svg_path, png_path)
@@ -91,24 +125,29 @@ impl Figure for SimplexFigure {
     ) -> Result<Vec<RotatedLabel>, ChartError> {
         let (w, _) = root.dim_in_pixel();
         let u = fl.unit;
-        let title_h = 40.0 * u;
-        draw::text(
-            root,
-            &self.title,
-            16.0 * u,
-            fl,
-            0.5 * f64::from(w),
-            26.0 * u,
-            HPos::Center,
-        )?;
-        let cols = self.columns.clamp(1, self.panels.len());
+        for (i, line) in self.title_lines().iter().enumerate() {
+            let baseline = (8.0 + (i as f64 + 0.8) * LINE * TITLE) * u;
+            draw::text(
+                root,
+                line,
+                TITLE * u,
+                fl,
+                0.5 * f64::from(w),
+                baseline,
+                HPos::Center,
+            )?;
+        }
+        let title_h = self.title_height().ceil() * u;
+        let cols = self.columns();
         let (pw, ph) = (
             f64::from(SIMPLEX_PANEL.0) * u,
             f64::from(SIMPLEX_PANEL.1) * u,
         );
+        // Panels centred when the figure is wider than they are.
+        let left = 0.5 * (f64::from(w) - cols as f64 * pw);
         for (i, p) in self.panels.iter().enumerate() {
             let (c, r) = ((i % cols) as f64, (i / cols) as f64);
-            draw_panel(root, p, fl, (c * pw, title_h + r * ph), (pw, ph))?;
+            draw_panel(root, p, fl, (left + c * pw, title_h + r * ph), (pw, ph))?;
         }
         Ok(Vec::new())
     }
@@ -157,7 +196,7 @@ fn draw_panel<DB: DrawingBackend>(
     t(
         &format!("p(equivalent) = {:.3}", p.probs[1]),
         mid,
-        top - 0.4 * f,
+        top - 0.9 * f,
         HPos::Center,
     )?;
     let half = 0.5 * size.0 - pad;
@@ -270,6 +309,15 @@ mod tests {
             columns: 3,
         };
         let (svg, png) = (dir.join("s.svg"), dir.join("s.png"));
+        render_simplex(&fig, &svg, &png).unwrap();
+        // One panel: the figure keeps room for its title, wrapped to fit.
+        fig.title = "a long title ".repeat(12);
+        let (w, h) = fig.size();
+        assert_eq!(w, MIN_WIDTH);
+        assert!(
+            fig.title_lines().len() >= 2 && h > SIMPLEX_PANEL.1 + 40,
+            "{h}"
+        );
         render_simplex(&fig, &svg, &png).unwrap();
         assert!(std::fs::metadata(&png).unwrap().len() > 1000);
         fig.panels[0].probs[0] = 1.5;

@@ -249,7 +249,10 @@ pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<(
             continue;
         }
         let fig = lab_charts::SimplexFigure {
-            title: format!("Bayesian signed-rank test on per-puzzle {what}, all puzzles"),
+            // One line: a quick run puts its mark in front.
+            title: crate::reports::quick::title_line(format!(
+                "Bayesian signed-rank test on per-puzzle {what}, all puzzles"
+            )),
             panels,
             columns: 3,
         };
