@@ -298,3 +298,76 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
     md.push_str("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT](compare-bayes-ert.png)\n\n![Bayesian success](compare-bayes-success.png)\n");
     md
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reports::compare::data::Run;
+
+    fn run(algorithm: usize, puzzle: usize, solved: bool, evaluations: u64) -> Run {
+        Run {
+            algorithm,
+            puzzle,
+            scope: 0,
+            solved,
+            evaluations,
+            seconds: 0.0,
+            penalty: 0,
+            trajectory: Vec::new(),
+            termination: String::new(),
+        }
+    }
+
+    /// The value standing for an infinite ERT does not change the test: any larger one gives
+    /// the same posterior, sample for sample.
+    #[test]
+    fn an_infinite_ert_counts_the_same_whatever_larger_value_stands_for_it() {
+        // Puzzle 0: both solve; 1: only A; 2: only B; 3: neither; 4, 5: both, B slower.
+        let solved = [(true, true), (true, false), (false, true), (false, false)];
+        let mut runs = Vec::new();
+        for (p, &(a, b)) in solved
+            .iter()
+            .chain(&[(true, true), (true, true)])
+            .enumerate()
+        {
+            let e = 1000 * (p as u64 + 1);
+            runs.push(run(0, p, a, e));
+            runs.push(run(1, p, b, if p >= 4 { 3 * e } else { e + 100 }));
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        let rope = 1.1f64.ln();
+        let s = scores(&data, 0, Measure::Ert, rope);
+        assert_eq!(s.len(), 6);
+        // Puzzle 3 (neither solves) is a zero difference, the others finite.
+        assert_eq!(s[3][0], s[3][1]);
+        let cap = -s[1][1];
+        let test = |scores: &[Vec<f64>]| {
+            let x: Vec<f64> = scores.iter().map(|r| r[0]).collect();
+            let y: Vec<f64> = scores.iter().map(|r| r[1]).collect();
+            lab_stats::bayesian_signed_rank(&x, &y, rope, 0.5, 2000, 9).unwrap()
+        };
+        let larger: Vec<Vec<f64>> = s
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|&v| if v == -cap { -10.0 * cap } else { v })
+                    .collect()
+            })
+            .collect();
+        let (p, q) = (test(&s), test(&larger));
+        assert_eq!(
+            [p.p_left, p.p_rope, p.p_right],
+            [q.p_left, q.p_rope, q.p_right]
+        );
+        let pairs = p.samples.iter().flatten().zip(q.samples.iter().flatten());
+        assert!(pairs.into_iter().all(|(a, b)| (a - b).abs() < 1e-12));
+        // Success rates: per puzzle, in puzzle order.
+        let r = scores(&data, 0, Measure::Success, 0.05);
+        assert_eq!(r[1], vec![1.0, 0.0]);
+    }
+}
