@@ -124,6 +124,18 @@ fn bayesian_tests_and_runs_needed_in_the_compare_report() {
     let plan = csv_rows(&csv);
     assert_eq!(plan[0], needed[0]);
     assert_eq!(plan[1], needed[3]);
+    // --by-puzzle: a row per puzzle and the pooled row, last, unchanged.
+    let o = ok(bin()
+        .arg("plan-runs")
+        .arg(one.join("runs.csv"))
+        .args(["--by-puzzle", "--budget", "200000", "--csv"])
+        .arg(&csv));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Each puzzle on its own"), "{out}");
+    let by = csv_rows(&csv);
+    assert_eq!(by.len() - 1, 5);
+    assert_eq!(by[5], needed[3]);
+    assert_eq!(by[1][0], "mk_easy");
 }
 
 #[test]

@@ -328,6 +328,11 @@ pub struct PlanRunsArgs {
     /// (default: the most evaluations any pilot run spent).
     #[arg(long)]
     pub budget: Option<u64>,
+    /// Also answer for each puzzle on its own (a comparison per puzzle, as in tables of
+    /// per-puzzle success): the CSV gets a row per puzzle and pair, the printed table the
+    /// median and the largest answer over the puzzles.
+    #[arg(long)]
+    pub by_puzzle: bool,
     /// Also write the table as CSV to this file.
     #[arg(long)]
     pub csv: Option<PathBuf>,

@@ -26,7 +26,7 @@ pub fn plan_runs(a: &PlanRunsArgs) -> Result<ExitCode> {
     } else {
         a.pilot.to_path_buf()
     };
-    let data = load(&path, a.budget)?;
+    let data = load(&path, a.budget, a.by_puzzle)?;
     if data.algorithms.len() < 2 {
         bail!(
             "{}: runs of {} algorithm(s); a comparison needs at least two",
@@ -52,12 +52,60 @@ pub fn plan_runs(a: &PlanRunsArgs) -> Result<ExitCode> {
     // The report's section without its heading and method paragraph.
     let body = md.find("\n| A |").map_or(md.as_str(), |i| &md[i + 1..]);
     print!("{body}");
+    if a.by_puzzle {
+        print!("{}", by_puzzle(&data, &needed));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The pilot's runs, every puzzle in one scope; the budget is `budget` or the most
-/// evaluations any run spent.
-fn load(path: &Path, budget: Option<u64>) -> Result<Data> {
+/// Per pair, the median and the largest answer over the puzzles (each puzzle a scope).
+fn by_puzzle(data: &Data, needed: &[runs_needed::Needed]) -> String {
+    use std::fmt::Write as _;
+    let mut md = String::from(
+        "\nEach puzzle on its own (runs per puzzle: median / largest over the puzzles; '-': no answer on any puzzle, n of m: answers on n of the m puzzles):\n\n| A | B | Success | ERT |\n|---|---|---|---|\n",
+    );
+    let k = data.algorithms.len();
+    let cell = |values: Vec<Option<u64>>| -> String {
+        let m = values.len();
+        let mut v: Vec<u64> = values.into_iter().flatten().collect();
+        v.sort_unstable();
+        match v.len() {
+            0 => "-".into(),
+            n => {
+                let median = if n % 2 == 1 {
+                    v[n / 2] as f64
+                } else {
+                    (v[n / 2 - 1] + v[n / 2]) as f64 / 2.0
+                };
+                let of = if n < m {
+                    format!(" ({n} of {m})")
+                } else {
+                    String::new()
+                };
+                format!("{median} / {}{of}", v[n - 1])
+            }
+        }
+    };
+    for a in 0..k {
+        for b in a + 1..k {
+            let rows = needed
+                .iter()
+                .filter(|n| n.a == a && n.b == b && n.scope < data.scopes.len());
+            let success = cell(rows.clone().map(|n| n.runs_success).collect());
+            let ert = cell(rows.map(|n| n.runs_ert).collect());
+            let _ = writeln!(
+                md,
+                "| {} | {} | {success} | {ert} |",
+                data.algorithms[a], data.algorithms[b]
+            );
+        }
+    }
+    md
+}
+
+/// The pilot's runs, every puzzle in one scope (and each in a scope of its own with
+/// `by_puzzle`); the budget is `budget` or the most evaluations any run spent.
+fn load(path: &Path, budget: Option<u64>, by_puzzle: bool) -> Result<Data> {
     let mut data = Data::default();
     for_each_row(path, |r| {
         let index = |names: &mut Vec<String>, name: &str| {
@@ -71,7 +119,7 @@ fn load(path: &Path, budget: Option<u64>) -> Result<Data> {
         data.runs.push(Run {
             algorithm,
             puzzle,
-            scope: 0,
+            scope: if by_puzzle { puzzle } else { 0 },
             solved: r.solved == 1,
             evaluations: r.evaluations,
             seconds: r.wall_ms / 1e3,
@@ -83,6 +131,9 @@ fn load(path: &Path, budget: Option<u64>) -> Result<Data> {
     })?;
     if data.runs.is_empty() {
         bail!("{}: no runs", path.display());
+    }
+    if by_puzzle {
+        data.scopes = data.puzzles.clone();
     }
     let most = data.runs.iter().map(|r| r.evaluations).max().unwrap_or(1);
     data.budget = budget.unwrap_or(most).max(1);
