@@ -181,3 +181,61 @@ fn bad_ropes_and_bad_plan_runs_options_are_one_line_errors() {
         );
     }
 }
+
+/// The committed benchmark-9x9 report against baycomp 1.0.3 on the same per-puzzle scores,
+/// computed from its runs.csv in Python: ERT per (algorithm, puzzle) is the evaluations of all
+/// runs over the successes, the score is -ln ERT, and an infinite ERT scores -L, where L is
+/// ln max plus (ln max - ln min) plus 2 ln 1.1 plus ln 2 over the finite ERTs of all
+/// algorithms and puzzles; then `SignedRankTest.probs(x, y, rope, nsamples=50000,
+/// random_state=1)` with rope ln 1.1 (ERT) or 0.05 (success). Both sides use 50 000 samples:
+/// the tolerance is 5 standard deviations of the difference of two such estimates,
+/// `sqrt(p (1 - p) 2 / 50000)` (p (1 - p) floored at 10^-4), plus the CSV's rounding to 3
+/// decimals.
+#[test]
+fn committed_benchmark_matches_baycomp_on_its_own_scores() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/benchmark-9x9/compare-bayes.csv");
+    let rows = csv_rows(&path);
+    let cases: &[(&str, &str, &str, [f64; 3])] = &[
+        (
+            "ert_evaluations",
+            "ret-ga-best+uniform",
+            "mk-ga",
+            [0.11802, 0.0, 0.88198],
+        ),
+        ("ert_evaluations", "ret-ga", "cso", [0.54878, 0.45122, 0.0]),
+        (
+            "ert_evaluations",
+            "mk-ga",
+            "lewis-sa",
+            [0.17958, 0.0, 0.82042],
+        ),
+        (
+            "success_rate",
+            "ret-ga-best+uniform",
+            "mk-ga",
+            [0.0, 0.06774, 0.93226],
+        ),
+        ("success_rate", "ret-ga", "cso", [0.15222, 0.84778, 0.0]),
+        (
+            "success_rate",
+            "reseda-27",
+            "lewis-sa",
+            [0.00192, 0.99808, 0.0],
+        ),
+    ];
+    for (measure, a, b, want) in cases {
+        let row = rows[1..]
+            .iter()
+            .find(|r| r[0] == *measure && r[1] == "all" && r[2] == *a && r[3] == *b)
+            .unwrap_or_else(|| panic!("{measure} {a} {b}"));
+        for (k, w) in want.iter().enumerate() {
+            let got: f64 = row[6 + k].parse().unwrap();
+            let sd = ((w * (1.0 - w)).max(1e-4) * 2.0 / 50_000.0).sqrt();
+            assert!(
+                (got - w).abs() <= 5.0 * sd + 0.0005,
+                "{measure} {a} {b}: {row:?} vs {want:?}"
+            );
+        }
+    }
+}
