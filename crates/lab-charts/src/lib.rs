@@ -9,6 +9,8 @@
 //!   option values as a dot matrix beneath, as multiverse analyses draw it.
 //! * [`render_cd`] draws a [`CdDiagram`], the critical-difference diagram of
 //!   average ranks of Demšar (2006).
+//! * [`render_simplex`] draws a [`SimplexFigure`]: the posterior of Bayesian
+//!   comparisons with a ROPE in triangles, as `baycomp` draws them.
 //! * Every series is a line with markers in its own colour from a fixed,
 //!   colour-blind friendly palette. The legend never covers data: it is
 //!   drawn outside the plot, right of it when it takes at most 40% of the
@@ -47,6 +49,8 @@ pub use boxes::{quantile_type7, render_boxes, BoxChart, BoxSeries, BoxStats};
 pub use cd::{render_cd, CdDiagram};
 pub use grid::{render_grids, GridFigure, GridPanel};
 mod scale;
+mod simplex;
+pub use simplex::{render_simplex, SimplexFigure, SimplexPanel, SIMPLEX_PANEL};
 mod speccurve;
 pub use speccurve::{render_spec_curve, spec_curve_height, SpecCurve};
 

@@ -25,6 +25,11 @@
 //! * [`studentized_range_cdf`], [`studentized_range_quantile`] — the
 //!   studentized range with infinite degrees of freedom (R's `ptukey` /
 //!   `qtukey` with `df = Inf`);
+//! * [`bayesian_signed_rank`] — the Bayesian signed-rank test with a region
+//!   of practical equivalence (Benavoli et al. 2014, 2017; `baycomp`);
+//! * [`two_proportion_runs`], [`two_proportion_power`], [`mann_whitney_runs`]
+//!   — power and sample sizes of the two-proportion test (Cohen's h, as
+//!   `statsmodels`) and of the Mann–Whitney U test (Noether 1987);
 //! * [`ecdf`] — the empirical CDF of run lengths, unsolved runs (`+∞`)
 //!   counting in the denominator only.
 //!
@@ -32,6 +37,7 @@
 //! input: fallible functions return [`StatsError`], the few plain-`f64`
 //! functions document when they return NaN.
 
+mod bayes;
 mod descriptive;
 mod ecdf;
 mod effect_size;
@@ -41,10 +47,12 @@ mod holm;
 mod hypothesis;
 mod pi;
 mod posthoc;
+mod power;
 mod ranking;
 mod signed_rank;
 mod studentized_range;
 
+pub use bayes::{bayesian_signed_rank, SignedRankPosterior, BAYES_PRIOR, BAYES_SAMPLES};
 pub use descriptive::{
     bootstrap_mean_interval, ert, summarize, wilson_interval, Summary, BOOTSTRAP_MIN_N,
     BOOTSTRAP_RESAMPLES,
@@ -62,6 +70,9 @@ pub use pi::{performance_index, pi_curve, PiCase, PuzzleStats};
 pub use posthoc::{
     cd_cliques, cd_cliques_from_matrix, holm_not_different, nemenyi_critical_difference,
     nemenyi_q_alpha, pairwise_wilcoxon_holm, PairwiseWilcoxon,
+};
+pub use power::{
+    cohens_h, mann_whitney_runs, normal_quantile, two_proportion_power, two_proportion_runs,
 };
 pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};
 pub use studentized_range::{studentized_range_cdf, studentized_range_quantile};

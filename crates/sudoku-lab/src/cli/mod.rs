@@ -12,6 +12,7 @@ mod list;
 mod merge;
 mod new_solver;
 mod outcome;
+mod plan_runs;
 mod puzzles;
 mod readings;
 mod replay;
@@ -84,6 +85,7 @@ pub fn run() -> ExitCode {
         args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     };
     match result {

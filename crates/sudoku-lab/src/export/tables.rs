@@ -97,7 +97,7 @@ pub fn readable_header(column: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let known = match w {
-                "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" => {
+                "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" | "rope" => {
                     return w.to_uppercase()
                 }
                 // `a`, `b`: the two sides of a pairwise test (`median_a`, `algorithm_b`).
@@ -267,6 +267,8 @@ mod tests {
             ("wall_ms_mean", "Wall (ms) mean"),
             ("friedman_chi2", "Friedman chi-squared"),
             ("power_2x", "Power (2x)"),
+            ("rope", "ROPE"),
+            ("p_a_better", "p A better"),
             ("verdict", "Verdict"),
             ("", ""),
         ] {

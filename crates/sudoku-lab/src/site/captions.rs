@@ -137,6 +137,21 @@ const CAPTIONS: &[(&str, &str)] = &[
         "Critical-difference diagram as above, the ranks by wall time instead of evaluations. \
          Look for algorithms that change place: cheap evaluations or expensive ones.",
     ),
+    (
+        "compare-bayes-ert.svg",
+        "Bayesian signed-rank test on per-puzzle ERT (log scale), one triangle per pair: each \
+         shade is posterior samples of (A better, practically equivalent, B better), the \
+         corners being certainty of each; the lines split where each is the most probable, \
+         with its probability. Look for mass near the top corner: a difference too small to \
+         matter (the ROPE), which a p-value cannot show.",
+    ),
+    (
+        "compare-bayes-success.svg",
+        "Bayesian signed-rank test on per-puzzle success rates, one triangle per pair, read as \
+         the one above: bottom corners for A or B better by more than the ROPE, the top for \
+         practically equivalent. Look for pairs whose mass straddles a line: undecided with \
+         these runs.",
+    ),
 ];
 
 /// The caption of chart `file` (an SVG file name), if the site has one.

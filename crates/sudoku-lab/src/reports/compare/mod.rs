@@ -24,11 +24,18 @@
 //!   evaluations), over all puzzles.
 //! * Charts: success with Wilson bars and ERT per scope, runtime ECDFs per scope and pooled,
 //!   fixed-target ECDFs, fixed-budget box plots, and the critical-difference diagram.
+//! * `compare-bayes.csv` and the simplex charts `compare-bayes-ert.png`,
+//!   `compare-bayes-success.png`: the Bayesian signed-rank test with a region of practical
+//!   equivalence between every pair over the puzzles of each scope (see [`bayes`]).
+//! * `compare-runs-needed.csv`: the runs per puzzle each pairwise comparison needs for 80 %
+//!   power to detect a 10-point success difference or a 2x ERT (see [`runs_needed`]).
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
+pub mod bayes;
 pub mod charts;
 pub mod data;
 pub mod report;
+pub mod runs_needed;
 pub mod stats;
 
 use super::inputs::Inputs;
@@ -54,12 +61,20 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let success = report::success_table(data);
     let pair_t = report::pairs_table(data, &pairs);
     let (fried, ranks, post) = report::friedman_tables(data, &tests);
+    let ropes = (spec.rope_log_ert(), spec.rope_success_rate());
+    let bayes_tests = bayes::compute(data, ropes, spec.master_seed)?;
+    let bayes_t = bayes::table(data, &bayes_tests);
+    let effect = runs_needed::Effect::default();
+    let needed = runs_needed::compute(data, &effect)?;
+    let needed_t = runs_needed::table(data, &needed, &effect);
     let mut tables = vec![
         ("compare-success", &success),
         ("compare-pairs", &pair_t),
         ("compare-friedman", &fried),
         ("compare-ranks", &ranks),
         ("compare-posthoc", &post),
+        ("compare-bayes", &bayes_t),
+        ("compare-runs-needed", &needed_t),
     ];
     let (targets, budget);
     if data.anytime {
@@ -72,7 +87,18 @@ pub fn write(inp: &Inputs) -> Result<String> {
         report::write_table(dir, name, t, &spec.id)?;
     }
     charts::draw(data, &tests, dir)?;
-    Ok(report::markdown(spec, data, &tests, &tables, note))
+    bayes::draw(data, &bayes_tests, dir)?;
+    let md = report::markdown(spec, data, &tests, &tables, note);
+    let extra =
+        bayes::markdown(data, &bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
+    Ok(before_files(md, &extra))
+}
+
+/// `md` with `extra` inserted before its "## Files" section (at the end without one).
+fn before_files(mut md: String, extra: &str) -> String {
+    let at = md.find("\n## Files").unwrap_or(md.len());
+    md.insert_str(at, extra);
+    md
 }
 
 /// Each algorithm's effective budget (issue 21): where unsolved runs stopped before the spec's
