@@ -190,9 +190,11 @@ pub fn ecdf_band(
         high: Vec::with_capacity(k),
     };
     for col in values.chunks_mut(b) {
-        col.sort_unstable_by(f64::total_cmp);
-        band.low.push(col[lo].clamp(0.0, 1.0));
-        band.high.push(col[hi].clamp(0.0, 1.0));
+        // Two selections instead of a sort: the same order statistics, O(B) per time.
+        let low = *col.select_nth_unstable_by(lo, f64::total_cmp).1;
+        let high = *col.select_nth_unstable_by(hi, f64::total_cmp).1;
+        band.low.push(low.clamp(0.0, 1.0));
+        band.high.push(high.clamp(0.0, 1.0));
     }
     Ok(band)
 }

@@ -182,13 +182,20 @@ fn normal_z(level: f64) -> Result<f64, StatsError> {
     Ok(normal.inverse_cdf((1.0 + level) / 2.0))
 }
 
+/// How far above `q` a curve may lie and still count as reaching it: the product of the
+/// factors `(n - d) / n` is `q` only up to rounding (180 runs of which 90 solved give
+/// 0.5000000000000002 or 0.4999999999999998 depending on the order of the factors, and
+/// lifelines' `exp(sum(log))` rounds differently again); a curve that is `q` in exact
+/// arithmetic reaches `q`.
+const REACH_TOLERANCE: f64 = 1e-12;
+
 /// The first time at which `curve` (aligned with `times`) is at most `q`: lifelines'
 /// `qth_survival_time`, no interpolation (R's `survfit` takes the midpoint where the curve
 /// equals `q` over an interval; lifelines, and we, take the first time).
 fn first_at_most(times: &[f64], curve: &[f64], q: f64) -> Reached {
     curve
         .iter()
-        .position(|&s| s <= q)
+        .position(|&s| s <= q + REACH_TOLERANCE)
         .map_or(Reached::NotReached, |i| Reached::At(times[i]))
 }
 
@@ -306,5 +313,18 @@ mod tests {
         assert_eq!(m.median, Reached::NotReached);
         assert_eq!(m.low.time(), None);
         assert!(kaplan_meier(&t, 1.0).is_err());
+    }
+
+    #[test]
+    fn a_curve_that_is_one_half_up_to_rounding_reaches_its_median() {
+        // 180 runs, the 90 solved ones at distinct times, the rest censored after them: S is
+        // 90/180 in exact arithmetic, a few ulps off in floating point. lifelines 0.30.3:
+        // KaplanMeierFitter().fit(range(1, 181), [1] * 90 + [0] * 90) gives
+        // S = 0.49999999999999994 there and median_survival_time_ = 90.0.
+        let times: Vec<f64> = (1..=180).map(f64::from).collect();
+        let events: Vec<bool> = (0..180).map(|i| i < 90).collect();
+        let km = kaplan_meier(&LifeTable::new(&times, &events).unwrap(), 0.95).unwrap();
+        assert!((km.survival[89] - 0.5).abs() < 1e-14);
+        assert_eq!(km.median().median, Reached::At(90.0));
     }
 }

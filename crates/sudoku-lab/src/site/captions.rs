@@ -97,15 +97,25 @@ const CAPTIONS: &[(&str, &str)] = &[
     ),
     (
         "compare-ert.svg",
-        "Expected running time (evaluations per success, log) per algorithm and puzzle set; no \
-         point where no run succeeded. Lower is better; look at the gaps between algorithms \
-         of similar success.",
+        "Expected running time (evaluations per success, log) per algorithm and puzzle set, \
+         shaded: its 95 % bootstrap interval (runs resampled within each puzzle; for all, \
+         puzzles then runs); no point where no run succeeded, a band open at the top where \
+         some resamples have no success. Lower is better; look at the gaps between algorithms \
+         of similar success and whether their bands overlap.",
     ),
     (
         "compare-ecdf.svg",
-        "Runtime ECDF: the fraction of runs solved within each number of evaluations (log), \
-         one curve per algorithm; a curve that ends below 1 has unsolved runs. A curve to the \
-         left and higher is better.",
+        "Runtime ECDF with unsolved runs censored where they stopped: the Kaplan-Meier \
+         fraction of runs solved within each number of evaluations (log), one curve per \
+         algorithm, shaded: 95 % pointwise bootstrap band; a curve that ends below 1 has \
+         unsolved runs. A curve to the left and higher is better; where bands overlap the \
+         runs do not separate the algorithms.",
+    ),
+    (
+        "compare-ecdf-seconds.svg",
+        "The runtime ECDF as above against wall-clock seconds of this machine: an evaluation \
+         costs each algorithm a different time, so the order can differ from the one by \
+         evaluations.",
     ),
     (
         "compare-targets.svg",

@@ -24,12 +24,18 @@
 //!   evaluations), over all puzzles.
 //! * Charts: success with Wilson bars and ERT per scope, runtime ECDFs per scope and pooled,
 //!   fixed-target ECDFs, fixed-budget box plots, and the critical-difference diagram.
+//! * `compare-survival.csv`, `compare-logrank.csv`: censored runtimes (issue 20, see
+//!   [`survival`]): Kaplan-Meier runtime distributions with unsolved runs censored where they
+//!   stopped (the runtime ECDF charts, with bootstrap bands), median time to solve with its
+//!   interval, ERT with its bootstrap interval, and pairwise log-rank tests.
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
 pub mod charts;
 pub mod data;
 pub mod report;
 pub mod stats;
+pub mod survival;
+pub mod survival_charts;
 
 use super::inputs::Inputs;
 use anyhow::Result;
@@ -43,6 +49,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let note = &format!("{}{}", note(inp), effective_budgets(spec, data));
 
     let pairs = pairs(data)?;
+    let surv = &survival::Survival::compute(data)?;
     let mut tests = Vec::new();
     for unit in [Unit::Evaluations, Unit::Seconds] {
         for s in 0..=data.scopes.len() {
@@ -54,12 +61,18 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let success = report::success_table(data);
     let pair_t = report::pairs_table(data, &pairs);
     let (fried, ranks, post) = report::friedman_tables(data, &tests);
+    let (km, logrank) = (
+        survival::survival_table(data, surv),
+        survival::logrank_table(data, surv),
+    );
     let mut tables = vec![
         ("compare-success", &success),
         ("compare-pairs", &pair_t),
         ("compare-friedman", &fried),
         ("compare-ranks", &ranks),
         ("compare-posthoc", &post),
+        ("compare-survival", &km),
+        ("compare-logrank", &logrank),
     ];
     let (targets, budget);
     if data.anytime {
@@ -71,8 +84,11 @@ pub fn write(inp: &Inputs) -> Result<String> {
     for (name, t) in &tables {
         report::write_table(dir, name, t, &spec.id)?;
     }
-    charts::draw(data, &tests, dir)?;
-    Ok(report::markdown(spec, data, &tests, &tables, note))
+    charts::draw(data, &tests, surv, dir)?;
+    let runtimes = survival::markdown(data, surv);
+    Ok(report::markdown(
+        spec, data, &tests, &tables, note, &runtimes,
+    ))
 }
 
 /// What to change so that an algorithm's runs use the budget, by why they stopped early.

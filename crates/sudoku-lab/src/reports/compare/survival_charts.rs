@@ -1,0 +1,213 @@
+//! The charts of the censored runtimes (see [`super::survival`]): the Kaplan-Meier ECDF of
+//! every algorithm per puzzle set and pooled, in evaluations and in seconds, each with its
+//! shaded bootstrap band, and the band of ERT for the ERT chart.
+
+use super::data::Data;
+use super::stats::Unit;
+use super::survival::{Curve, Survival};
+use anyhow::Result;
+use lab_charts::{render_panels, LineChart, Marker, Series, XAxis};
+use std::path::Path;
+
+/// The (start, end) of a unit's time axis: evaluations from 1 to the budget; seconds from
+/// the decade below the shortest run to the longest.
+fn axis(data: &Data, unit: Unit) -> (f64, f64) {
+    match unit {
+        Unit::Evaluations => (1.0, data.budget as f64),
+        Unit::Seconds => {
+            let (lo, hi) = (data.runs.iter()).fold((f64::INFINITY, 0.0f64), |(lo, hi), r| {
+                let lo = if r.seconds > 0.0 {
+                    lo.min(r.seconds)
+                } else {
+                    lo
+                };
+                (lo, hi.max(r.seconds))
+            });
+            let lo = if lo.is_finite() { lo } else { 1e-3 };
+            let start = 10f64.powf(lo.log10().floor());
+            (start, hi.max(start * 10.0))
+        }
+    }
+}
+
+/// The step points of `1 - S(t)` from `start` to `end`, and its band.
+type Steps = Vec<(f64, f64)>;
+type BandPoints = Vec<(f64, f64, f64)>;
+
+/// The ECDF `1 - S(t)` of a curve as step points from `start` to `end`, and its band.
+pub fn ecdf_steps(c: &Curve, start: f64, end: f64) -> (Steps, BandPoints) {
+    let mut pts = vec![(start, 0.0)];
+    let mut band = vec![(start, 0.0, 0.0)];
+    for (k, &t) in c.km.times.iter().enumerate() {
+        let x = t.max(start);
+        let f = 1.0 - c.km.survival[k];
+        let (lo, hi) = (c.band.low[k], c.band.high[k]);
+        match pts.last_mut() {
+            Some(last) if last.0 == x => {
+                last.1 = f;
+                if let Some(b) = band.last_mut() {
+                    *b = (x, lo, hi);
+                }
+            }
+            _ => {
+                pts.push((x, f));
+                band.push((x, lo, hi));
+            }
+        }
+    }
+    if let (Some(&(x, f)), Some(&(_, lo, hi))) = (pts.last(), band.last()) {
+        if x < end {
+            pts.push((end, f));
+            band.push((end, lo, hi));
+        }
+    }
+    (pts, band)
+}
+
+fn panel(data: &Data, surv: &Survival, unit: Unit, s: usize, name: &str) -> LineChart {
+    let (start, end) = axis(data, unit);
+    let series = (0..data.algorithms.len())
+        .filter_map(|a| {
+            let c = surv.curve(unit, s, a)?;
+            let (pts, band) = ecdf_steps(c, start, end);
+            Some(
+                Series::new(data.algorithms[a].clone(), pts, Marker::None)
+                    .step()
+                    .color(a)
+                    .band(band),
+            )
+        })
+        .collect();
+    LineChart {
+        title: crate::reports::quick::title(format!("solved: {name}")),
+        x_label: unit.as_str().into(),
+        y_label: "fraction solved (Kaplan-Meier)".into(),
+        x: XAxis::Numeric {
+            min: start,
+            max: end,
+        },
+        y_min: Some(0.0),
+        y_max: Some(1.0),
+        log_y: false,
+        log_x: true,
+        series,
+    }
+}
+
+/// compare-ecdf.png (evaluations) and compare-ecdf-seconds.png.
+pub fn draw(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
+    let names = data.scope_names();
+    for (unit, file) in [
+        (Unit::Evaluations, "compare-ecdf"),
+        (Unit::Seconds, "compare-ecdf-seconds"),
+    ] {
+        let panels: Vec<LineChart> = (names.iter().enumerate())
+            .map(|(s, name)| panel(data, surv, unit, s, name))
+            .collect();
+        let columns = panels.len().min(4);
+        let rows = panels.len().div_ceil(columns);
+        render_panels(
+            &panels,
+            columns,
+            480 * columns as u32,
+            400 * rows as u32,
+            &dir.join(format!("{file}.svg")),
+            &dir.join(format!("{file}.png")),
+        )?;
+    }
+    Ok(())
+}
+
+/// Half the width of the flat part of the ERT band at each puzzle set (x units: sets).
+const ERT_HALF: f64 = 0.15;
+
+/// The ERT band of algorithm `a` over the scopes (x = scope index) in evaluations: flat over
+/// `ERT_HALF` either side of each set's point (so a point without neighbours still shows its
+/// interval), joined from set to set like the line; a gap where no run solved, so no band is
+/// drawn where the chart has no point. An interval open at the top (a resample without a
+/// solved run) reaches the top edge.
+pub fn ert_band(data: &Data, surv: &Survival, a: usize) -> Vec<(f64, f64, f64)> {
+    let mut out = Vec::new();
+    for s in 0..=data.scopes.len() {
+        let x = s as f64;
+        match surv.curve(Unit::Evaluations, s, a) {
+            Some(c) if c.solved > 0 => {
+                let (lo, hi) = c.ert_ci;
+                out.extend([(x - ERT_HALF, lo, hi), (x + ERT_HALF, lo, hi)]);
+            }
+            _ => out.push((x, f64::NAN, f64::NAN)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::data::Run;
+    use super::super::survival::Survival;
+    use super::*;
+
+    fn run(puzzle: usize, solved: bool, evaluations: u64) -> Run {
+        Run {
+            algorithm: 0,
+            puzzle,
+            scope: 0,
+            solved,
+            evaluations,
+            seconds: evaluations as f64 / 1e4,
+            penalty: 0,
+            trajectory: Vec::new(),
+            termination: "x".into(),
+        }
+    }
+
+    #[test]
+    fn early_stops_leave_the_risk_set_instead_of_counting_as_failures() {
+        // 2 puzzles x 4 runs; two unsolved runs stopped early (their own rule) at 50.
+        let runs = vec![
+            run(0, true, 10),
+            run(0, false, 50),
+            run(0, true, 100),
+            run(0, false, 1000),
+            run(1, true, 20),
+            run(1, false, 50),
+            run(1, true, 200),
+            run(1, false, 1000),
+        ];
+        let data = Data {
+            algorithms: vec!["a".into()],
+            scopes: vec!["set".into()],
+            puzzles: vec!["p0".into(), "p1".into()],
+            runs,
+            budget: 1000,
+            ..Data::default()
+        };
+        let surv = Survival::compute(&data).unwrap();
+        let c = surv.curve(Unit::Evaluations, 0, 0).unwrap();
+        let (pts, band) = ecdf_steps(c, 1.0, 1000.0);
+        // KM: 1 - S = 1/8, 2/8, then 4 at risk after the two censorings at 50:
+        // 1 - 0.75 * 3/4 at 100 and 1 - 0.75 * 3/4 * 2/3 at 200, where the plain ECDF, which
+        // counts the early stops as failures, says 3/8 and 4/8.
+        let want = [
+            (1.0, 0.0),
+            (10.0, 0.125),
+            (20.0, 0.25),
+            (50.0, 0.25),
+            (100.0, 0.4375),
+            (200.0, 0.625),
+            (1000.0, 0.625),
+        ];
+        assert_eq!(pts.len(), want.len());
+        for (p, w) in pts.iter().zip(want) {
+            assert!(
+                (p.0 - w.0).abs() < 1e-12 && (p.1 - w.1).abs() < 1e-12,
+                "{p:?} {w:?}"
+            );
+        }
+        assert!(band.iter().all(|b| 0.0 <= b.1 && b.1 <= b.2 && b.2 <= 1.0));
+        assert_eq!(c.median.median.time(), Some(200.0));
+        // Both units and the pooled scope get a curve; one algorithm gives no pair.
+        assert_eq!(surv.curves.len(), 2 * 2);
+        assert!(surv.tests.is_empty());
+    }
+}
