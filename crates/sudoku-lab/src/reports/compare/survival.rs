@@ -66,7 +66,7 @@ pub struct Survival {
 }
 
 /// A run's time in `unit`.
-fn time(r: &Run, unit: Unit) -> f64 {
+pub fn time(r: &Run, unit: Unit) -> f64 {
     match unit {
         Unit::Evaluations => r.evaluations as f64,
         Unit::Seconds => r.seconds,

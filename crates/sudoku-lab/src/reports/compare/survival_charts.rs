@@ -9,25 +9,25 @@ use anyhow::Result;
 use lab_charts::{render_panels, LineChart, Marker, Series, XAxis};
 use std::path::Path;
 
-/// The (start, end) of a unit's time axis: evaluations from 1 to the budget; seconds from
-/// the decade below the shortest run to the longest.
+/// The (start, end) of a unit's time axis: from the decade at or below the shortest run
+/// (so that no panel spends most of its width before any run could have solved) to the
+/// budget in evaluations, to the longest run in seconds.
 fn axis(data: &Data, unit: Unit) -> (f64, f64) {
-    match unit {
-        Unit::Evaluations => (1.0, data.budget as f64),
-        Unit::Seconds => {
-            let (lo, hi) = (data.runs.iter()).fold((f64::INFINITY, 0.0f64), |(lo, hi), r| {
-                let lo = if r.seconds > 0.0 {
-                    lo.min(r.seconds)
-                } else {
-                    lo
-                };
-                (lo, hi.max(r.seconds))
-            });
-            let lo = if lo.is_finite() { lo } else { 1e-3 };
-            let start = 10f64.powf(lo.log10().floor());
-            (start, hi.max(start * 10.0))
-        }
-    }
+    let (lo, hi) = (data.runs.iter()).fold((f64::INFINITY, 0.0f64), |(lo, hi), r| {
+        let t = super::survival::time(r, unit);
+        (if t > 0.0 { lo.min(t) } else { lo }, hi.max(t))
+    });
+    let start = match unit {
+        Unit::Evaluations if !lo.is_finite() => 1.0,
+        Unit::Evaluations => 10f64.powf(lo.log10().floor()).max(1.0),
+        Unit::Seconds if !lo.is_finite() => 1e-3,
+        Unit::Seconds => 10f64.powf(lo.log10().floor()),
+    };
+    let end = match unit {
+        Unit::Evaluations => data.budget as f64,
+        Unit::Seconds => hi,
+    };
+    (start, end.max(start * 10.0))
 }
 
 /// The step points of `1 - S(t)` from `start` to `end`, and its band.
