@@ -295,6 +295,29 @@ max_evaluations = 30000
     let report = std::fs::read_to_string(d.join("1/report.md")).unwrap();
     assert!(report.contains("## Runtime distributions (unsolved runs censored)"));
     assert!(report.contains("![ECDF in seconds](compare-ecdf-seconds.png)"));
+    // A wall time that is not a time is named with its line, exit 2, no panic.
+    let runs = d.join("1/runs.csv");
+    let text = std::fs::read_to_string(&runs).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let wall = lines[0].split(',').position(|h| h == "wall_ms").unwrap();
+    let mut f: Vec<String> = lines[3].split(',').map(String::from).collect();
+    f[wall] = "NaN".into();
+    lines[3] = f.join(",");
+    std::fs::write(&runs, lines.join("\n") + "\n").unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&spec)
+        .args(["--resume", "--out"])
+        .arg(d.join("1"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("runs.csv:4: wall_ms NaN is not a time"),
+        "{err}"
+    );
 }
 
 /// Issue 21, items 11-12: RESEDA with one attempt stops by its own rule long before the

@@ -4,7 +4,7 @@
 //! run-time views computed from them (ECDF, ERT, fixed target, fixed budget). Pure functions
 //! over [`Data`], tested on hand-made runs; the statistics and charts are in `compare_report`.
 
-use crate::protocol::io::for_each_row;
+use crate::protocol::io::for_each_numbered_row;
 use crate::spec::{Loaded, Spec};
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
@@ -77,7 +77,17 @@ impl Data {
             .map(|(i, p)| (p.id.as_str(), i))
             .collect();
         let mut units: HashMap<usize, Units> = HashMap::new();
-        for_each_row(&dir.join("runs.csv"), |r| {
+        let path = dir.join("runs.csv");
+        for_each_numbered_row(&path, |line, r| {
+            // Wall times are the seconds of the censored runtimes: a run that took NaN or
+            // negative time has no place on them.
+            if !(r.wall_ms.is_finite() && r.wall_ms >= 0.0) {
+                bail!(
+                    "{}:{line}: wall_ms {} is not a time (finite, >= 0)",
+                    path.display(),
+                    r.wall_ms
+                );
+            }
             let a = data.algorithms.iter().position(|x| *x == r.algorithm);
             let (Some(a), Some(&p)) = (a, puzzle_of.get(r.puzzle.as_str())) else {
                 bail!(
