@@ -120,8 +120,9 @@ const CAPTIONS: &[(&str, &str)] = &[
     (
         "compare-targets.svg",
         "Fixed-target ECDFs: the fraction of runs that reached each penalty target within the \
-         evaluations, one curve per algorithm. Look at which algorithm reaches the easy targets \
-         first and which reaches the hard ones at all.",
+         evaluations (Kaplan-Meier: a run that stopped before reaching it is censored there), \
+         one curve per algorithm, shaded: 95 % bootstrap band (puzzles, then runs). Look at \
+         which algorithm reaches the easy targets first and which reaches the hard ones at all.",
     ),
     (
         "compare-budget.svg",

@@ -10,8 +10,8 @@ use super::stats::{Friedman, Unit};
 use super::survival::Survival;
 use anyhow::Result;
 use lab_charts::{
-    render, render_boxes, render_cd, render_panels, BoxChart, BoxSeries, CdDiagram, LineChart,
-    Marker, Series, XAxis,
+    render, render_boxes, render_cd, BoxChart, BoxSeries, CdDiagram, LineChart, Marker, Series,
+    XAxis,
 };
 use std::path::Path;
 
@@ -27,7 +27,7 @@ pub fn draw(data: &Data, tests: &[Friedman], surv: &Survival, dir: &Path) -> Res
     success_and_ert(data, surv, dir)?;
     super::survival_charts::draw(data, surv, dir)?;
     if data.anytime {
-        targets(data, dir)?;
+        super::survival_charts::targets(data, dir)?;
         budget(data, dir)?;
     }
     for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
@@ -103,62 +103,6 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
     );
     render(&c, 1100, 560, &svg, &png)?;
     Ok(())
-}
-
-/// One ECDF panel: a step curve per algorithm from `times(algorithm)`.
-fn ecdf_panel(data: &Data, title: String, times: impl Fn(usize) -> Vec<f64>) -> LineChart {
-    let series = (0..data.algorithms.len())
-        .map(|a| {
-            let pts = cd::ecdf_points(&times(a), 1.0, data.budget as f64);
-            Series::new(data.algorithms[a].clone(), pts, Marker::None)
-                .step()
-                .color(a)
-        })
-        .collect();
-    LineChart {
-        title: crate::reports::quick::title(title),
-        x_label: "evaluations".into(),
-        y_label: "fraction of runs".into(),
-        x: XAxis::Numeric {
-            min: 1.0,
-            max: data.budget as f64,
-        },
-        y_min: Some(0.0),
-        y_max: Some(1.0),
-        log_y: false,
-        log_x: true,
-        series,
-    }
-}
-
-fn grid(panels: &[LineChart], dir: &Path, name: &str) -> Result<()> {
-    let columns = panels.len().min(4);
-    let rows = panels.len().div_ceil(columns);
-    let (svg, png) = paths(dir, name);
-    render_panels(
-        panels,
-        columns,
-        440 * columns as u32,
-        380 * rows as u32,
-        &svg,
-        &png,
-    )?;
-    Ok(())
-}
-
-fn targets(data: &Data, dir: &Path) -> Result<()> {
-    let pooled = data.scopes.len();
-    let panels: Vec<LineChart> = cd::TARGETS
-        .iter()
-        .map(|&t| {
-            ecdf_panel(data, format!("penalty <= {t} (all puzzles)"), |a| {
-                data.runs_of(a, pooled)
-                    .map(|r| cd::hitting_time(r, t))
-                    .collect()
-            })
-        })
-        .collect();
-    grid(&panels, dir, "compare-targets")
 }
 
 fn budget(data: &Data, dir: &Path) -> Result<()> {

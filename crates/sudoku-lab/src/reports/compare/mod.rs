@@ -19,7 +19,8 @@
 //!   the test does not depend on the choice; a puzzle that both algorithms of a pair never
 //!   solve is a zero difference (dropped, as R does).
 //! * `compare-targets.csv`, `compare-budget.csv` (with `anytime = true`): the fixed-target
-//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it) and the
+//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it; its
+//!   chart as censored Kaplan-Meier curves with bands, see [`survival_charts`]) and the
 //!   fixed-budget view (the distribution of the best penalty so far after 10^2, 10^3, ...
 //!   evaluations), over all puzzles.
 //! * Charts: success with Wilson bars and ERT per scope, runtime ECDFs per scope and pooled,

@@ -368,7 +368,7 @@ pub(super) fn markdown(
     // The runtime distributions (`survival::markdown`).
     md.push_str(runtimes);
     if data.anytime {
-        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
+        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles; Kaplan-Meier, a run that stopped before reaching a target censored where it stopped; shaded: 95 % bootstrap bands, puzzles then runs).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
     }
     md.push_str("\n## Files\n\n");
     for (name, _) in tables {

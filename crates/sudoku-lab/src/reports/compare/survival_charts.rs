@@ -5,8 +5,11 @@
 use super::data::Data;
 use super::stats::Unit;
 use super::survival::{Curve, Survival};
+use anyhow::Context;
 use anyhow::Result;
 use lab_charts::{render_panels, LineChart, Marker, Series, XAxis};
+use lab_stats::{ecdf_band, kaplan_meier, seed_from, Band, KaplanMeier, LifeTable, Scheme};
+use rayon::prelude::*;
 use std::path::Path;
 
 /// The (start, end) of a unit's time axis: from the decade at or below the shortest run
@@ -36,12 +39,17 @@ type BandPoints = Vec<(f64, f64, f64)>;
 
 /// The ECDF `1 - S(t)` of a curve as step points from `start` to `end`, and its band.
 pub fn ecdf_steps(c: &Curve, start: f64, end: f64) -> (Steps, BandPoints) {
+    steps(&c.km, &c.band, start, end)
+}
+
+/// The step points of `1 - S(t)` of `km` and of its `band` (at the same times).
+fn steps(km: &KaplanMeier, b: &Band, start: f64, end: f64) -> (Steps, BandPoints) {
     let mut pts = vec![(start, 0.0)];
     let mut band = vec![(start, 0.0, 0.0)];
-    for (k, &t) in c.km.times.iter().enumerate() {
+    for (k, &t) in km.times.iter().enumerate() {
         let x = t.max(start);
-        let f = 1.0 - c.km.survival[k];
-        let (lo, hi) = (c.band.low[k], c.band.high[k]);
+        let f = 1.0 - km.survival[k];
+        let (lo, hi) = (b.low[k], b.high[k]);
         match pts.last_mut() {
             Some(last) if last.0 == x => {
                 last.1 = f;
@@ -118,6 +126,102 @@ pub fn draw(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The fixed-target ECDF of algorithm `a` for `target` (all puzzles): a run that reached a
+/// penalty of at most `target` is an event at the evaluations where it first did, any other
+/// run is censored at its last evaluation; with its bootstrap band (puzzles, then runs).
+fn target_curve(data: &Data, a: usize, target: u32) -> Result<(KaplanMeier, Band)> {
+    let runs: Vec<&super::data::Run> = data.runs_of(a, data.scopes.len()).collect();
+    let hits: Vec<f64> = runs
+        .iter()
+        .map(|r| super::data::hitting_time(r, target))
+        .collect();
+    let reached: Vec<bool> = hits.iter().map(|h| h.is_finite()).collect();
+    let times: Vec<f64> = (runs.iter().zip(&hits))
+        .map(|(r, &h)| {
+            if h.is_finite() {
+                h
+            } else {
+                r.evaluations as f64
+            }
+        })
+        .collect();
+    let mut puzzles: Vec<usize> = runs.iter().map(|r| r.puzzle).collect();
+    puzzles.sort_unstable();
+    puzzles.dedup();
+    let groups: Vec<Vec<usize>> = (puzzles.iter())
+        .map(|&p| (0..runs.len()).filter(|&i| runs[i].puzzle == p).collect())
+        .collect();
+    let key = format!("evaluations/all/{}/target-{target}", data.algorithms[a]);
+    let what = || format!("fixed-target runtimes of {key}");
+    let km = kaplan_meier(&LifeTable::new(&times, &reached).with_context(what)?, 0.95)
+        .with_context(what)?;
+    let seed = seed_from(&key);
+    let band =
+        ecdf_band(&times, &reached, &groups, Scheme::PuzzlesThenRuns, seed).with_context(what)?;
+    Ok((km, band))
+}
+
+/// compare-targets: the fixed-target ECDFs (Kaplan-Meier, censored as [`target_curve`]) with
+/// their bands, one panel per target, from the decade of the first improvement of any run.
+pub fn targets(data: &Data, dir: &Path) -> Result<()> {
+    let (_, end) = axis(data, Unit::Evaluations);
+    let first = (data.runs.iter())
+        .filter_map(|r| r.trajectory.first().map(|p| p.0 as f64))
+        .filter(|&e| e > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let start = if first.is_finite() {
+        10f64.powf(first.log10().floor()).max(1.0)
+    } else {
+        1.0
+    };
+    let keys: Vec<(u32, usize)> = (super::data::TARGETS.iter())
+        .flat_map(|&t| (0..data.algorithms.len()).map(move |a| (t, a)))
+        .collect();
+    let curves = (keys.par_iter())
+        .map(|&(t, a)| target_curve(data, a, t))
+        .collect::<Result<Vec<_>>>()?;
+    let k = data.algorithms.len();
+    let panels: Vec<LineChart> = (super::data::TARGETS.iter().enumerate())
+        .map(|(i, t)| {
+            let series = (0..k)
+                .map(|a| {
+                    let (km, band) = &curves[i * k + a];
+                    let (pts, b) = steps(km, band, start, end.max(start * 10.0));
+                    Series::new(data.algorithms[a].clone(), pts, Marker::None)
+                        .step()
+                        .color(a)
+                        .band(b)
+                })
+                .collect();
+            LineChart {
+                title: crate::reports::quick::title(format!("penalty <= {t} (all puzzles)")),
+                x_label: "evaluations".into(),
+                y_label: "fraction of runs (Kaplan-Meier)".into(),
+                x: XAxis::Numeric {
+                    min: start,
+                    max: end.max(start * 10.0),
+                },
+                y_min: Some(0.0),
+                y_max: Some(1.0),
+                log_y: false,
+                log_x: true,
+                series,
+            }
+        })
+        .collect();
+    let columns = panels.len().min(4);
+    let rows = panels.len().div_ceil(columns);
+    render_panels(
+        &panels,
+        columns,
+        480 * columns as u32,
+        400 * rows as u32,
+        &dir.join("compare-targets.svg"),
+        &dir.join("compare-targets.png"),
+    )?;
+    Ok(())
+}
+
 /// Half the width of the flat part of the ERT band at each puzzle set (x units: sets).
 const ERT_HALF: f64 = 0.15;
 
@@ -159,6 +263,29 @@ mod tests {
             trajectory: Vec::new(),
             termination: "x".into(),
         }
+    }
+
+    #[test]
+    fn a_run_that_stopped_before_a_target_is_censored_there() {
+        let mut stopped = run(0, false, 300);
+        stopped.trajectory = vec![(100, 20), (300, 7)];
+        let mut solved = run(1, true, 900);
+        solved.trajectory = vec![(100, 20), (500, 3), (900, 0)];
+        let data = Data {
+            algorithms: vec!["a".into()],
+            scopes: vec!["set".into()],
+            puzzles: vec!["p0".into(), "p1".into()],
+            runs: vec![stopped, solved],
+            budget: 1000,
+            anytime: true,
+            ..Data::default()
+        };
+        let (km, band) = target_curve(&data, 0, 4).unwrap();
+        // Censored at 300, the other run reaches penalty 3 at 500: the estimate reaches 1
+        // (the plain ECDF, counting the early stop as never reaching, said 1/2).
+        assert_eq!(km.times, vec![300.0, 500.0]);
+        assert_eq!(1.0 - km.survival[1], 1.0);
+        assert!(band.high.iter().all(|&h| (0.0..=1.0).contains(&h)));
     }
 
     #[test]
