@@ -294,3 +294,30 @@ fn bands_are_deterministic_inside_unit_interval_and_cover_the_estimate() {
     let flat = ecdf_band(&t, &never, &groups, Scheme::RunsWithinPuzzles, 1).unwrap();
     assert!(flat.high.iter().all(|&h| h == 0.0));
 }
+
+#[test]
+fn with_every_unsolved_run_at_the_budget_kaplan_meier_is_the_runtime_ecdf() {
+    // Solved runs at (tied) times below the budget 1000, unsolved ones censored at 1000: the
+    // risk set only loses solved runs before 1000, so 1 - S(t) is the fraction of all runs
+    // solved within t (lab_stats::ecdf with +inf for the unsolved runs).
+    let solved = [3.0, 7.0, 7.0, 12.0, 40.0, 40.0, 40.0, 300.0, 999.0];
+    for unsolved in [0usize, 1, 5, 30] {
+        let mut t = solved.to_vec();
+        let mut e = vec![true; solved.len()];
+        t.extend(std::iter::repeat_n(1000.0, unsolved));
+        e.extend(std::iter::repeat_n(false, unsolved));
+        let km = kaplan_meier(&LifeTable::new(&t, &e).unwrap(), 0.95).unwrap();
+        let plain: Vec<f64> = (t.iter().zip(&e))
+            .map(|(&x, &s)| if s { x } else { f64::INFINITY })
+            .collect();
+        let points = [0.0, 3.0, 6.9, 7.0, 39.0, 40.0, 500.0, 999.0, 1000.0];
+        let want = ecdf(&plain, &points).unwrap();
+        for (p, w) in points.iter().zip(want) {
+            let got = 1.0 - km.survival_at(*p);
+            assert!(
+                (got - w).abs() < 1e-12,
+                "{unsolved} unsolved, t = {p}: {got} vs {w}"
+            );
+        }
+    }
+}
