@@ -115,7 +115,9 @@ const CAPTIONS: &[(&str, &str)] = &[
         "compare-ecdf-seconds.svg",
         "The runtime ECDF as above against wall-clock seconds of this machine: an evaluation \
          costs each algorithm a different time, so the order can differ from the one by \
-         evaluations.",
+         evaluations. The budget is in evaluations, so unsolved runs are censored at different \
+         wall times and a curve can end above its success rate (the report says where): read \
+         it for how fast the early solves come.",
     ),
     (
         "compare-targets.svg",

@@ -377,8 +377,41 @@ pub fn markdown(data: &Data, surv: &Survival) -> String {
         }
         md.push('\n');
     }
+    md.push_str(&seconds_caveat(data, surv));
     md.push_str(&logrank_summary(data, surv));
     md
+}
+
+/// The caveat of the view in seconds: the budget is in evaluations, so unsolved runs are
+/// censored at different wall times, some before solved runs of the same curve end; such
+/// censoring is informative (the runs that ran out of budget are the hard ones) and
+/// Kaplan-Meier, which assumes they could still solve like the runs left at risk, can end above
+/// the observed success rate. Says so with the largest such gap, when there is one.
+fn seconds_caveat(data: &Data, surv: &Survival) -> String {
+    let names = data.scope_names();
+    let gaps: Vec<(f64, &Curve)> = (surv.curves.iter())
+        .filter(|c| c.unit == Unit::Seconds)
+        .map(|c| {
+            let n = c.table.len().max(1) as f64;
+            let km = 1.0 - c.km.survival.last().copied().unwrap_or(1.0);
+            (km - c.solved as f64 / n, c)
+        })
+        .filter(|(gap, _)| *gap > 0.005)
+        .collect();
+    let Some((_, worst)) = gaps.iter().max_by(|x, y| x.0.total_cmp(&y.0)) else {
+        return String::new();
+    };
+    let km = 1.0 - worst.km.survival.last().copied().unwrap_or(1.0);
+    format!(
+        "\nIn seconds the budget is in evaluations, so unsolved runs are censored at different wall times, some before solved runs of the same algorithm finish. Kaplan-Meier assumes a censored run could still solve like the runs left at risk, while these runs stopped because they were the hard ones: {} of the {} curves in seconds end above their observed success rate (most: `{}` on {}, {} against {} of {} runs solved). Read the curves in seconds for how fast the early solves come, not for their final level (nor the log-rank tests in seconds for their late part). In evaluations every unsolved run that used the whole budget is censored at the same time, after every solve, and there is no such bias; runs that an algorithm's own rule stopped earlier (see the effective budgets above) are censored where they stopped, with the same caveat.\n",
+        gaps.len(),
+        surv.curves.iter().filter(|c| c.unit == Unit::Seconds).count(),
+        data.algorithms[worst.algorithm],
+        names[worst.scope],
+        num(km, 3),
+        worst.solved,
+        worst.table.len()
+    )
 }
 
 /// One line per unit: how many pairs the log-rank test separates, per scope.

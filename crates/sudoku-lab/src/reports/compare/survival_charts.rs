@@ -332,6 +332,14 @@ mod tests {
         }
         assert!(band.iter().all(|b| 0.0 <= b.1 && b.1 <= b.2 && b.2 <= 1.0));
         assert_eq!(c.median.median.time(), Some(200.0));
+        // The report says where Kaplan-Meier ends above the observed success rate (0.625
+        // against 4 of 8 here, in seconds as in evaluations).
+        let md = super::super::survival::markdown(&data, &surv);
+        assert!(
+            md.contains("2 of the 2 curves in seconds end above"),
+            "{md}"
+        );
+        assert!(md.contains("0.625 against 4 of 8 runs solved"), "{md}");
         // Both units and the pooled scope get a curve; one algorithm gives no pair.
         assert_eq!(surv.curves.len(), 2 * 2);
         assert!(surv.tests.is_empty());
