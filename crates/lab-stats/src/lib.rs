@@ -31,13 +31,19 @@
 //!   — power and sample sizes of the two-proportion test (Cohen's h, as
 //!   `statsmodels`) and of the Mann–Whitney U test (Noether 1987);
 //! * [`ecdf`] — the empirical CDF of run lengths, unsolved runs (`+∞`)
-//!   counting in the denominator only.
+//!   counting in the denominator only;
+//! * [`kaplan_meier`], [`logrank_test`], [`LifeTable`] — censored run times
+//!   (unsolved runs censored where they stopped), matching Python's
+//!   `lifelines` 0.30;
+//! * [`ecdf_band`], [`ert_interval`] — bootstrap bands on those curves and
+//!   intervals on ERT, with a documented resampling scheme and seed.
 //!
 //! Every function documents the source of its formula. Nothing panics on bad
 //! input: fallible functions return [`StatsError`], the few plain-`f64`
 //! functions document when they return NaN.
 
 mod bayes;
+mod bootstrap_bands;
 mod descriptive;
 mod ecdf;
 mod effect_size;
@@ -51,8 +57,12 @@ mod power;
 mod ranking;
 mod signed_rank;
 mod studentized_range;
+mod survival;
 
 pub use bayes::{bayesian_signed_rank, SignedRankPosterior, BAYES_PRIOR, BAYES_SAMPLES};
+pub use bootstrap_bands::{
+    ecdf_band, ert_interval, seed_from, Band, Scheme, BAND_LEVEL, BAND_RESAMPLES,
+};
 pub use descriptive::{
     bootstrap_mean_interval, ert, summarize, wilson_interval, Summary, BOOTSTRAP_MIN_N,
     BOOTSTRAP_RESAMPLES,
@@ -76,3 +86,6 @@ pub use power::{
 };
 pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};
 pub use studentized_range::{studentized_range_cdf, studentized_range_quantile};
+pub use survival::{
+    kaplan_meier, logrank_test, KaplanMeier, LifeTable, LogRank, MedianTime, Reached,
+};

@@ -105,21 +105,34 @@ const CAPTIONS: &[(&str, &str)] = &[
     ),
     (
         "compare-ert.svg",
-        "Expected running time (evaluations per success, log) per algorithm and puzzle set; no \
-         point where no run succeeded. Lower is better; look at the gaps between algorithms \
-         of similar success.",
+        "Expected running time (evaluations per success, log) per algorithm and puzzle set, \
+         shaded: its 95 % bootstrap interval (runs resampled within each puzzle; for all, \
+         puzzles then runs); no point where no run succeeded, a band open at the top where \
+         some resamples have no success. Lower is better; look at the gaps between algorithms \
+         of similar success and whether their bands overlap.",
     ),
     (
         "compare-ecdf.svg",
-        "Runtime ECDF: the fraction of runs solved within each number of evaluations (log), \
-         one curve per algorithm; a curve that ends below 1 has unsolved runs. A curve to the \
-         left and higher is better.",
+        "Runtime ECDF with unsolved runs censored where they stopped: the Kaplan-Meier \
+         fraction of runs solved within each number of evaluations (log), one curve per \
+         algorithm, shaded: 95 % pointwise bootstrap band; a curve that ends below 1 has \
+         unsolved runs. A curve to the left and higher is better; where bands overlap the \
+         runs do not separate the algorithms.",
+    ),
+    (
+        "compare-ecdf-seconds.svg",
+        "The runtime ECDF as above against wall-clock seconds of this machine: an evaluation \
+         costs each algorithm a different time, so the order can differ from the one by \
+         evaluations. The budget is in evaluations, so unsolved runs are censored at different \
+         wall times and a curve can end above its success rate (the report says where): read \
+         it for how fast the early solves come.",
     ),
     (
         "compare-targets.svg",
         "Fixed-target ECDFs: the fraction of runs that reached each penalty target within the \
-         evaluations, one curve per algorithm. Look at which algorithm reaches the easy targets \
-         first and which reaches the hard ones at all.",
+         evaluations (Kaplan-Meier: a run that stopped before reaching it is censored there), \
+         one curve per algorithm, shaded: 95 % bootstrap band (puzzles, then runs). Look at \
+         which algorithm reaches the easy targets first and which reaches the hard ones at all.",
     ),
     (
         "compare-budget.svg",

@@ -19,7 +19,8 @@
 //!   the test does not depend on the choice; a puzzle that both algorithms of a pair never
 //!   solve is a zero difference (dropped, as R does).
 //! * `compare-targets.csv`, `compare-budget.csv` (with `anytime = true`): the fixed-target
-//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it) and the
+//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it; its
+//!   chart as censored Kaplan-Meier curves with bands, see [`survival_charts`]) and the
 //!   fixed-budget view (the distribution of the best penalty so far after 10^2, 10^3, ...
 //!   evaluations), over all puzzles.
 //! * Charts: success with Wilson bars and ERT per scope, runtime ECDFs per scope and pooled,
@@ -29,6 +30,10 @@
 //!   equivalence between every pair over the puzzles of each scope (see [`bayes`]).
 //! * `compare-runs-needed.csv`: the runs per puzzle each pairwise comparison needs for 80 %
 //!   power to detect a 10-point success difference or a 2x ERT (see [`runs_needed`]).
+//! * `compare-survival.csv`, `compare-logrank.csv`: censored runtimes (issue 20, see
+//!   [`survival`]): Kaplan-Meier runtime distributions with unsolved runs censored where they
+//!   stopped (the runtime ECDF charts, with bootstrap bands), median time to solve with its
+//!   interval, ERT with its bootstrap interval, and pairwise log-rank tests.
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
 pub mod bayes;
@@ -37,6 +42,8 @@ pub mod data;
 pub mod report;
 pub mod runs_needed;
 pub mod stats;
+pub mod survival;
+pub mod survival_charts;
 
 use super::inputs::Inputs;
 use anyhow::Result;
@@ -50,6 +57,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let note = &format!("{}{}", note(inp), effective_budgets(spec, data));
 
     let pairs = pairs(data)?;
+    let surv = &survival::Survival::compute(data)?;
     let mut tests = Vec::new();
     for unit in [Unit::Evaluations, Unit::Seconds] {
         for s in 0..=data.scopes.len() {
@@ -67,6 +75,10 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let effect = runs_needed::Effect::default();
     let needed = runs_needed::compute(data, &effect)?;
     let needed_t = runs_needed::table(data, &needed, &effect);
+    let (km, logrank) = (
+        survival::survival_table(data, surv),
+        survival::logrank_table(data, surv),
+    );
     let mut tables = vec![
         ("compare-success", &success),
         ("compare-pairs", &pair_t),
@@ -75,6 +87,8 @@ pub fn write(inp: &Inputs) -> Result<String> {
         ("compare-posthoc", &post),
         ("compare-bayes", &bayes_t),
         ("compare-runs-needed", &needed_t),
+        ("compare-survival", &km),
+        ("compare-logrank", &logrank),
     ];
     let (targets, budget);
     if data.anytime {
@@ -86,9 +100,10 @@ pub fn write(inp: &Inputs) -> Result<String> {
     for (name, t) in &tables {
         report::write_table(dir, name, t, &spec.id)?;
     }
-    charts::draw(data, &tests, dir)?;
+    charts::draw(data, &tests, surv, dir)?;
     bayes::draw(data, &bayes_tests, dir)?;
-    let md = report::markdown(spec, data, &tests, &tables, note);
+    let runtimes = survival::markdown(data, surv);
+    let md = report::markdown(spec, data, &tests, &tables, note, &runtimes);
     let extra =
         bayes::markdown(data, &bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
     Ok(before_files(md, &extra))

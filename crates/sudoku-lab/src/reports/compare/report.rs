@@ -329,6 +329,7 @@ pub(super) fn markdown(
     tests: &[Friedman],
     tables: &[(&str, &Table)],
     note: &str,
+    runtimes: &str,
 ) -> String {
     use std::fmt::Write as _;
     let mut md = format!("# {}\n\n{note}\n\n", spec.title);
@@ -351,9 +352,10 @@ pub(super) fn markdown(
         "\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
     );
     md.push_str(&scope_matrix(data));
-    md.push_str("\n## Runtime distributions\n\nEmpirical cumulative distribution of the evaluations to solve, per puzzle set and pooled (unsolved runs never count, so a curve ends below 1 by the failure rate).\n\n![ECDF](compare-ecdf.png)\n");
+    // The runtime distributions (`survival::markdown`).
+    md.push_str(runtimes);
     if data.anytime {
-        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
+        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles; Kaplan-Meier, a run that stopped before reaching a target censored where it stopped; shaded: 95 % bootstrap bands, puzzles then runs).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
     }
     md.push_str("\n## Files\n\n");
     for (name, _) in tables {
