@@ -570,15 +570,26 @@ fn a_malformed_comparison_file_is_named_with_its_line() {
 /// `--resume` refuses a folder whose settings differ, so a command without it would fail.
 #[test]
 fn a_reduced_protocol_is_labelled_and_its_commands_repeat_runs() {
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
-    let page = std::fs::read_to_string(docs.join("ret-ga-tables234.html")).unwrap();
-    assert!(page.contains("reduced: --runs 10"), "badge");
+    let root = tmpdir("site-reduced");
+    let results = root.join("results");
+    ok(bin()
+        .args(["reproduce", "reseda-table2", "--runs", "2", "--out"])
+        .arg(results.join("reseda-table2")));
+    let site = root.join("site");
+    ok(bin()
+        .args(["report", "--results"])
+        .arg(&results)
+        .arg("--out")
+        .arg(&site));
+    let page = std::fs::read_to_string(site.join("reseda-table2.html")).unwrap();
+    assert!(page.contains("reduced: --runs 2"), "badge");
     assert!(
-        page.contains("reproduce ret-ga-tables234 --runs 10 --resume"),
+        page.contains("reproduce reseda-table2 --runs 2 --resume"),
         "command"
     );
-    let index = std::fs::read_to_string(docs.join("index.html")).unwrap();
-    assert!(index.contains("reduced: --runs 10"));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("reduced: --runs 2"));
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
     let full = std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap();
     assert!(full.contains("reproduce reseda-table1 --resume"));
     // From scratch, a committed folder is not the target (reproduce would refuse it).
