@@ -5,6 +5,7 @@ use anyhow::{bail, Result};
 use sudoku_core::{Budget, Solver};
 
 mod cso;
+pub mod external;
 mod gen_ga;
 mod lewis_sa;
 mod mk_ga;
@@ -37,6 +38,7 @@ fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
         "gen-ga" => Box::new(gen_ga::gen_ga(params)?),
         "cso" => Box::new(cso::cso(params)?),
         "lewis-sa" => Box::new(lewis_sa::lewis_sa(params)?),
+        "external" => bail!("algorithm \"external\" needs its command (spec key `command`, or `solve --command`): see docs/external-solvers.md"),
         other => {
             let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
             bail!("unknown algorithm '{other}' (known: {})", names.join(", "))
