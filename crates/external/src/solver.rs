@@ -51,6 +51,18 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// Every failure's code, as runs.csv's `termination` records it.
+    pub const CODES: &'static [&'static str] = &[
+        "invalid_claim",
+        "crashed",
+        "exit_status",
+        "bad_output",
+        "oversized_output",
+        "over_budget",
+        "wall_limit",
+        "start_failed",
+    ];
+
     pub fn code(&self) -> &'static str {
         match self {
             Failure::InvalidClaim => "invalid_claim",

@@ -80,6 +80,16 @@ pub enum Command {
         // Help generated from the per-algorithm defaults (see `max_generations_help`).
         #[arg(long, help = max_generations_help())]
         max_generations: Option<u64>,
+        /// Stop once this many fitness evaluations are spent (default: no limit).
+        #[arg(long)]
+        max_evaluations: Option<u64>,
+        /// With --algo external: the solver's program and arguments, split at spaces (no
+        /// quoting), run in the current folder, e.g. --command "python3 solver.py".
+        #[arg(long)]
+        command: Option<String>,
+        /// With --algo external: the run's wall-clock limit in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        wall_seconds: f64,
         /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
         #[arg(long = "param")]
         params: Vec<String>,
