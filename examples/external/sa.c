@@ -3,7 +3,8 @@
  * permutation of its values; a move swaps two free cells of one box; the cost is the values
  * missing from rows and columns; a generation is a Markov chain of (free cells)^2 moves; the
  * temperature starts at the spread of the cost over 100 random neighbours, falls by `alpha`
- * per chain and is reset after `reheat` chains without a new best.
+ * per chain and goes back to its start after `reheat` chains in a row that did not lower the
+ * current cost (sudoku-lab's lewis-sa defaults).
  * The runner's messages are read by key (enough for the runner's own output; a solver of
  * yours would use a JSON library). Build: cc -O2 -o sa sa.c -lm */
 #define _POSIX_C_SOURCE 200809L
@@ -99,6 +100,7 @@ static void solve(const char *msg) {
   double chain = num(msg, "chain", (double)free_cells * free_cells);
   long long evals = 0, gens = 0, stale = 0, best = cost;
   while (cost > 0 && nm && evals < max_e && gens < max_g) {
+    int start = cost;
     for (long long m = 0; m < chain && evals < max_e && cost > 0; m++) {
       pick(&a, &c);
       int delta = swap_delta(a, c);
@@ -106,15 +108,15 @@ static void solve(const char *msg) {
       if (delta <= 0 || unif() < exp(-delta / t)) {
         cost += delta;
         if (cost < best) {
-          best = cost, stale = -1;
+          best = cost;
           grid_json(out);
           printf("{\"type\":\"progress\",\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n", evals, gens, out);
         }
       } else swap_delta(a, c);
     }
-    gens++, stale++;
-    t = stale >= reheat ? t0 : t * alpha;
-    if (stale >= reheat) stale = 0;
+    gens++, t *= alpha;
+    stale = cost < start ? 0 : stale + 1; /* a chain that lowered the current cost */
+    if (stale >= reheat) t = t0, stale = 0;
   }
   grid_json(out);
   printf("{\"type\":\"result\",\"solved\":%s,\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n",

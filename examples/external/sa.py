@@ -2,8 +2,10 @@
 """A sudoku-lab external solver (protocol v1, docs/external-solvers.md): simulated annealing
 after Lewis (2007), standard library only. Each box holds a permutation of its values; a move
 swaps two free cells of one box; the cost is the values missing from rows and columns.
-One Markov chain of `chain` moves is a generation; the temperature falls by `alpha` per chain
-and is reset to its start after `reheat` chains without improvement of the best cost."""
+One Markov chain of (free cells)^2 moves is a generation; the temperature starts at the spread
+of the cost over 100 random neighbours, falls by `alpha` per chain and goes back to its start
+after `reheat` chains in a row that did not lower the current cost (sudoku-lab's lewis-sa
+defaults). Deterministic given the run's seed, as the runner's files require."""
 import json, math, random, sys
 
 def send(msg):
@@ -47,6 +49,7 @@ def solve(run):
     t = t0
     grid = lambda: [g[r * n:(r + 1) * n] for r in range(n)]
     while cost > 0 and movable and evals < max_e and gens < max_g:
+        start = cost
         for _ in range(chain):
             if evals >= max_e or cost == 0:
                 break
@@ -56,13 +59,14 @@ def solve(run):
             if delta <= 0 or rng.random() < math.exp(-delta / t):
                 cost += delta
                 if cost < best:
-                    best, stale = cost, -1
+                    best = cost
                     send({"type": "progress", "evaluations": evals, "generations": gens, "grid": grid()})
             else:
                 g[a], g[c] = g[c], g[a]
-        gens, stale = gens + 1, stale + 1
-        t = t0 if stale >= reheat else t * alpha
-        stale = 0 if stale >= reheat else stale
+        gens, t = gens + 1, t * alpha
+        stale = 0 if cost < start else stale + 1  # a chain that lowered the current cost
+        if stale >= reheat:
+            t, stale = t0, 0
     send({"type": "result", "solved": cost == 0, "evaluations": evals, "generations": gens, "grid": grid()})
 
 for text in sys.stdin:

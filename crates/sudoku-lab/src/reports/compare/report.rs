@@ -332,6 +332,7 @@ pub fn evaluation_unit(algorithm: &str) -> &'static str {
         "cso" => "the fitness of one candidate position: each seeking-mode copy and each tracing-mode move",
         "lewis-sa" => "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample",
         "gen-ga" => "the fitness of one new board",
+        "external" => "what the external solver counts and reports (its own unit: the runner checks the count against the budget, not what it counts)",
         _ => "see the algorithm's crate docs",
     }
 }
