@@ -162,23 +162,37 @@ mod tests {
     #[test]
     fn replies_are_read_and_checked() {
         let row = "[1,2,3,4,5,6,7,8,9]";
-        let rows = vec![row; 9].join(",");
+        let rows = [row; 9].join(",");
         let r = parse(
             &format!(r#"{{"type":"result","evaluations":5,"solved":true,"grid":[{rows}]}}"#),
             g9(),
         )
         .unwrap();
-        assert!(matches!(r, Reply::Result { evaluations: 5, solved: true, generations: 0, .. }));
+        assert!(matches!(
+            r,
+            Reply::Result {
+                evaluations: 5,
+                solved: true,
+                generations: 0,
+                ..
+            }
+        ));
         assert_eq!(
             parse(r#"{"type":"hello","protocol":1}"#, g9()).unwrap(),
-            Reply::Hello { protocol: 1, name: None }
+            Reply::Hello {
+                protocol: 1,
+                name: None
+            }
         );
         for (bad, why) in [
             ("nonsense", "not JSON"),
             ("[1]", "not a JSON object"),
             (r#"{"type":"progress"}"#, "no \"evaluations\""),
             (r#"{"type":"progress","evaluations":-1}"#, "non-negative"),
-            (r#"{"type":"result","evaluations":1,"grid":[[1]]}"#, "9 rows"),
+            (
+                r#"{"type":"result","evaluations":1,"grid":[[1]]}"#,
+                "9 rows",
+            ),
             (r#"{"type":"zzz"}"#, "unknown type"),
             (r#"{"type":"result","evaluations":1}"#, "without \"grid\""),
         ] {
@@ -186,7 +200,10 @@ mod tests {
             assert!(e.contains(why), "{bad}: {e}");
         }
         let ten = format!("[{rows},[0,0,0,0,0,0,0,0,10]]");
-        let e = parse(&format!(r#"{{"type":"progress","evaluations":1,"grid":{ten}}}"#), g9());
+        let e = parse(
+            &format!(r#"{{"type":"progress","evaluations":1,"grid":{ten}}}"#),
+            g9(),
+        );
         assert!(e.is_err());
     }
 
@@ -197,7 +214,10 @@ mod tests {
         let msg = run(&Request {
             puzzle: p,
             seed: u64::MAX,
-            budget: Budget { max_generations: Some(7), max_evaluations: None },
+            budget: Budget {
+                max_generations: Some(7),
+                max_evaluations: None,
+            },
             wall_seconds: 2.5,
             params: &params,
         });

@@ -187,7 +187,11 @@ impl External {
         let deadline = begun + self.config.wall;
         let ended = match p.send(&message::run(req)) {
             Ok(()) => exchange(&mut p, req, deadline, observer),
-            Err(e) => Err((Failure::Crashed, format!("cannot send the run: {e}"), Effort::default())),
+            Err(e) => Err((
+                Failure::Crashed,
+                format!("cannot send the run: {e}"),
+                Effort::default(),
+            )),
         };
         let ended = match (ended, self.config.mode) {
             (Ok(r), Mode::PerRun) => finish_per_run(&mut p, r, deadline),
@@ -237,7 +241,12 @@ fn handshake(p: &mut Process, deadline: Instant) -> Result<(), (Failure, String)
 }
 
 /// Read the run's messages until its result, passing progress on.
-fn exchange(p: &mut Process, req: &Request, deadline: Instant, observer: &mut dyn Observer) -> Ended {
+fn exchange(
+    p: &mut Process,
+    req: &Request,
+    deadline: Instant,
+    observer: &mut dyn Observer,
+) -> Ended {
     let g = req.puzzle.geometry();
     let mut effort = Effort::default();
     loop {
@@ -252,15 +261,29 @@ fn exchange(p: &mut Process, req: &Request, deadline: Instant, observer: &mut dy
                 let why = format!("a line over the cap of {cap} bytes");
                 return Err((Failure::Oversized, why, effort));
             }
-            Ok(Line::NotUtf8) => return Err((Failure::BadOutput, "a line that is not UTF-8".into(), effort)),
+            Ok(Line::NotUtf8) => {
+                return Err((
+                    Failure::BadOutput,
+                    "a line that is not UTF-8".into(),
+                    effort,
+                ))
+            }
         };
         let reply = message::parse(&line, g).map_err(|e| (Failure::BadOutput, e, effort))?;
         let (evaluations, generations) = match &reply {
-            Reply::Progress { evaluations, generations, .. } => {
-                (*evaluations, generations.unwrap_or(effort.generations))
+            Reply::Progress {
+                evaluations,
+                generations,
+                ..
+            } => (*evaluations, generations.unwrap_or(effort.generations)),
+            Reply::Result {
+                evaluations,
+                generations,
+                ..
+            } => (*evaluations, *generations),
+            Reply::Hello { .. } => {
+                return Err((Failure::BadOutput, "a hello during a run".into(), effort))
             }
-            Reply::Result { evaluations, generations, .. } => (*evaluations, *generations),
-            Reply::Hello { .. } => return Err((Failure::BadOutput, "a hello during a run".into(), effort)),
         };
         check_effort(&req.budget, &mut effort, evaluations, generations)?;
         match reply {
@@ -297,7 +320,10 @@ fn check_effort(
         );
         return Err((Failure::OverBudget, why, *effort));
     }
-    *effort = Effort { evaluations, generations };
+    *effort = Effort {
+        evaluations,
+        generations,
+    };
     Ok(())
 }
 
@@ -305,12 +331,22 @@ fn check_effort(
 fn ended_early(p: &mut Process, effort: Effort) -> (Failure, String, Effort) {
     let status = p.wait_until(Instant::now() + Duration::from_millis(500));
     match status {
-        Some(s) if s.code().is_some_and(|c| c != 0) => {
-            (Failure::ExitStatus, format!("exited with {s} before a result"), effort)
-        }
+        Some(s) if s.code().is_some_and(|c| c != 0) => (
+            Failure::ExitStatus,
+            format!("exited with {s} before a result"),
+            effort,
+        ),
         Some(s) if s.success() => (Failure::Crashed, "exited before a result".into(), effort),
-        Some(s) => (Failure::Crashed, format!("ended by {s} before a result"), effort),
-        None => (Failure::Crashed, "closed its output before a result".into(), effort),
+        Some(s) => (
+            Failure::Crashed,
+            format!("ended by {s} before a result"),
+            effort,
+        ),
+        None => (
+            Failure::Crashed,
+            "closed its output before a result".into(),
+            effort,
+        ),
     }
 }
 
@@ -319,8 +355,16 @@ fn finish_per_run(p: &mut Process, r: (Reply, Effort), deadline: Instant) -> End
     p.close_input();
     match p.wait_until(deadline.max(Instant::now() + Duration::from_millis(200))) {
         Some(s) if s.success() => Ok(r),
-        Some(s) => Err((Failure::ExitStatus, format!("exited with {s} after its result"), r.1)),
-        None => Err((Failure::WallLimit, "did not exit after its result".into(), r.1)),
+        Some(s) => Err((
+            Failure::ExitStatus,
+            format!("exited with {s} after its result"),
+            r.1,
+        )),
+        None => Err((
+            Failure::WallLimit,
+            "did not exit after its result".into(),
+            r.1,
+        )),
     }
 }
 
@@ -340,7 +384,13 @@ fn failed(puzzle: &Puzzle, f: Failure, detail: String, e: Effort, stderr: Vec<u8
 
 /// A result, checked: a changed given or an invalid claimed solution fails the run.
 fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outcome {
-    let Reply::Result { restarts, solved: claimed, grid, .. } = reply else {
+    let Reply::Result {
+        restarts,
+        solved: claimed,
+        grid,
+        ..
+    } = reply
+    else {
         unreachable!("exchange ends with a result")
     };
     let puzzle = req.puzzle;
@@ -353,8 +403,12 @@ fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outc
         _ => None,
     };
     let detail = match failure {
-        Some(Failure::InvalidClaim) if !keeps => "claimed solved, but the grid changes a given".into(),
-        Some(Failure::InvalidClaim) => "claimed solved, but a row, column or box is not complete".into(),
+        Some(Failure::InvalidClaim) if !keeps => {
+            "claimed solved, but the grid changes a given".into()
+        }
+        Some(Failure::InvalidClaim) => {
+            "claimed solved, but a row, column or box is not complete".into()
+        }
         Some(_) => "the result's grid changes a given".into(),
         None => String::new(),
     };

@@ -43,7 +43,11 @@ fn spec_dir(name: &str, algorithms: &str, runs: u64) -> PathBuf {
 }
 
 fn algorithm(label: &str, command: &str, extra: &str) -> String {
-    let algo = if command.is_empty() { label } else { "external" };
+    let algo = if command.is_empty() {
+        label
+    } else {
+        "external"
+    };
     format!("\n[[algorithms]]\nlabel = \"{label}\"\nalgorithm = \"{algo}\"\n{command}\nmax_generations = 1000000\nmax_evaluations = 20000\n{extra}\n")
 }
 
@@ -78,7 +82,11 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
         algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", ""),
         algorithm("liar", "command = [\"python3\", \"liar.py\"]", ""),
         algorithm("crash", "command = [\"python3\", \"crash.py\"]", ""),
-        algorithm("hang", "command = [\"python3\", \"hang.py\"]", "wall_seconds = 1"),
+        algorithm(
+            "hang",
+            "command = [\"python3\", \"hang.py\"]",
+            "wall_seconds = 1",
+        ),
         algorithm("lewis-sa", "", ""),
     ]
     .concat();
@@ -93,19 +101,43 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
             .map(|r| r[10].as_str())
             .collect()
     };
-    assert!(of("liar").iter().all(|t| *t == "invalid_claim"), "{:?}", of("liar"));
-    assert!(of("crash").iter().all(|t| ["crashed", "exit_status"].contains(t)));
+    assert!(
+        of("liar").iter().all(|t| *t == "invalid_claim"),
+        "{:?}",
+        of("liar")
+    );
+    assert!(of("crash")
+        .iter()
+        .all(|t| ["crashed", "exit_status"].contains(t)));
     assert!(of("crash").contains(&"crashed") && of("crash").contains(&"exit_status"));
-    assert!(of("hang").iter().all(|t| *t == "wall_limit"), "{:?}", of("hang"));
-    assert!(of("py-sa").iter().all(|t| ["solved", "evaluation_limit"].contains(t)));
+    assert!(
+        of("hang").iter().all(|t| *t == "wall_limit"),
+        "{:?}",
+        of("hang")
+    );
+    assert!(of("py-sa")
+        .iter()
+        .all(|t| ["solved", "evaluation_limit"].contains(t)));
     // No failed run is counted as solved; the report counts them per algorithm and reason.
-    assert!(rows.iter().filter(|r| r[1] != "py-sa" && r[1] != "lewis-sa").all(|r| r[5] == "0"));
+    assert!(rows
+        .iter()
+        .filter(|r| r[1] != "py-sa" && r[1] != "lewis-sa")
+        .all(|r| r[5] == "0"));
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(report.contains("`liar`: 4 invalid solution (`invalid_claim`) of 4 runs"), "{report}");
-    assert!(report.contains("`hang`: 4 `wall_limit` of 4 runs"), "{report}");
+    assert!(
+        report.contains("`liar`: 4 invalid solution (`invalid_claim`) of 4 runs"),
+        "{report}"
+    );
+    assert!(
+        report.contains("`hang`: 4 `wall_limit` of 4 runs"),
+        "{report}"
+    );
     // The logs keep the reason and the solver's stderr.
     let log = std::fs::read_to_string(out.join("external-logs/crash/mk_easy-0.log")).unwrap();
-    assert!(log.contains("giving up on purpose") && log.contains("failed: "), "{log}");
+    assert!(
+        log.contains("giving up on purpose") && log.contains("failed: "),
+        "{log}"
+    );
 }
 
 #[test]
@@ -115,10 +147,25 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
     }
     let faulty = "command = [\"python3\", \"faulty.py\"]";
     let mut algos = String::new();
-    for fault in ["garbage", "oversized", "over_budget", "backwards", "given", "flood"] {
-        algos += &algorithm(fault, faulty, &format!("params = {{ fault = \"{fault}\" }}"));
+    for fault in [
+        "garbage",
+        "oversized",
+        "over_budget",
+        "backwards",
+        "given",
+        "flood",
+    ] {
+        algos += &algorithm(
+            fault,
+            faulty,
+            &format!("params = {{ fault = \"{fault}\" }}"),
+        );
     }
-    algos += &algorithm("exit", faulty, "mode = \"per-run\"\nparams = { fault = \"exit\" }");
+    algos += &algorithm(
+        "exit",
+        faulty,
+        "mode = \"per-run\"\nparams = { fault = \"exit\" }",
+    );
     let d = spec_dir("protocol-faults", &algos, 1);
     let o = protocol(&d, "out", &["--threads", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -141,7 +188,9 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
     let log = d.join("out/external-logs/flood/mk_easy-0.log");
     let len = std::fs::metadata(&log).unwrap().len();
     assert!(len < 70_000, "{len}");
-    assert!(std::fs::read_to_string(&log).unwrap().contains("more bytes of stderr dropped"));
+    assert!(std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("more bytes of stderr dropped"));
 }
 
 /// The C example compiled into the spec's folder (None, saying why, without cc).
@@ -167,7 +216,11 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
     }
     let algos = [
         algorithm("c-sa", "command = [\"./sa-c\"]", ""),
-        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", "mode = \"per-run\""),
+        algorithm(
+            "py-sa",
+            "command = [\"python3\", \"sa.py\"]",
+            "mode = \"per-run\"",
+        ),
         algorithm("lewis-sa", "", ""),
     ]
     .concat();
@@ -175,8 +228,18 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
     if compile_c(&d).is_none() {
         return;
     }
-    ok(bin().arg("run").arg(d.join("s.toml")).arg("--out").arg(d.join("one")).args(["--threads", "1"]));
-    ok(bin().arg("run").arg(d.join("s.toml")).arg("--out").arg(d.join("two")).args(["--threads", "2"]));
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("one"))
+        .args(["--threads", "1"]));
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("two"))
+        .args(["--threads", "2"]));
     let (one, two) = (d.join("one"), d.join("two"));
     assert_eq!(rows(&one.join("runs.csv")), rows(&two.join("runs.csv")));
     let traj = |p: &Path| std::fs::read_to_string(p.join("trajectories.csv")).unwrap();
@@ -186,15 +249,32 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
     let text = std::fs::read_to_string(two.join("runs.csv")).unwrap();
     let half: Vec<&str> = text.lines().take(8).collect();
     std::fs::write(two.join("runs.csv"), half.join("\n") + "\n").unwrap();
-    ok(bin().arg("run").arg(d.join("s.toml")).arg("--out").arg(&two).args(["--resume"]));
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(&two)
+        .args(["--resume"]));
     assert_eq!(rows(&one.join("runs.csv")), rows(&two.join("runs.csv")));
     // Shards merged give the same rows.
     for k in ["1/2", "2/2"] {
         let out = d.join(format!("shard{}", &k[..1]));
-        ok(bin().arg("run").arg(d.join("s.toml")).arg("--out").arg(out).args(["--shard", k]));
+        ok(bin()
+            .arg("run")
+            .arg(d.join("s.toml"))
+            .arg("--out")
+            .arg(out)
+            .args(["--shard", k]));
     }
-    ok(bin().arg("merge").arg(d.join("merged")).arg(d.join("shard1")).arg(d.join("shard2")));
-    assert_eq!(rows(&one.join("runs.csv")), rows(&d.join("merged/runs.csv")));
+    ok(bin()
+        .arg("merge")
+        .arg(d.join("merged"))
+        .arg(d.join("shard1"))
+        .arg(d.join("shard2")));
+    assert_eq!(
+        rows(&one.join("runs.csv")),
+        rows(&d.join("merged/runs.csv"))
+    );
     let o = ok(bin().arg("replay").arg(&one));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("0 different"), "{said}");
@@ -205,15 +285,22 @@ fn a_nondeterministic_external_solver_is_reported_by_replay_not_failed() {
     if !have("python3") {
         return;
     }
-    let algos = algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", "env = { SA_SALT = \"1\" }")
-        + &algorithm("lewis-sa", "", "");
+    let algos = algorithm(
+        "py-sa",
+        "command = [\"python3\", \"sa.py\"]",
+        "env = { SA_SALT = \"1\" }",
+    ) + &algorithm("lewis-sa", "", "");
     let d = spec_dir("nondeterministic", &algos, 1);
     // A solver that draws its seed from the clock: sa.py with the seed line replaced.
     let sa = std::fs::read_to_string(d.join("sa.py")).unwrap();
     let clocked = sa.replace("random.Random(run[\"seed\"])", "random.Random()");
     assert_ne!(sa, clocked);
     std::fs::write(d.join("sa.py"), clocked).unwrap();
-    ok(bin().arg("run").arg(d.join("s.toml")).arg("--out").arg(d.join("out")));
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("out")));
     let o = ok(bin().arg("replay").arg(d.join("out")));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("external solver, not reproduced"), "{said}");
@@ -228,14 +315,38 @@ fn bad_external_keys_and_commands_are_refused_in_one_line_before_anything_is_wri
     for (keys, want) in [
         ("", "command: missing"),
         ("command = []", "command: empty"),
-        ("command = [\"./no-such-solver\"]", "no-such-solver is not an executable file"),
-        ("command = [\"no-such-program-xyz\"]", "no-such-program-xyz is not found in PATH"),
-        ("command = [\"python3\", \"../sa.py\"]", "leaves the spec's folder"),
-        ("command = [\"/usr/bin/python3\"]", "leaves the spec's folder"),
-        ("command = [\"python3\", \"sa.py\"]\nmode = \"sometimes\"", "mode = 'sometimes' is not one of"),
-        ("command = [\"python3\", \"sa.py\"]\nwall_seconds = 0.0", "wall_seconds = 0"),
-        ("command = [\"python3\", \"faulty.py\", \"hello\"]", "protocol 99"),
-        ("command = [\"python3\", \"-c\", \"pass\"]", "ended before its hello"),
+        (
+            "command = [\"./no-such-solver\"]",
+            "no-such-solver is not an executable file",
+        ),
+        (
+            "command = [\"no-such-program-xyz\"]",
+            "no-such-program-xyz is not found in PATH",
+        ),
+        (
+            "command = [\"python3\", \"../sa.py\"]",
+            "leaves the spec's folder",
+        ),
+        (
+            "command = [\"/usr/bin/python3\"]",
+            "leaves the spec's folder",
+        ),
+        (
+            "command = [\"python3\", \"sa.py\"]\nmode = \"sometimes\"",
+            "mode = 'sometimes' is not one of",
+        ),
+        (
+            "command = [\"python3\", \"sa.py\"]\nwall_seconds = 0.0",
+            "wall_seconds = 0",
+        ),
+        (
+            "command = [\"python3\", \"faulty.py\", \"hello\"]",
+            "protocol 99",
+        ),
+        (
+            "command = [\"python3\", \"-c\", \"pass\"]",
+            "ended before its hello",
+        ),
     ] {
         let algos = format!("\n[[algorithms]]\nlabel = \"x\"\nalgorithm = \"external\"\n{keys}\nmax_generations = 10\n")
             + &algorithm("lewis-sa", "", "");
@@ -247,10 +358,14 @@ fn bad_external_keys_and_commands_are_refused_in_one_line_before_anything_is_wri
         assert_eq!(err.trim().lines().count(), 1, "{keys}: {err}");
         assert!(!d.join("out").exists(), "{keys}: a folder was written");
     }
-    let algos = algorithm("lewis-sa", "", "command = [\"python3\"]") + "\n[[algorithms]]\nlabel = \"b\"\nalgorithm = \"ret-ga\"\nmax_generations = 10\n";
+    let algos = algorithm("lewis-sa", "", "command = [\"python3\"]")
+        + "\n[[algorithms]]\nlabel = \"b\"\nalgorithm = \"ret-ga\"\nmax_generations = 10\n";
     let d = spec_dir("refused-builtin", &algos, 1);
     let err = stderr(&protocol(&d, "out", &[]));
-    assert!(err.contains("command: a key of algorithm = \"external\" only"), "{err}");
+    assert!(
+        err.contains("command: a key of algorithm = \"external\" only"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -264,14 +379,38 @@ fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
         .args(["solve", "--algo", "external", "--command", "python3 sa.py"])
         .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"]));
     assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
-    let o = run(bin()
-        .current_dir(&ex)
-        .args(["solve", "--algo", "external", "--command", "python3 liar.py", "mk_easy"]));
+    let o = run(bin().current_dir(&ex).args([
+        "solve",
+        "--algo",
+        "external",
+        "--command",
+        "python3 liar.py",
+        "mk_easy",
+    ]));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("invalid_claim"), "{}", stderr(&o));
-    let o = run(bin().args(["solve", "--algo", "lewis-sa", "--max-evaluations", "1000", "mk_easy"]));
+    let o = run(bin().args([
+        "solve",
+        "--algo",
+        "lewis-sa",
+        "--max-evaluations",
+        "1000",
+        "mk_easy",
+    ]));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("1000 fitness evaluations"), "{out}");
+    // The documented minimal client solves a 4x4 puzzle.
+    let o = ok(bin()
+        .current_dir(&ex)
+        .args([
+            "solve",
+            "--algo",
+            "external",
+            "--command",
+            "python3 minimal.py",
+        ])
+        .args(["--max-evaluations", "100000", "12..3...2...4..1"]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
     let o = run(bin().args(["solve", "--algo", "external", "mk_easy"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--algo external needs --command"));

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use sudoku_core::{Budget, Observer, Puzzle, RunOutcome, Rng, Solver, Termination, Units};
+use sudoku_core::{Budget, Observer, Puzzle, Rng, RunOutcome, Solver, Termination, Units};
 
 /// The default wall-clock limit of one run, seconds.
 pub const DEFAULT_WALL_SECONDS: f64 = 60.0;
@@ -61,7 +61,10 @@ pub fn check(k: &Keys) -> Result<()> {
     }
     for (key, value) in k.env.into_iter().flatten() {
         if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
-            bail!("env: '{}' is not a variable name (or its value holds NUL)", key.escape_debug());
+            bail!(
+                "env: '{}' is not a variable name (or its value holds NUL)",
+                key.escape_debug()
+            );
         }
     }
     serde_json::to_value(k.params).context("params: not representable as JSON")?;
@@ -85,7 +88,11 @@ fn mode(m: Option<&str>) -> Result<external::Mode> {
 pub fn external(k: &Keys, dir: Option<&Path>) -> Result<ExternalSolver> {
     check(k)?;
     let folder = dir.map_or_else(PathBuf::new, Path::to_path_buf);
-    let folder = if folder.as_os_str().is_empty() { PathBuf::from(".") } else { folder };
+    let folder = if folder.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        folder
+    };
     let program = &k.command[0];
     // A program with a '/' is a file of the spec's folder; a bare name is looked up in PATH.
     let resolved = if program.contains('/') {
@@ -96,7 +103,9 @@ pub fn external(k: &Keys, dir: Option<&Path>) -> Result<ExternalSolver> {
     let launch = external::process::Launch {
         program: resolved,
         args: k.command[1..].to_vec(),
-        env: (k.env.into_iter().flatten()).map(|(a, b)| (a.clone(), b.clone())).collect(),
+        env: (k.env.into_iter().flatten())
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .collect(),
         dir: folder,
         max_line: MAX_LINE,
         max_stderr: MAX_STDERR,
@@ -182,6 +191,7 @@ impl Solver for ExternalSolver {
         observer: &mut dyn Observer,
     ) -> RunOutcome {
         use rand::RngCore;
-        self.run_job(puzzle, budget, rng.next_u64(), observer).outcome
+        self.run_job(puzzle, budget, rng.next_u64(), observer)
+            .outcome
     }
 }

@@ -38,27 +38,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         args::Command::Reproduce { experiment, flags } => reproduce::reproduce(&experiment, &flags),
         args::Command::Run { spec, flags } => reproduce::run_spec(&spec, &flags),
-        args::Command::Solve {
-            algo,
-            seed,
-            max_generations,
-            max_evaluations,
-            command,
-            wall_seconds,
-            params,
-            puzzle,
-        } => solve::solve(
-            &solve::Request {
-                algo: &algo,
-                seed,
-                max_generations,
-                max_evaluations,
-                command: command.as_deref(),
-                wall_seconds,
-            },
-            &params,
-            &puzzle,
-        ),
+        args::Command::Solve(a) => solve::solve(&a),
         args::Command::Puzzles {
             command: args::PuzzlesCommand::Check { file },
         } => puzzles::check(&file),

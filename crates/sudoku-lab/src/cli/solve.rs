@@ -3,6 +3,7 @@
 
 use crate::algos;
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -87,21 +88,65 @@ pub fn default_max_generations(algo: &str) -> u64 {
     }
 }
 
-/// What `solve` is asked, beside the options and the puzzle.
-pub struct Request<'a> {
-    pub algo: &'a str,
+/// `solve`'s arguments.
+#[derive(Args, Clone, Debug)]
+pub struct SolveArgs {
+    // Help generated from the algorithm registry (see `algo_help`).
+    #[arg(long, help = algo_help())]
+    pub algo: String,
+    /// Seed of the run's random numbers: the same seed gives the same run.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    // Help generated from the per-algorithm defaults (see `max_generations_help`).
+    #[arg(long, help = max_generations_help())]
     pub max_generations: Option<u64>,
+    /// Stop once this many fitness evaluations are spent (default: no limit).
+    #[arg(long)]
     pub max_evaluations: Option<u64>,
-    /// `--command` (with `--algo external`).
-    pub command: Option<&'a str>,
+    /// With --algo external: the solver's program and arguments, split at spaces (no
+    /// quoting), run in the current folder, e.g. --command "python3 solver.py".
+    #[arg(long)]
+    pub command: Option<String>,
+    /// With --algo external: the run's wall-clock limit in seconds.
+    #[arg(long, default_value_t = 60.0)]
     pub wall_seconds: f64,
+    /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// The puzzle: a bank id (see `list`), a file (its first puzzle, any format `puzzles
+    /// check` reads), or the grid itself (81 characters, '.' or '0' for blanks).
+    pub puzzle: String,
 }
 
-pub fn solve(req: &Request, params: &[String], puzzle: &str) -> Result<ExitCode> {
-    let puzzle = resolve_puzzle(puzzle)?;
+/// The help of `solve --algo`: the algorithms of the registry.
+pub fn algo_help() -> String {
+    let names: Vec<String> = crate::algos::ALGORITHMS
+        .iter()
+        .map(|(name, what)| format!("{name}: {what}"))
+        .collect();
+    format!(
+        "The algorithm, one of: {}; external: a solver of yours run as a process (--command; docs/external-solvers.md) (options: --param)",
+        names.join("; ")
+    )
+}
+
+/// The help of `solve --max-generations`: the cap, and each algorithm's default.
+pub fn max_generations_help() -> String {
+    let defaults: Vec<String> = crate::algos::ALGORITHMS
+        .iter()
+        .map(|(name, _)| format!("{name} {}", default_max_generations(name)))
+        .collect();
+    format!(
+        "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",
+        defaults.join(", ")
+    )
+}
+
+/// `solve`: one run of `--algo` (a built-in algorithm, or `external` with `--command`).
+pub fn solve(req: &SolveArgs) -> Result<ExitCode> {
+    let puzzle = resolve_puzzle(&req.puzzle)?;
     let mut table = toml::Table::new();
-    for kv in params {
+    for kv in &req.params {
         let (k, v) = param(kv)?;
         table.insert(k, v);
     }
@@ -113,14 +158,19 @@ pub fn solve(req: &Request, params: &[String], puzzle: &str) -> Result<ExitCode>
     }
     let budget = Budget {
         max_generations: Some(
-            (req.max_generations).unwrap_or_else(|| default_max_generations(req.algo)),
+            (req.max_generations).unwrap_or_else(|| default_max_generations(&req.algo)),
         ),
         max_evaluations: req.max_evaluations,
     };
     let start = Instant::now();
-    let (name, out) = match (req.algo, req.command) {
-        ("external", Some(cmd)) => ("external", solve_external(req, cmd, &table, &puzzle, &budget)?),
-        ("external", None) => bail!("--algo external needs --command (the solver's program and arguments)"),
+    let (name, out) = match (req.algo.as_str(), req.command.as_deref()) {
+        ("external", Some(cmd)) => (
+            "external",
+            solve_external(req, cmd, &table, &puzzle, &budget)?,
+        ),
+        ("external", None) => {
+            bail!("--algo external needs --command (the solver's program and arguments)")
+        }
         (_, Some(_)) => bail!("--command is for --algo external only"),
         (algo, None) => solve_builtin(algo, req.seed, &table, &puzzle, &budget)?,
     };
@@ -167,7 +217,7 @@ fn solve_builtin(
 /// `params`) with the seed as given. A failed run (crash, garbage, silence, a wrong claim) is
 /// an unsolved one: its reason and stderr go to stderr.
 fn solve_external(
-    req: &Request,
+    req: &SolveArgs,
     command: &str,
     table: &toml::Table,
     puzzle: &Puzzle,
@@ -189,7 +239,10 @@ fn solve_external(
         eprintln!("failed run: {reason}: {}", job.detail);
     }
     if !job.stderr.is_empty() {
-        eprintln!("--- the solver's stderr ---\n{}", String::from_utf8_lossy(&job.stderr));
+        eprintln!(
+            "--- the solver's stderr ---\n{}",
+            String::from_utf8_lossy(&job.stderr)
+        );
     }
     Ok(job.outcome)
 }

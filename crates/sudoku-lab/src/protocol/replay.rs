@@ -67,7 +67,8 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
             .par_iter()
             .filter_map(|r| {
                 let m = check_row(&protocol, &plan, r, &blocks, &progress)?;
-                let external = (spec.algorithms.iter()).any(|a| a.label == r.algorithm && a.is_external());
+                let external =
+                    (spec.algorithms.iter()).any(|a| a.label == r.algorithm && a.is_external());
                 Some((external, m))
             })
             .collect();

@@ -8,6 +8,7 @@
 //! from thread or order.
 
 use super::plan::{shard_members, IndexSet, Job, Plan};
+use crate::algos::external::ExternalSolver;
 use crate::protocol::io::{
     check_regular, for_each_numbered_row, open_append, write_atomic, write_atomic_with, Row, HEADER,
 };
@@ -19,10 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
-use crate::algos::external::ExternalSolver;
-use sudoku_core::{
-    rng_from_seed, Budget, NoObserver, Observer, Puzzle, RunOutcome, Solver, Units,
-};
+use sudoku_core::{rng_from_seed, Budget, NoObserver, Observer, Puzzle, RunOutcome, Solver, Units};
 
 /// The folder of external solvers' per-run logs, beside runs.csv.
 pub const LOGS: &str = "external-logs";
@@ -123,7 +121,7 @@ impl<'a> Protocol<'a> {
         let done = e.run_job(puzzle, budget, job.seed, observer);
         if let Some(dir) = self.logs.get() {
             let label = &self.spec.algorithms[job.algorithm].label;
-            crate::protocol::io::write_run_log(dir, label, puzzle, job, &done);
+            crate::protocol::logs::write_run_log(dir, label, puzzle, job, &done);
         }
         (done.outcome, done.failure)
     }

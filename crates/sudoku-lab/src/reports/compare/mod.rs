@@ -146,7 +146,11 @@ fn failed_runs(spec: &crate::spec::Spec, data: &Data) -> String {
             })
             .collect();
         let runs = data.runs.iter().filter(|r| r.algorithm == a).count();
-        lines.push(format!("`{}`: {} of {runs} runs", alg.label, each.join(", ")));
+        lines.push(format!(
+            "`{}`: {} of {runs} runs",
+            alg.label,
+            each.join(", ")
+        ));
     }
     if lines.is_empty() {
         return String::new();
