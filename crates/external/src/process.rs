@@ -32,6 +32,9 @@ pub enum Wait {
     Timeout,
 }
 
+/// Lines read ahead of the runner at most.
+const LINES_IN_FLIGHT: usize = 64;
+
 /// The capped stderr of a process since it was last taken.
 #[derive(Debug, Default)]
 struct Capped {
@@ -89,7 +92,9 @@ impl Process {
         };
         let out = child.stdout.take().expect("stdout is piped");
         let err = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
+        // Bounded: a solver that writes faster than the runner reads is held back by its
+        // pipe, not buffered without limit in the runner's memory.
+        let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
         let cap = launch.max_line;
         std::thread::spawn(move || read_lines(out, cap, &tx));
         let stderr = Arc::new(Mutex::new(Capped::default()));
@@ -262,7 +267,7 @@ fn write_all(s: &mut Input, bytes: &[u8]) -> std::io::Result<()> {
 
 /// The stdout reader: one message per line, each at most `cap` bytes; ends at EOF or at the
 /// first line it refuses (the process is then killed by the runner).
-fn read_lines(out: impl Read, cap: usize, tx: &mpsc::Sender<Line>) {
+fn read_lines(out: impl Read, cap: usize, tx: &mpsc::SyncSender<Line>) {
     let mut r = BufReader::with_capacity(64 << 10, out);
     let mut buf = Vec::new();
     loop {
