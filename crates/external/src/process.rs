@@ -329,3 +329,67 @@ pub fn is_executable(path: &Path) -> bool {
         m.is_file()
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A write to a process that has exited fails with an error instead of raising SIGPIPE,
+    /// even with SIGPIPE's default disposition (which sudoku-lab's binary restores, and under
+    /// which a write to a closed pipe would end the whole runner). With flags 0 instead of
+    /// MSG_NOSIGNAL this test binary dies of SIGPIPE.
+    #[test]
+    fn writing_to_a_dead_process_is_an_error_not_a_signal() {
+        // SAFETY: setting a signal disposition; this test binary writes to no other pipe.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+        let launch = Launch {
+            program: "sh".into(),
+            args: vec!["-c".into(), "exit 0".into()],
+            env: Vec::new(),
+            dir: ".".into(),
+            max_line: 1024,
+            max_stderr: 1024,
+        };
+        let mut p = Process::start(&launch).unwrap();
+        assert!(p
+            .wait_until(Instant::now() + Duration::from_secs(10))
+            .is_some());
+        let sent = (0..100)
+            .map(|_| p.send(&"x".repeat(4096)))
+            .find(Result::is_err);
+        assert!(sent.is_some(), "every write to a dead process succeeded");
+        assert!(matches!(
+            p.next_line(Instant::now() + Duration::from_secs(10)),
+            Ok(Line::Eof)
+        ));
+    }
+
+    /// A line over the cap ends the reading with `Oversized`; a process that writes nothing
+    /// leaves the reader waiting until the deadline, and is then killed with its group.
+    #[test]
+    fn oversized_lines_and_silence_are_reported() {
+        let run = |script: &str| {
+            let launch = Launch {
+                program: "sh".into(),
+                args: vec!["-c".into(), script.into()],
+                env: vec![("GREETING".into(), "hi".into())],
+                dir: ".".into(),
+                max_line: 16,
+                max_stderr: 8,
+            };
+            Process::start(&launch).unwrap()
+        };
+        let mut p = run("echo \"$GREETING\"; echo 12345678901234567890; echo more >&2");
+        let soon = || Instant::now() + Duration::from_secs(10);
+        assert!(matches!(p.next_line(soon()), Ok(Line::Text(t)) if t == "hi"));
+        assert!(matches!(p.next_line(soon()), Ok(Line::Oversized(16))));
+        let mut p = run("sleep 100 & sleep 100");
+        let begun = Instant::now();
+        let waited = p.next_line(Instant::now() + Duration::from_millis(200));
+        assert_eq!(waited.err(), Some(Wait::Timeout));
+        p.kill();
+        assert!(begun.elapsed() < Duration::from_secs(5));
+    }
+}

@@ -193,6 +193,26 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
         .contains("more bytes of stderr dropped"));
 }
 
+/// A solver that answers the handshake and quits without reading its input: a write of the
+/// runner's to it fails (EPIPE, never SIGPIPE, which would kill the runner: the binary restores
+/// SIGPIPE's default; the external crate's tests check the write itself), or the runner finds
+/// the process gone; each run fails as `crashed`, and the protocol completes.
+#[test]
+fn a_solver_that_quits_without_reading_fails_runs_and_the_runner_survives() {
+    if !have("python3") {
+        return;
+    }
+    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1}', flush=True)\"]";
+    let algos = algorithm("quit", quit, "") + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("quit", &algos, 3);
+    let o = protocol(&d, "out", &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows(&d.join("out/runs.csv"));
+    let quit: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == "quit").collect();
+    assert_eq!(quit.len(), 6);
+    assert!(quit.iter().all(|r| r[10] == "crashed"), "{quit:?}");
+}
+
 /// The C example compiled into the spec's folder (None, saying why, without cc).
 fn compile_c(d: &Path) -> Option<()> {
     if !have("cc") {
