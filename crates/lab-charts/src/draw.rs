@@ -104,6 +104,8 @@ pub(crate) struct PreparedSeries<'a> {
     pub missing_label: &'a str,
     /// Markers only, no line (a dot chart).
     pub dots: bool,
+    /// The shaded confidence band (see [`crate::band`]).
+    pub band: crate::band::PreparedBand,
 }
 
 /// One box of a box plot, in axis space.
@@ -137,11 +139,11 @@ pub(crate) fn step_line(points: &[Option<(f64, f64)>]) -> Vec<Option<(f64, f64)>
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Rect {
-    x0: f64,
-    y0: f64,
-    x1: f64,
-    y1: f64,
+pub(crate) struct Rect {
+    pub(crate) x0: f64,
+    pub(crate) y0: f64,
+    pub(crate) x1: f64,
+    pub(crate) y1: f64,
 }
 
 #[cfg(test)]
@@ -495,6 +497,7 @@ fn draw_panel<DB: DrawingBackend>(
     for b in &p.boxes {
         draw_box(root, p, &plot, b, m)?;
     }
+    crate::band::draw_bands(root, p, &plot)?;
     for s in &p.series {
         let style = ShapeStyle::from(&s.color).stroke_width(px_width(m.line_width));
         for run in line_runs(p, &plot, &s.line) {
@@ -1633,6 +1636,7 @@ mod tests {
                     missing: if i == 0 { vec![0.0] } else { Vec::new() },
                     missing_label: "no run solved",
                     dots: false,
+                    band: Vec::new(),
                 }
             })
             .collect();

@@ -9,6 +9,8 @@
 //!   option values as a dot matrix beneath, as multiverse analyses draw it.
 //! * [`render_cd`] draws a [`CdDiagram`], the critical-difference diagram of
 //!   average ranks of Demšar (2006).
+//! * [`render_simplex`] draws a [`SimplexFigure`]: the posterior of Bayesian
+//!   comparisons with a ROPE in triangles, as `baycomp` draws them.
 //! * Every series is a line with markers in its own colour from a fixed,
 //!   colour-blind friendly palette. The legend never covers data: it is
 //!   drawn outside the plot, right of it when it takes at most 40% of the
@@ -38,6 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use plotters::prelude::*;
 
+mod band;
 mod boxes;
 mod cd;
 mod draw;
@@ -47,6 +50,8 @@ pub use boxes::{quantile_type7, render_boxes, BoxChart, BoxSeries, BoxStats};
 pub use cd::{render_cd, CdDiagram};
 pub use grid::{render_grids, GridFigure, GridPanel};
 mod scale;
+mod simplex;
+pub use simplex::{render_simplex, SimplexFigure, SimplexPanel, SIMPLEX_PANEL};
 mod speccurve;
 pub use speccurve::{render_spec_curve, spec_curve_height, SpecCurve};
 
@@ -152,6 +157,12 @@ pub struct Series {
     /// The legend text of the marks of `missing` (one legend entry per
     /// distinct text in the chart).
     pub missing_label: String,
+    /// A confidence band drawn as a translucent area in the series' colour
+    /// beneath every line: `(x, low, high)` points, as a step function when
+    /// the series is one. A NaN breaks the band; an infinite end reaches the
+    /// plot's edge (an interval open at that end). The y axis range includes
+    /// the finite ends.
+    pub band: Option<Vec<(f64, f64, f64)>>,
 }
 
 impl Series {
@@ -190,6 +201,14 @@ impl Series {
     #[must_use]
     pub fn error_bars(mut self, bars: Vec<(f64, f64)>) -> Series {
         self.error_bars = Some(bars);
+        self
+    }
+
+    /// Adds a shaded confidence band of `(x, low, high)` points (see
+    /// [`Series::band`]).
+    #[must_use]
+    pub fn band(mut self, band: Vec<(f64, f64, f64)>) -> Series {
+        self.band = Some(band);
         self
     }
 
@@ -533,6 +552,15 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                     .collect()
             });
             let dots = dots || !line.windows(2).any(|w| w[0].is_some() && w[1].is_some());
+            let band = s.band.as_deref().map_or_else(Vec::new, |b| {
+                band::prepare(b, s.step, to_x, |v| {
+                    if chart.log_y && v <= 0.0 {
+                        f64::NEG_INFINITY
+                    } else {
+                        to_axis(v)
+                    }
+                })
+            });
             PreparedSeries {
                 name: &s.name,
                 marker: s.marker,
@@ -544,6 +572,7 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                 missing: s.missing.iter().map(|&x| to_x(x)).collect(),
                 missing_label: &s.missing_label,
                 dots,
+                band,
             }
         })
         .collect();
@@ -555,6 +584,7 @@ fn prepare(chart: &LineChart) -> Result<Prepared<'_>, ChartError> {
                 .flatten()
                 .map(|&(_, y)| y)
                 .chain(s.bars.iter().flat_map(|&(_, lo, hi)| [lo, hi]))
+                .chain(band::y_values(&s.band))
         })
         .fold(None, |acc: Option<(f64, f64)>, y| match acc {
             None => Some((y, y)),

@@ -450,3 +450,36 @@ fn single_category_is_a_dot_chart_with_marked_missing_values() {
     let circles = text.matches("<circle").count();
     assert_eq!(circles, 2, "one circle in the plot, one in the legend");
 }
+
+#[test]
+fn bands_are_shaded_beneath_the_lines_and_open_ends_reach_the_edge() {
+    let dir = TempDir::new("band");
+    let (svg, png) = dir.paths("band");
+    let mut chart = numeric_chart();
+    chart.log_y = false;
+    chart.y_min = Some(0.0);
+    chart.y_max = Some(1.0);
+    let pts = vec![(1.0, 0.1), (30.0, 0.4), (3000.0, 0.7)];
+    let band = vec![
+        (1.0, 0.0, 0.3),
+        (30.0, 0.2, 0.6),
+        (3000.0, 0.5, f64::INFINITY),
+    ];
+    chart.series = vec![series("with band", pts.clone(), Marker::None)
+        .step()
+        .band(band.clone())];
+    render(&chart, 800, 560, &svg, &png).unwrap();
+    let text = assert_rendered(&svg, &png, &chart, 800, 560);
+    let polygon = text.find("<polygon").expect("a band polygon");
+    assert!(
+        text[polygon..].contains("opacity=\"0.16"),
+        "translucent fill"
+    );
+    // The band comes before (beneath) the series' line.
+    let line = text.find("stroke=\"#0072B2\"").expect("the line");
+    assert!(polygon < line, "{}", &text[polygon..polygon + 300]);
+    // Without a band: no polygon at all.
+    chart.series = vec![series("plain", pts, Marker::None).step()];
+    render(&chart, 800, 560, &svg, &png).unwrap();
+    assert!(!fs::read_to_string(&svg).unwrap().contains("<polygon"));
+}

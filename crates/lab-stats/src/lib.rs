@@ -25,13 +25,25 @@
 //! * [`studentized_range_cdf`], [`studentized_range_quantile`] — the
 //!   studentized range with infinite degrees of freedom (R's `ptukey` /
 //!   `qtukey` with `df = Inf`);
+//! * [`bayesian_signed_rank`] — the Bayesian signed-rank test with a region
+//!   of practical equivalence (Benavoli et al. 2014, 2017; `baycomp`);
+//! * [`two_proportion_runs`], [`two_proportion_power`], [`mann_whitney_runs`]
+//!   — power and sample sizes of the two-proportion test (Cohen's h, as
+//!   `statsmodels`) and of the Mann–Whitney U test (Noether 1987);
 //! * [`ecdf`] — the empirical CDF of run lengths, unsolved runs (`+∞`)
-//!   counting in the denominator only.
+//!   counting in the denominator only;
+//! * [`kaplan_meier`], [`logrank_test`], [`LifeTable`] — censored run times
+//!   (unsolved runs censored where they stopped), matching Python's
+//!   `lifelines` 0.30;
+//! * [`ecdf_band`], [`ert_interval`] — bootstrap bands on those curves and
+//!   intervals on ERT, with a documented resampling scheme and seed.
 //!
 //! Every function documents the source of its formula. Nothing panics on bad
 //! input: fallible functions return [`StatsError`], the few plain-`f64`
 //! functions document when they return NaN.
 
+mod bayes;
+mod bootstrap_bands;
 mod descriptive;
 mod ecdf;
 mod effect_size;
@@ -41,10 +53,16 @@ mod holm;
 mod hypothesis;
 mod pi;
 mod posthoc;
+mod power;
 mod ranking;
 mod signed_rank;
 mod studentized_range;
+mod survival;
 
+pub use bayes::{bayesian_signed_rank, SignedRankPosterior, BAYES_PRIOR, BAYES_SAMPLES};
+pub use bootstrap_bands::{
+    ecdf_band, ert_interval, seed_from, Band, Scheme, BAND_LEVEL, BAND_RESAMPLES,
+};
 pub use descriptive::{
     bootstrap_mean_interval, ert, summarize, wilson_interval, Summary, BOOTSTRAP_MIN_N,
     BOOTSTRAP_RESAMPLES,
@@ -63,5 +81,11 @@ pub use posthoc::{
     cd_cliques, cd_cliques_from_matrix, holm_not_different, nemenyi_critical_difference,
     nemenyi_q_alpha, pairwise_wilcoxon_holm, PairwiseWilcoxon,
 };
+pub use power::{
+    cohens_h, mann_whitney_runs, normal_quantile, two_proportion_power, two_proportion_runs,
+};
 pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};
 pub use studentized_range::{studentized_range_cdf, studentized_range_quantile};
+pub use survival::{
+    kaplan_meier, logrank_test, KaplanMeier, LifeTable, LogRank, MedianTime, Reached,
+};

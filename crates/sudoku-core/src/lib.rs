@@ -11,6 +11,7 @@
 //! - [`fitness::missing_symbols_cost`]: Maire & Prissette (RESEDA), rows + columns + blocks;
 //! - [`fitness::rows_cols_missing`]: Lewis (2007) and the CSO thesis, rows + columns.
 
+pub mod algorithm;
 pub mod ambiguity;
 pub mod bank;
 pub mod contract;
@@ -24,6 +25,7 @@ mod mk_eval;
 pub mod parse;
 pub mod seed;
 
+pub use algorithm::{Algorithm, OptionError, Options};
 pub use ambiguity::Ambiguity;
 pub use bank::{bank, bank_puzzle};
 pub use contract::{Budget, NoObserver, Observer, RunOutcome, Solver, Termination};

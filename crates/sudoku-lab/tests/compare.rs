@@ -28,8 +28,12 @@ const TABLES: [&str; 7] = [
     "compare-budget",
 ];
 
-const CHARTS: [&str; 7] = [
+/// The censored-runtime tables (issue 20), with or without anytime data.
+const SURVIVAL_TABLES: [&str; 2] = ["compare-survival", "compare-logrank"];
+
+const CHARTS: [&str; 8] = [
     "compare-cd-seconds",
+    "compare-ecdf-seconds",
     "compare-success",
     "compare-ert",
     "compare-ecdf",
@@ -45,7 +49,7 @@ fn quick_benchmark_end_to_end() {
         .current_dir(&d)
         .args(["reproduce", "benchmark-9x9", "--quick"]));
     let out = d.join("results/quick/benchmark-9x9");
-    for t in TABLES {
+    for t in TABLES.iter().chain(&SURVIVAL_TABLES) {
         for ext in ["csv", "md", "tex"] {
             assert!(
                 out.join(format!("{t}.{ext}")).is_file(),
@@ -111,6 +115,15 @@ fn quick_benchmark_end_to_end() {
     }
     let tex = std::fs::read_to_string(out.join("compare-pairs.tex")).unwrap();
     assert!(tex.contains("\\toprule") && tex.contains("ret-ga-best+uniform"));
+    // Censored runtimes: 2 units x 7 scopes x 7 algorithms; 2 units x 7 scopes x 21 pairs.
+    assert_eq!(
+        csv_rows(&out.join("compare-survival.csv")).len() - 1,
+        2 * 7 * 7
+    );
+    assert_eq!(
+        csv_rows(&out.join("compare-logrank.csv")).len() - 1,
+        2 * 7 * 21
+    );
     // The anytime data export to IOHprofiler's format.
     ok(bin()
         .args(["export", "--format", "ioh"])
@@ -185,6 +198,126 @@ max_evaluations = 200000
         "{err}"
     );
     assert!(!d.join("x").exists());
+}
+
+/// A number of compare-survival.csv, None for "not reached".
+fn time_or_not_reached(s: &str) -> Option<f64> {
+    if s == "not reached" {
+        None
+    } else {
+        Some(s.parse().unwrap_or_else(|_| panic!("{s:?}")))
+    }
+}
+
+/// Issue 20, items 2-3: every run counts in the Kaplan-Meier view (unsolved ones censored),
+/// medians and their intervals are ordered numbers or "not reached", fractions stay in [0, 1],
+/// and the bootstrap bands and intervals are the same for any thread count.
+#[test]
+fn censored_runtimes_count_every_run_and_do_not_depend_on_threads() {
+    let d = tmpdir("surv");
+    let spec = d.join("spec.toml");
+    std::fs::write(
+        &spec,
+        r#"
+id = "surv"
+title = "censored runtimes"
+master_seed = 5
+runs = 6
+quick_runs = 1
+quick_max_generations = 10
+report = "compare"
+puzzles = [{ id = "mk_easy", label = "easy" }, { id = "mk_1star", label = "easy" }, { id = "das_fig1", label = "other" }]
+
+[[algorithms]]
+label = "sa"
+algorithm = "lewis-sa"
+max_generations = 100000
+max_evaluations = 30000
+
+[[algorithms]]
+label = "mk"
+algorithm = "mk-ga"
+max_generations = 100000
+max_evaluations = 30000
+"#,
+    )
+    .unwrap();
+    for t in ["1", "2"] {
+        ok(bin()
+            .arg("run")
+            .arg(&spec)
+            .args(["--threads", t, "--out"])
+            .arg(d.join(t)));
+    }
+    let evaluations = |f: &str, t: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(d.join(t).join(f)).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with("seconds,"))
+            .map(String::from)
+            .collect()
+    };
+    for f in [
+        "compare-survival.csv",
+        "compare-logrank.csv",
+        "compare-ecdf.svg",
+        "compare-ert.svg",
+    ] {
+        assert_eq!(evaluations(f, "1"), evaluations(f, "2"), "{f}");
+    }
+    let rows = csv_rows(&d.join("1/compare-survival.csv"));
+    let h = &rows[0];
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    // 2 units x 3 scopes (easy, other, all) x 2 algorithms.
+    assert_eq!(rows.len() - 1, 12);
+    for r in &rows[1..] {
+        let n: usize = r[col("runs")].parse().unwrap();
+        let solved: usize = r[col("solved")].parse().unwrap();
+        let censored: usize = r[col("censored")].parse().unwrap();
+        assert_eq!(solved + censored, n, "every run counts: {r:?}");
+        let runs_of_scope = if r[col("scope")] == "easy" {
+            12
+        } else if r[col("scope")] == "other" {
+            6
+        } else {
+            18
+        };
+        assert_eq!(n, runs_of_scope, "{r:?}");
+        let f: f64 = r[col("km_solved_fraction")].parse().unwrap();
+        assert!((0.0..=1.0).contains(&f), "{r:?}");
+        let m = time_or_not_reached(&r[col("median_to_solve")]);
+        let lo = time_or_not_reached(&r[col("median_ci_low")]);
+        let hi = time_or_not_reached(&r[col("median_ci_high")]);
+        // Not reached = beyond every time: low <= median <= high with None as +infinity.
+        let key = |x: Option<f64>| x.unwrap_or(f64::INFINITY);
+        assert!(key(lo) <= key(m) && key(m) <= key(hi), "{r:?}");
+        assert_eq!(m.is_none(), f < 0.5 - 1e-9, "{r:?}");
+    }
+    let report = std::fs::read_to_string(d.join("1/report.md")).unwrap();
+    assert!(report.contains("## Runtime distributions (unsolved runs censored)"));
+    assert!(report.contains("![ECDF in seconds](compare-ecdf-seconds.png)"));
+    // A wall time that is not a time is named with its line, exit 2, no panic.
+    let runs = d.join("1/runs.csv");
+    let text = std::fs::read_to_string(&runs).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let wall = lines[0].split(',').position(|h| h == "wall_ms").unwrap();
+    let mut f: Vec<String> = lines[3].split(',').map(String::from).collect();
+    f[wall] = "NaN".into();
+    lines[3] = f.join(",");
+    std::fs::write(&runs, lines.join("\n") + "\n").unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&spec)
+        .args(["--resume", "--out"])
+        .arg(d.join("1"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("runs.csv:4: wall_ms NaN is not a time"),
+        "{err}"
+    );
 }
 
 /// Issue 21, items 11-12: RESEDA with one attempt stops by its own rule long before the

@@ -206,3 +206,260 @@ fn bad_requests_are_one_line_errors() {
         assert!(e.contains(want) && e.lines().count() == 1, "{args:?}: {e}");
     }
 }
+
+/// A spec of two RESEDA entries (two alphas, two published columns) on the easy puzzle: a
+/// reading is raced against both columns at once.
+fn two_columns() -> PathBuf {
+    let dir = tmpdir("readings-cols");
+    std::fs::write(
+        dir.join("pub.csv"),
+        "level,algorithm,runs,count,average\n\
+         easy,\"both, alpha 0.9\",100,90,40\n\
+         easy,\"both, alpha 0.5\",100,60,10\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.toml"),
+        r#"id = "readings-cols"
+title = "t"
+master_seed = 9
+runs = 6
+quick_runs = 2
+quick_max_generations = 100
+published = "pub.csv"
+puzzles = [{ id = "reseda_easy", label = "easy" }]
+
+[[algorithms]]
+label = "a9"
+algorithm = "reseda"
+paper_label = "both, alpha 0.9"
+max_generations = 2000
+params = { strategy = "both", alpha = 0.9, zones = 0 }
+readings = { failed_result = ["best-sample", "most-probable"] }
+
+[[algorithms]]
+label = "a5"
+algorithm = "reseda"
+paper_label = "both, alpha 0.5"
+max_generations = 2000
+params = { strategy = "both", alpha = 0.5, zones = 0 }
+readings = { failed_result = ["best-sample", "most-probable"] }
+"#,
+    )
+    .unwrap();
+    dir
+}
+
+/// `--algorithm all` races one set of readings against every column: each reading runs on
+/// each entry with that entry's own parameters and the protocol's seeds; race.csv sums it up,
+/// and `readings-summary` tabulates a folder of races.
+#[test]
+fn several_columns_are_raced_together_with_the_protocols_seeds() {
+    let dir = two_columns();
+    let out = dir.join("races/both");
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec.toml"));
+    ok(cmd
+        .args([
+            "--algorithm",
+            "all",
+            "--rounds",
+            "3,6",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out));
+    let readings = std::fs::read_to_string(out.join("readings.csv")).unwrap();
+    assert_eq!(readings.lines().count(), 3, "{readings}");
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert!(runs.contains("\nr1/a9,reseda_easy,0,"), "{runs}");
+    assert!(runs.contains("\nr1/a5,reseda_easy,0,"), "{runs}");
+    // The protocol of the spec with reading r1 (failed_result = best-sample) on both entries.
+    let spec = std::fs::read_to_string(dir.join("spec.toml"))
+        .unwrap()
+        .replace("readings = {", "#")
+        .replace(
+            "zones = 0 }",
+            "zones = 0, failed_result = \"best-sample\" }",
+        );
+    std::fs::write(dir.join("protocol.toml"), spec).unwrap();
+    let mut run_cmd = bin();
+    run_cmd.arg("run").arg(dir.join("protocol.toml"));
+    ok(run_cmd.args(["--out"]).arg(dir.join("protocol")));
+    let protocol = std::fs::read_to_string(dir.join("protocol/runs.csv")).unwrap();
+    for l in protocol.lines().skip(1) {
+        let f: Vec<&str> = l.split(',').collect();
+        // Runs 0..3 are every reading's first round (later ones only a survivor's).
+        if f[3].parse::<u64>().unwrap() >= 3 {
+            continue;
+        }
+        // algorithm, puzzle, run, seed, solved, generations, evaluations
+        let want = format!(
+            "r1/{},{},{},{},2000,{},{},{}",
+            f[1], f[2], f[3], f[4], f[5], f[6], f[7]
+        );
+        let full = runs.lines().any(|x| x == want);
+        assert!(full, "{want} not in the race's runs:\n{runs}");
+    }
+    let race = std::fs::read_to_string(out.join("race.csv")).unwrap();
+    assert!(
+        race.starts_with("experiment,entries,readings,survived,"),
+        "{race}"
+    );
+    assert!(race.contains("\nreadings-cols,a9 a5,2,"), "{race}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("both, alpha 0.5 @ easy"), "{report}");
+    // A second race of the same readings (one column alone), then the summary of the folder
+    // of races, with the readings that survived both.
+    let mut alone = bin();
+    alone.arg("readings").arg(dir.join("spec.toml"));
+    ok(alone
+        .args(["--algorithm", "a9", "--rounds", "3,6", "--out"])
+        .arg(dir.join("races/only-a9")));
+    let mut sum = bin();
+    ok(sum.arg("readings-summary").arg(dir.join("races")));
+    let csv = std::fs::read_to_string(dir.join("races/summary.csv")).unwrap();
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("both,readings-cols,"),
+        "{csv}"
+    );
+    let joint = std::fs::read_to_string(dir.join("races/joint.csv")).unwrap();
+    assert!(
+        joint.starts_with("reading,failed_result,both,only-a9,all\n"),
+        "{joint}"
+    );
+    assert_eq!(joint.lines().count(), 3, "{joint}");
+    let md = std::fs::read_to_string(dir.join("races/summary.md")).unwrap();
+    assert!(md.contains("survived all 2 races"), "{md}");
+    // The site gives the race a page, listed on the index.
+    let mut site = bin();
+    site.args(["report", "--results"]).arg(dir.join("races"));
+    ok(site.arg("--out").arg(dir.join("site")));
+    let page = std::fs::read_to_string(dir.join("site/both.html")).unwrap();
+    assert!(
+        page.contains("readings of <code>readings-cols</code>"),
+        "{page}"
+    );
+    assert!(page.contains("spec-curve.svg"), "{page}");
+    let index = std::fs::read_to_string(dir.join("site/index.html")).unwrap();
+    assert!(
+        index.contains("Reading searches") && index.contains("both.html"),
+        "{index}"
+    );
+    // A hostile race.csv is refused, naming it, and the summary is left as it was.
+    std::fs::create_dir_all(dir.join("races/bad")).unwrap();
+    std::fs::write(dir.join("races/bad/race.csv"), "experiment\n<b>x</b>\n").unwrap();
+    let mut bad = bin();
+    let o = run(bad.arg("readings-summary").arg(dir.join("races")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad/race.csv:1"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("races/summary.csv")).unwrap(),
+        csv
+    );
+}
+
+/// Entries that cannot share readings are refused in one line.
+#[test]
+fn entries_of_different_budgets_are_refused() {
+    let dir = two_columns();
+    let spec = std::fs::read_to_string(dir.join("spec.toml")).unwrap();
+    let spec = spec.replacen("max_generations = 2000", "max_generations = 3000", 1);
+    std::fs::write(dir.join("spec.toml"), spec).unwrap();
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec.toml"));
+    let o = run(cmd
+        .args(["--algorithm", "a9,a5", "--out"])
+        .arg(dir.join("x")));
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("max_generations") && e.lines().count() == 1,
+        "{e}"
+    );
+}
+
+/// A race on an algorithm counter (the spec's `counter`, as Benbassat's distinct boards): the
+/// published mean and SD are of the counter over every run, each run's counter is in the run
+/// file's ninth column, and a synthetic table is made of the counter too.
+#[test]
+fn a_counter_is_raced_on_its_mean() {
+    let dir = tmpdir("readings-counter");
+    std::fs::write(
+        dir.join("first-row.txt"),
+        "123456789........................................................................\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("pub.csv"),
+        "level,algorithm,runs,average,sd\nfirst row,standard GA,20,25.9,3.19\nfirst row,bucketing GA,20,17.1,2.05\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.toml"),
+        r#"id = "readings-counter"
+title = "t"
+master_seed = 4
+runs = 4
+quick_runs = 2
+quick_max_generations = 10
+published = "pub.csv"
+report = "counter"
+counter = "distinct_boards"
+puzzles = [{ id = "first-row", file = "first-row.txt", label = "first row" }]
+
+[[algorithms]]
+label = "standard"
+algorithm = "gen-ga"
+paper_label = "standard GA"
+max_generations = 300
+params = { population = 200 }
+
+[[algorithms]]
+label = "bucketing"
+algorithm = "gen-ga"
+paper_label = "bucketing GA"
+max_generations = 300
+params = { population = 200, diversity = "bucketing" }
+"#,
+    )
+    .unwrap();
+    for (out, extra) in [
+        ("race", vec![]),
+        ("syn", vec!["--synthetic", "mutation_unit=per-row"]),
+    ] {
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        ok(cmd
+            .args(["--algorithm", "all", "--rounds", "2,4", "--out"])
+            .arg(dir.join(out))
+            .args(&extra));
+    }
+    let runs = read(&dir, "race", "runs.csv");
+    assert!(
+        runs.starts_with("reading,puzzle,run,seed,cap,solved,generations,evaluations,counter\n"),
+        "{runs}"
+    );
+    assert!(
+        runs.lines().skip(1).all(|l| l.split(',').count() == 9),
+        "{runs}"
+    );
+    let readings = read(&dir, "race", "readings.csv");
+    assert!(
+        readings.starts_with("reading,mutation_unit,status,"),
+        "{readings}"
+    );
+    assert_eq!(readings.lines().count(), 3, "{readings}");
+    let published = read(&dir, "syn", "published.csv");
+    let row = published.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with("first row,,standard GA,4,,,,"),
+        "{published}"
+    );
+    let report = read(&dir, "syn", "report.md");
+    assert!(report.contains("The hidden reading survived"), "{report}");
+}

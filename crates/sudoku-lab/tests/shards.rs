@@ -89,6 +89,8 @@ fn four_shards_merge_into_the_single_machine_folder() {
         "compare-posthoc.csv",
         "compare-targets.csv",
         "compare-budget.csv",
+        "compare-survival.csv",
+        "compare-logrank.csv",
     ] {
         assert_eq!(
             without_wall(&merged.join(f)),

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use cso::{Cso, CsoConfig, Rounding, TracingPosition, TracingRounding, TracingSelection};
 use serde::Deserialize;
+use sudoku_core::{Algorithm, OptionError, Options, Solver};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,4 +88,52 @@ pub fn cso(params: &toml::Table) -> Result<Cso> {
         tracing_position,
         tracing_selection,
     })?)
+}
+
+/// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
+/// runner knows of the algorithm.
+pub struct CsoAlgorithm;
+
+/// The line of the registry.
+pub const ALGORITHM: &dyn Algorithm = &CsoAlgorithm;
+
+impl Algorithm for CsoAlgorithm {
+    fn name(&self) -> &'static str {
+        "cso"
+    }
+    fn summary(&self) -> &'static str {
+        "Cat Swarm Optimization (CSO thesis)"
+    }
+    fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
+        cso(options)
+            .map(|s| Box::new(s) as Box<dyn Solver>)
+            .map_err(super::option_error)
+    }
+    fn counters(&self, options: &Options) -> Vec<&'static str> {
+        match options.get("tracing_selection").and_then(|v| v.as_str()) {
+            Some("per-cat") => vec!["tracing_moves"],
+            _ => vec!["tracing_cats_per_cycle"],
+        }
+    }
+    fn evaluation_unit(&self) -> &'static str {
+        "the fitness of one candidate position: each seeking-mode copy and each tracing-mode move"
+    }
+    fn sources(&self) -> (&'static str, &'static [&'static str]) {
+        ("cso", &[include_str!("../../../cso/src/lib.rs")])
+    }
+    fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
+        ::cso::AMBIGUITIES
+    }
+    /// Cats and their seeking copies.
+    fn individuals(&self, options: &Options, _n: usize) -> Option<(&'static str, u64)> {
+        let d = CsoConfig::default();
+        let cats = super::int_option(options, "cats", d.cats);
+        Some((
+            "cats",
+            cats.saturating_mul(super::int_option(options, "smp", d.smp) + 1),
+        ))
+    }
+    fn default_max_generations(&self) -> u64 {
+        10_000
+    }
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use lewis_sa::{BoxChoice, LewisConfig, LewisSa, Reheat, ReheatTrigger, T0Sampling};
 use serde::Deserialize;
+use sudoku_core::{Algorithm, OptionError, Options, Solver};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,4 +76,40 @@ pub fn lewis_sa(params: &toml::Table) -> Result<LewisSa> {
         reheat,
         box_choice,
     })?)
+}
+
+/// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
+/// runner knows of the algorithm.
+pub struct LewisSaAlgorithm;
+
+/// The line of the registry.
+pub const ALGORITHM: &dyn Algorithm = &LewisSaAlgorithm;
+
+impl Algorithm for LewisSaAlgorithm {
+    fn name(&self) -> &'static str {
+        "lewis-sa"
+    }
+    fn summary(&self) -> &'static str {
+        "Simulated annealing of Lewis (2007)"
+    }
+    fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
+        lewis_sa(options)
+            .map(|s| Box::new(s) as Box<dyn Solver>)
+            .map_err(super::option_error)
+    }
+    fn counters(&self, _options: &Options) -> Vec<&'static str> {
+        vec!["reheats", "accepted_moves", "improving_moves", "t0_x1000"]
+    }
+    fn evaluation_unit(&self) -> &'static str {
+        "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample"
+    }
+    fn sources(&self) -> (&'static str, &'static [&'static str]) {
+        (
+            "lewis-sa",
+            &[
+                include_str!("../../../lewis-sa/src/lib.rs"),
+                include_str!("../../../lewis-sa/src/ops.rs"),
+            ],
+        )
+    }
 }

@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use mk_ga::{CrossoverKind, MkGa, MkGaConfig, MutationRatios, RestartRule};
 use serde::Deserialize;
+use sudoku_core::{Algorithm, OptionError, Options, Solver};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -60,4 +61,55 @@ pub fn mk_ga(params: &toml::Table) -> Result<MkGa> {
         Some(o) => bail!("restart_rule = '{o}' is not one of: stagnation, fixed-period, never"),
     }
     Ok(MkGa::new(c)?)
+}
+
+/// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
+/// runner knows of the algorithm.
+pub struct MkGaAlgorithm;
+
+/// The line of the registry.
+pub const ALGORITHM: &dyn Algorithm = &MkGaAlgorithm;
+
+impl Algorithm for MkGaAlgorithm {
+    fn name(&self) -> &'static str {
+        "mk-ga"
+    }
+    fn summary(&self) -> &'static str {
+        "GA of Mantere & Koljonen (2006/2007)"
+    }
+    fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
+        mk_ga(options)
+            .map(|s| Box::new(s) as Box<dyn Solver>)
+            .map_err(super::option_error)
+    }
+    fn counters(&self, _options: &Options) -> Vec<&'static str> {
+        vec![
+            "mutations",
+            "mutations_illegal",
+            "mutations_abandoned",
+            "elite_aged_out",
+        ]
+    }
+    fn evaluation_unit(&self) -> &'static str {
+        "the fitness (eq. (1)) of one new individual: each child of a generation, each member of a restarted population"
+    }
+    fn sources(&self) -> (&'static str, &'static [&'static str]) {
+        (
+            "mk-ga",
+            &[
+                include_str!("../../../mk-ga/src/lib.rs"),
+                include_str!("../../../mk-ga/src/ops.rs"),
+            ],
+        )
+    }
+    fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
+        ::mk_ga::AMBIGUITIES
+    }
+    fn individuals(&self, options: &Options, _n: usize) -> Option<(&'static str, u64)> {
+        let d = MkGaConfig::default().population;
+        Some(("population", super::int_option(options, "population", d)))
+    }
+    fn default_max_generations(&self) -> u64 {
+        100_000
+    }
 }

@@ -1,8 +1,11 @@
-//! The algorithm registry: a name and a table of options -> a configured [`Solver`]. The only
-//! place where the binary knows algorithm configs; unknown option keys are errors.
+//! The algorithm registry: a name and a table of options -> a configured [`Solver`], and what
+//! else the runner asks of an algorithm, each answered by the algorithm's
+//! [`sudoku_core::Algorithm`] entry ([`REGISTRY`], one line per algorithm in `registry.rs`).
+//! The built-in algorithms' entries and option parsers are the files beside this one; a new
+//! crate brings its own (docs/adding-a-solver.md). Unknown option keys are errors.
 
 use anyhow::{bail, Result};
-use sudoku_core::{Budget, Solver};
+use sudoku_core::{Algorithm, Budget, Solver};
 
 mod cso;
 pub mod external;
@@ -10,54 +13,50 @@ mod gen_ga;
 mod lewis_sa;
 mod mk_ga;
 mod options;
+mod registry;
 mod reseda;
 mod ret_ga;
 
-/// Algorithms the runner knows, with a one-line description.
-pub const ALGORITHMS: &[(&str, &str)] = &[
-    ("ret-ga", "Retrievable GA (Das, Bhatia, Puri, Deep)"),
-    ("mk-ga", "GA of Mantere & Koljonen (2006/2007)"),
-    ("reseda", "RESEDA, restarted EDA (Maire & Prissette)"),
-    ("gen-ga", "Benbassat's GA that generates solved boards"),
-    ("cso", "Cat Swarm Optimization (CSO thesis)"),
-    ("lewis-sa", "Simulated annealing of Lewis (2007)"),
-];
+pub use registry::REGISTRY;
+
+/// The registry entry named `name`, or an error listing the known names.
+pub fn find(name: &str) -> Result<&'static dyn Algorithm> {
+    match REGISTRY.iter().find(|a| a.name() == name) {
+        Some(a) => Ok(*a),
+        None => {
+            let names: Vec<&str> = REGISTRY.iter().map(|a| a.name()).collect();
+            bail!("unknown algorithm '{name}' (known: {})", names.join(", "))
+        }
+    }
+}
 
 /// Build a solver by name with options. Errors fit on one line (the TOML deserializer puts the
 /// key on a second one).
 pub fn solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
-    build_solver(name, params)
-        .map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").trim().replace('\n', " ")))
+    let one_line = |e: String| anyhow::anyhow!("{}", e.trim().replace('\n', " "));
+    let algorithm = find(name).map_err(|e| one_line(format!("{e:#}")))?;
+    algorithm.build(params).map_err(|e| one_line(e.to_string()))
 }
 
-fn build_solver(name: &str, params: &toml::Table) -> Result<Box<dyn Solver>> {
-    Ok(match name {
-        "ret-ga" => Box::new(ret_ga::ret_ga(params)?),
-        "mk-ga" => Box::new(mk_ga::mk_ga(params)?),
-        "reseda" => Box::new(reseda::reseda(params)?),
-        "gen-ga" => Box::new(gen_ga::gen_ga(params)?),
-        "cso" => Box::new(cso::cso(params)?),
-        "lewis-sa" => Box::new(lewis_sa::lewis_sa(params)?),
-        "external" => bail!("algorithm \"external\" needs its command (spec key `command`, or `solve --command`): see docs/external-solvers.md"),
-        other => {
-            let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
-            bail!("unknown algorithm '{other}' (known: {})", names.join(", "))
-        }
-    })
+/// A refusal of the runner's option parsers, with its whole chain, as the contract's error.
+fn option_error(e: anyhow::Error) -> sudoku_core::OptionError {
+    sudoku_core::OptionError::new(format!("{e:#}"))
+}
+
+/// An integer option as a count (negative values count as 0), or `default` when it is unset
+/// or not an integer (the option parser refuses those; the memory check only guesses).
+fn int_option(options: &toml::Table, key: &str, default: usize) -> u64 {
+    options
+        .get(key)
+        .and_then(toml::Value::as_integer)
+        .map_or(default as u64, |v| v.max(0) as u64)
 }
 
 /// The options of an algorithm that are a paper's ambiguity, from the algorithm's own crate
 /// (see [`sudoku_core::Ambiguity`]): what `sudoku-lab readings` varies by default. Empty for
 /// an algorithm without such a table (Lewis's SA) or an unknown name.
 pub fn ambiguities(name: &str) -> &'static [sudoku_core::Ambiguity] {
-    match name {
-        "ret-ga" => ::ret_ga::AMBIGUITIES,
-        "mk-ga" => ::mk_ga::AMBIGUITIES,
-        "reseda" => ::reseda::AMBIGUITIES,
-        "gen-ga" => ::gen_ga::AMBIGUITIES,
-        "cso" => ::cso::AMBIGUITIES,
-        _ => &[],
-    }
+    find(name).map_or(&[], |a| a.ambiguities())
 }
 
 /// Whether a run of the algorithm stops at its first solution, so that a run under a smaller
@@ -65,7 +64,7 @@ pub fn ambiguities(name: &str) -> &'static [sudoku_core::Ambiguity] {
 /// `readings` stop runs at a cap and count them as censored. Benbassat's generator GA runs to
 /// its budget whatever it finds (it collects solved boards), so its runs cannot be capped.
 pub fn cappable(name: &str) -> bool {
-    name != "gen-ga"
+    find(name).map_or(true, |a| a.cappable())
 }
 
 /// An option value as the spec would write it, from its spelling in an ambiguity table or on
@@ -85,42 +84,7 @@ pub fn option_value(text: &str) -> toml::Value {
 /// seeking copies) and the number of grids it holds at once on order `n` (a guess of the
 /// memory of a run, not an exact count); None for single-solution algorithms.
 pub fn individuals(algorithm: &str, params: &toml::Table, n: usize) -> Option<(&'static str, u64)> {
-    let int = |key: &str, default: usize| {
-        params
-            .get(key)
-            .and_then(toml::Value::as_integer)
-            .map_or(default as u64, |v| v.max(0) as u64)
-    };
-    Some(match algorithm {
-        "ret-ga" => (
-            "population_factor",
-            int(
-                "population_factor",
-                ::ret_ga::RetGaConfig::default().population_factor,
-            )
-            .saturating_mul(n as u64),
-        ),
-        "mk-ga" => (
-            "population",
-            int("population", ::mk_ga::MkGaConfig::default().population),
-        ),
-        "gen-ga" => (
-            "population",
-            int("population", ::gen_ga::GenGaConfig::default().population),
-        ),
-        "reseda" => (
-            "samples",
-            int("samples", ::reseda::ResedaConfig::default().samples),
-        ),
-        "cso" => {
-            let d = ::cso::CsoConfig::default();
-            (
-                "cats",
-                int("cats", d.cats).saturating_mul(int("smp", d.smp) + 1),
-            )
-        }
-        _ => return None,
-    })
+    find(algorithm).ok()?.individuals(params, n)
 }
 
 /// The known rule by which an algorithm ends a run on its own before `max_evaluations`, as a
@@ -138,27 +102,9 @@ pub fn own_stopping_rule(
     params: &toml::Table,
     max_evaluations: u64,
 ) -> Option<String> {
-    if algorithm != "reseda" {
-        return None;
-    }
-    let d = ::reseda::ResedaConfig::default();
-    let int = |key: &str, default: u64| {
-        params
-            .get(key)
-            .and_then(toml::Value::as_integer)
-            .map_or(default, |v| v.max(1) as u64)
-    };
-    let attempts = int("attempts", u64::from(d.attempts));
-    let samples = int("samples", d.samples as u64);
-    let rounds = max_evaluations / samples.max(1);
-    if attempts >= rounds {
-        return None;
-    }
-    let s = if attempts == 1 { "" } else { "s" };
-    Some(format!(
-        "stops by its own rule after {attempts} attempt{s} (each ends when its sampling distribution converges); max_evaluations = {max_evaluations} is {rounds} rounds of {samples} samples, used only if an attempt lasts {} rounds or more: set `attempts` to use the budget",
-        rounds.div_ceil(attempts)
-    ))
+    find(algorithm)
+        .ok()?
+        .own_stopping_rule(params, max_evaluations)
 }
 
 /// Bytes per cell and individual assumed by the memory check (cells, fitness bookkeeping,
@@ -245,10 +191,7 @@ pub fn check_memory(
 
 /// The grid orders an algorithm handles (None: any). gen-ga's board encoding is 9x9 only.
 pub fn orders(name: &str) -> Option<&'static [usize]> {
-    match name {
-        "gen-ga" => Some(&[9]),
-        _ => None,
-    }
+    find(name).ok()?.orders()
 }
 
 /// Refuse a puzzle whose order the algorithm does not handle.
@@ -265,37 +208,39 @@ pub fn check_order(name: &str, n: usize) -> Result<()> {
 /// The names of the counters an algorithm configuration emits in `RunOutcome::counters` (kept
 /// beside each crate's `counters: vec![...]`; a unit test checks them against a run).
 pub fn counters(algorithm: &str, params: &toml::Table) -> Vec<&'static str> {
+    find(algorithm).map_or_else(|_| Vec::new(), |a| a.counters(params))
+}
+
+/// What one fitness evaluation is, per algorithm (the unit of every budget and ERT of the
+/// reports).
+pub fn evaluation_unit(algorithm: &str) -> &'static str {
     match algorithm {
-        "ret-ga" => vec![
-            "crossovers",
-            "cells_redrawn",
-            "repetitions_removed",
-            "reset_point",
-        ],
-        "mk-ga" => vec![
-            "mutations",
-            "mutations_illegal",
-            "mutations_abandoned",
-            "elite_aged_out",
-        ],
-        "reseda" => vec![
-            "resolutions",
-            "zones_tried",
-            "zones_skipped",
-            "solved_by_zone",
-        ],
-        "gen-ga" => {
-            let mut v = vec!["distinct_boards", "cleared"];
-            v.extend(::gen_ga::CHECKPOINTS);
-            v
-        }
-        "cso" => match params.get("tracing_selection").and_then(|v| v.as_str()) {
-            Some("per-cat") => vec!["tracing_moves"],
-            _ => vec!["tracing_cats_per_cycle"],
-        },
-        "lewis-sa" => vec!["reheats", "accepted_moves", "improving_moves", "t0_x1000"],
-        _ => Vec::new(),
+        "external" => "what the external solver counts and reports (its own unit: the runner checks the count against the budget, not what it counts)",
+        _ => find(algorithm).map_or("see the algorithm's crate docs", |a| a.evaluation_unit()),
     }
+}
+
+/// What to change so that an algorithm's runs use the budget, by why they stopped early.
+pub fn early_stop_hint(algorithm: &str, termination: &str) -> &'static str {
+    let own = find(algorithm)
+        .ok()
+        .and_then(|a| a.early_stop_hint(termination));
+    match (own, termination) {
+        (Some(hint), _) => hint,
+        (None, "generation_limit") => "raise `max_generations` to use the budget",
+        _ => "its own stopping rule ends them",
+    }
+}
+
+/// `solve`'s generation cap when `--max-generations` is not given (shown in its help).
+pub fn default_max_generations(algorithm: &str) -> u64 {
+    find(algorithm).map_or(50_000, |a| a.default_max_generations())
+}
+
+/// The crate name and source files of an algorithm (lib.rs first), for the site's quotes of
+/// its options' doc comments.
+pub fn sources(algorithm: &str) -> Option<(&'static str, &'static [&'static str])> {
+    Some(find(algorithm).ok()?.sources())
 }
 
 /// A deterministic guess of a run's cost under `budget`, in fitness evaluations, used only to
@@ -320,9 +265,9 @@ mod tests {
     #[test]
     fn declared_counters_match_a_run() {
         let puzzle = sudoku_core::bank_puzzle("mk_easy").unwrap();
-        for (name, _) in ALGORITHMS {
+        for name in REGISTRY.iter().map(|a| a.name()) {
             for params in ["", "tracing_selection = \"per-cat\""] {
-                if !params.is_empty() && *name != "cso" {
+                if !params.is_empty() && name != "cso" {
                     continue;
                 }
                 let table: toml::Table = toml::from_str(params).unwrap();
@@ -351,8 +296,12 @@ mod tests {
     #[test]
     fn ambiguity_tables_match_the_registry() {
         // Values of the registry that are no reading of the paper (an ablation switch).
-        let not_readings = [("mk-ga", "restart_rule", "never")];
-        for (name, _) in ALGORITHMS {
+        // Values that switch off a mechanism the paper states: ablations, not readings.
+        let not_readings = [
+            ("mk-ga", "restart_rule", "never"),
+            ("ret-ga", "reset_rule", "never"),
+        ];
+        for name in REGISTRY.iter().map(|a| a.name()) {
             for a in ambiguities(name) {
                 assert!(a.values.contains(&a.default), "{name} {}", a.key);
                 for v in a.values {
@@ -374,7 +323,7 @@ mod tests {
                     .nth(1)
                     .unwrap_or_else(|| panic!("{err}"));
                 let mut want: Vec<&str> = listed.split(", ").collect();
-                want.retain(|v| !not_readings.contains(&(*name, a.key, *v)));
+                want.retain(|v| !not_readings.contains(&(name, a.key, *v)));
                 let mut got = a.values.to_vec();
                 want.sort();
                 got.sort();
@@ -383,7 +332,7 @@ mod tests {
         }
         assert_eq!(
             sudoku_core::Ambiguity::combinations(ambiguities("ret-ga")),
-            576
+            384
         );
     }
 
@@ -394,7 +343,7 @@ mod tests {
     #[test]
     fn a_capped_run_is_a_prefix_of_the_full_run() {
         let puzzle = sudoku_core::bank_puzzle("mk_easy").unwrap();
-        for (name, _) in ALGORITHMS {
+        for name in REGISTRY.iter().map(|a| a.name()) {
             let s = solver(name, &toml::Table::new()).unwrap();
             if !cappable(name) {
                 // gen-ga runs to its budget whatever it finds (it collects boards).

@@ -4,6 +4,7 @@ use super::options::choose as pick;
 use anyhow::{bail, Result};
 use reseda::*;
 use serde::Deserialize;
+use sudoku_core::{Algorithm, OptionError, Options, Solver};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -139,6 +140,93 @@ fn set_restarts(p: &ResedaParams, c: &mut ResedaConfig) -> Result<()> {
     }
     c.attempts = p.attempts.unwrap_or(c.attempts);
     Ok(())
+}
+
+/// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
+/// runner knows of the algorithm.
+pub struct ResedaAlgorithm;
+
+/// The line of the registry.
+pub const ALGORITHM: &dyn Algorithm = &ResedaAlgorithm;
+
+impl Algorithm for ResedaAlgorithm {
+    fn name(&self) -> &'static str {
+        "reseda"
+    }
+    fn summary(&self) -> &'static str {
+        "RESEDA, restarted EDA (Maire & Prissette)"
+    }
+    fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
+        reseda(options)
+            .map(|s| Box::new(s) as Box<dyn Solver>)
+            .map_err(super::option_error)
+    }
+    fn counters(&self, _options: &Options) -> Vec<&'static str> {
+        vec![
+            "resolutions",
+            "zones_tried",
+            "zones_skipped",
+            "solved_by_zone",
+        ]
+    }
+    fn evaluation_unit(&self) -> &'static str {
+        "the cost of one sampled grid (Q samples per round)"
+    }
+    fn sources(&self) -> (&'static str, &'static [&'static str]) {
+        (
+            "reseda",
+            &[
+                include_str!("../../../reseda/src/lib.rs"),
+                include_str!("../../../reseda/src/config.rs"),
+                include_str!("../../../reseda/src/model.rs"),
+            ],
+        )
+    }
+    fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
+        ::reseda::AMBIGUITIES
+    }
+    fn individuals(&self, options: &Options, _n: usize) -> Option<(&'static str, u64)> {
+        let d = ResedaConfig::default().samples;
+        Some(("samples", super::int_option(options, "samples", d)))
+    }
+    fn own_stopping_rule(&self, options: &Options, max_evaluations: u64) -> Option<String> {
+        stopping_rule(options, max_evaluations)
+    }
+    fn early_stop_hint(&self, termination: &str) -> Option<&'static str> {
+        (termination == "converged").then_some("set `attempts` to use the budget")
+    }
+    /// RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
+    fn default_max_generations(&self) -> u64 {
+        1_000_000
+    }
+}
+
+/// The warning of [`sudoku_core::Algorithm::own_stopping_rule`]. Each of RESEDA's `attempts`
+/// ends when its sampling distribution has converged, and binds in practice. A round costs
+/// `samples` evaluations, so the budget lasts `max_evaluations / samples` rounds; the warning
+/// is given when there are fewer attempts than that, i.e. when the runs use the budget only
+/// if an attempt lasts `max_evaluations / (samples x attempts)` rounds or more (the paper's
+/// attempts end within some tens of rounds; the compare report states the evaluations
+/// actually used).
+fn stopping_rule(params: &toml::Table, max_evaluations: u64) -> Option<String> {
+    let d = ResedaConfig::default();
+    let int = |key: &str, default: u64| {
+        params
+            .get(key)
+            .and_then(toml::Value::as_integer)
+            .map_or(default, |v| v.max(1) as u64)
+    };
+    let attempts = int("attempts", u64::from(d.attempts));
+    let samples = int("samples", d.samples as u64);
+    let rounds = max_evaluations / samples.max(1);
+    if attempts >= rounds {
+        return None;
+    }
+    let s = if attempts == 1 { "" } else { "s" };
+    Some(format!(
+        "stops by its own rule after {attempts} attempt{s} (each ends when its sampling distribution converges); max_evaluations = {max_evaluations} is {rounds} rounds of {samples} samples, used only if an attempt lasts {} rounds or more: set `attempts` to use the budget",
+        rounds.div_ceil(attempts)
+    ))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use super::options::{at_most, choose, choose_or, MAX_INDIVIDUALS};
 use anyhow::Result;
 use ret_ga::*;
 use serde::Deserialize;
+use sudoku_core::{Algorithm, OptionError, Options, Solver};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,4 +158,56 @@ fn set_success_generation(p: &RetGaParams, c: &mut RetGaConfig) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The registry entry (see [`sudoku_core::Algorithm`]): the options above, and what the
+/// runner knows of the algorithm.
+pub struct RetGaAlgorithm;
+
+/// The line of the registry.
+pub const ALGORITHM: &dyn Algorithm = &RetGaAlgorithm;
+
+impl Algorithm for RetGaAlgorithm {
+    fn name(&self) -> &'static str {
+        "ret-ga"
+    }
+    fn summary(&self) -> &'static str {
+        "Retrievable GA (Das, Bhatia, Puri, Deep)"
+    }
+    fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
+        ret_ga(options)
+            .map(|s| Box::new(s) as Box<dyn Solver>)
+            .map_err(super::option_error)
+    }
+    fn counters(&self, _options: &Options) -> Vec<&'static str> {
+        vec![
+            "crossovers",
+            "cells_redrawn",
+            "repetitions_removed",
+            "reset_point",
+        ]
+    }
+    fn evaluation_unit(&self) -> &'static str {
+        "the fitness of one new individual (each child of crossover + mutation + repetition removal, and each member of a reinitialised population), counted incrementally"
+    }
+    fn sources(&self) -> (&'static str, &'static [&'static str]) {
+        (
+            "ret-ga",
+            &[
+                include_str!("../../../ret-ga/src/lib.rs"),
+                include_str!("../../../ret-ga/src/config.rs"),
+                include_str!("../../../ret-ga/src/ops.rs"),
+            ],
+        )
+    }
+    fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
+        ::ret_ga::AMBIGUITIES
+    }
+    fn individuals(&self, options: &Options, n: usize) -> Option<(&'static str, u64)> {
+        let d = ::ret_ga::RetGaConfig::default().population_factor;
+        Some((
+            "population_factor",
+            super::int_option(options, "population_factor", d).saturating_mul(n as u64),
+        ))
+    }
 }

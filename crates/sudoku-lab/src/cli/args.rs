@@ -149,8 +149,22 @@ pub enum Command {
     /// eliminated when a cell rejects it (Holm within the reading, Bonferroni across looks).
     /// Writes readings.csv, report.md and spec-curve.svg/png.
     Readings(ReadingsArgs),
+    /// The races of a folder in one table: summary.csv and summary.md (from each race
+    /// folder's race.csv), with how often a synthetic race kept its hidden reading.
+    ReadingsSummary(ReadingsSummaryArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
+    /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
+    /// hill climber with its options, ambiguity table and tests) under the new name; prints
+    /// the two lines that register it (docs/adding-a-solver.md).
+    NewSolver {
+        /// The algorithm's name: lowercase words of letters and digits joined by '-' (e.g.
+        /// tabu-search); the crate's folder, the spec's `algorithm` and the runs' label.
+        name: String,
+        /// The folder to write the crate into (the workspace's crates/ makes it a member).
+        #[arg(long, default_value = "crates")]
+        dir: PathBuf,
+    },
     /// Benchmarks: fitness functions against the plain paper formulas, generations per second.
     Bench {
         /// Shorter measurement.
@@ -171,6 +185,15 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// How many runs per puzzle a comparison needs, from a pilot's runs.csv, before a
+    /// protocol is run: for every pair of algorithms over all the pilot's puzzles, the runs per
+    /// puzzle that give the compare report's tests the asked power to detect a success
+    /// difference (Fisher's test, as the two-proportion test on the arcsine scale) and an
+    /// algorithm that many times slower than the pair's faster one (Mann-Whitney U, Noether
+    /// 1987). Prints the method and a Markdown table; --csv also writes it as CSV.
+    // `--power -1` says the value is invalid (not "unexpected argument '-1'").
+    #[command(allow_negative_numbers = true)]
+    PlanRuns(PlanRunsArgs),
     /// A static HTML site of every results folder: index.html (with each experiment's counts
     /// of published cells that differ or not), one page per experiment (the paper against ours
     /// coloured by verdict, report, statistics tables with filters, charts with captions,
@@ -247,7 +270,7 @@ mod tests {
     #[test]
     fn help_lists_the_algorithms_and_the_experiments() {
         let algo = super::super::solve::algo_help();
-        for (name, _) in crate::algos::ALGORITHMS {
+        for name in crate::algos::REGISTRY.iter().map(|a| a.name()) {
             assert!(algo.contains(name), "{name}");
             assert!(
                 super::super::solve::max_generations_help().contains(name),
@@ -262,11 +285,50 @@ mod tests {
 }
 
 #[derive(Args, Clone, Debug)]
+pub struct ReadingsSummaryArgs {
+    /// A folder whose subfolders are races (each with its race.csv).
+    pub dir: PathBuf,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlanRunsArgs {
+    /// The pilot: a runs.csv, or a results folder holding one.
+    pub pilot: PathBuf,
+    /// The ERT ratio to detect: the slower algorithm needs this many times the evaluations
+    /// of the faster one on every run (above 1, at most 1000).
+    #[arg(long, default_value_t = 2.0)]
+    pub ert_ratio: f64,
+    /// The success-rate difference to detect (between 0 and 1, exclusive; 0.1 = 10 points).
+    #[arg(long, default_value_t = 0.1)]
+    pub success_difference: f64,
+    /// The power asked for (above --alpha, below 1).
+    #[arg(long, default_value_t = 0.8)]
+    pub power: f64,
+    /// The two-sided level of the tests (between 0 and 0.5, exclusive).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The evaluation budget of the planned runs: a slowed run that passes it fails
+    /// (default: the most evaluations any pilot run spent).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// Also answer for each puzzle on its own (a comparison per puzzle, as in tables of
+    /// per-puzzle success): the CSV gets a row per puzzle and pair, the printed table the
+    /// median and the largest answer over the puzzles.
+    #[arg(long)]
+    pub by_puzzle: bool,
+    /// Also write the table as CSV to this file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+}
+
+#[derive(Args, Clone, Debug)]
 pub struct ReadingsArgs {
     /// An embedded experiment id (see `list`) or a spec file (.toml).
     pub experiment: String,
-    /// The spec's algorithm label whose published column is raced (its options are the base).
-    #[arg(long)]
+    /// The spec's algorithm label whose published column is raced (its options are the base);
+    /// several labels joined by commas, or `all` (every entry with a paper_label), race one
+    /// set of readings against all their columns.
+    #[arg(long, value_name = "LABEL[,LABEL...]|all")]
     pub algorithm: String,
     /// A published table replacing the spec's (layout of experiments/paper/*.csv); cells it
     /// does not hold are not tested.

@@ -259,7 +259,8 @@ fn reseda_attempts(scale: u64) -> Result<()> {
 /// The cost of anytime recording (`anytime = true`): the same runs with the runner's
 /// trajectory recorder and with no observer, alternated, best of 3 each, per algorithm on
 /// mk_superdifficult (not solved within these budgets, so every run spends its whole budget).
-/// With recording off the algorithms pay one `wants_grids()` call per generation.
+/// With recording off the algorithms pay one `wants_grids()` call per generation. Every
+/// registered algorithm that stops at a solution (gen-ga collects boards instead).
 fn anytime_cost(scale: u64) -> Result<()> {
     use crate::protocol::trajectory::Recorder;
     println!();
@@ -270,7 +271,11 @@ fn anytime_cost(scale: u64) -> Result<()> {
         max_generations: None,
         max_evaluations: Some(100_000 * scale),
     };
-    for name in ["ret-ga", "mk-ga", "reseda", "cso", "lewis-sa"] {
+    for name in crate::algos::REGISTRY
+        .iter()
+        .filter(|a| a.cappable())
+        .map(|a| a.name())
+    {
         let solver = crate::algos::solver(name, &toml::Table::new())?;
         let (mut off, mut on, mut points) = (f64::INFINITY, f64::INFINITY, 0);
         for _ in 0..3 {

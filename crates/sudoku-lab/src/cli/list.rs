@@ -12,8 +12,8 @@ pub fn list() -> Result<ExitCode> {
         println!("  {id:<20} {}", s.title);
     }
     println!("\nAlgorithms (--algo):");
-    for (name, what) in algos::ALGORITHMS {
-        println!("  {name:<20} {what}");
+    for a in algos::REGISTRY {
+        println!("  {:<20} {}", a.name(), a.summary());
     }
     println!(
         "  {:<20} a solver of yours in any language, run as a process (spec: command = [...]; solve: --command; docs/external-solvers.md)",

@@ -10,7 +10,9 @@ mod export;
 mod generate;
 mod list;
 mod merge;
+mod new_solver;
 mod outcome;
+mod plan_runs;
 mod puzzles;
 mod readings;
 mod replay;
@@ -72,9 +74,12 @@ pub fn run() -> ExitCode {
             node_limit,
         }),
         args::Command::Readings(a) => readings::readings(&a),
+        args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::List => list::list(),
+        args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     };
     match result {

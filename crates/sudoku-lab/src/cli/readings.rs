@@ -49,11 +49,11 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         .synthetic_seed
         .unwrap_or(synthetic::default_seed(setup.spec.master_seed));
     let out = a.out.clone().unwrap_or_else(|| {
-        default_out(
-            &setup.request.spec.id,
-            &setup.algorithm.label,
-            hidden.is_some(),
-        )
+        let label = match setup.entries.len() {
+            1 => &setup.algorithm.label,
+            _ => &a.algorithm,
+        };
+        default_out(&setup.request.spec.id, label, hidden.is_some())
     });
     let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
     let rows = match hidden {
@@ -76,6 +76,13 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         hidden.map(|h| (h, seed)),
         source,
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `sudoku-lab readings-summary DIR`.
+pub fn summary(dir: &Path) -> Result<ExitCode> {
+    let n = crate::readings::summary::write(dir)?;
+    println!("{}: summary.csv and summary.md of {n} races", dir.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -102,12 +109,13 @@ fn run_race(
         full: setup.full(),
         alpha: setup.request.alpha,
         threads,
+        entries: setup.entries.len(),
     };
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
-    let cost = outputs::cost(setup, &store);
+    let cost = outputs::cost(setup, &targets, &store);
     let findings = Findings {
         setup,
         race: &race,
@@ -117,6 +125,7 @@ fn run_race(
         source,
     };
     outputs::write_report(&out.join("report.md"), &findings)?;
+    outputs::write_race(&out.join("race.csv"), &findings)?;
     outputs::write_chart(out, setup, &race, &fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
     eprintln!(

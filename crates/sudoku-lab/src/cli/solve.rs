@@ -76,16 +76,10 @@ fn param(kv: &str) -> Result<(String, toml::Value)> {
     Ok((k.to_string(), value))
 }
 
-/// `solve`'s generation cap when `--max-generations` is not given (shown in its help).
+/// `solve`'s generation cap when `--max-generations` is not given (shown in its help): the
+/// algorithm's own ([`sudoku_core::Algorithm::default_max_generations`]).
 pub fn default_max_generations(algo: &str) -> u64 {
-    match algo {
-        "mk-ga" => 100_000,
-        // RESEDA stops by its own rule (rho > beta); the cap is a safety net only.
-        "reseda" => 1_000_000,
-        "gen-ga" => 2_000,
-        "cso" => 10_000,
-        _ => 50_000,
-    }
+    algos::default_max_generations(algo)
 }
 
 /// `solve`'s arguments.
@@ -118,11 +112,11 @@ pub struct SolveArgs {
     pub puzzle: String,
 }
 
-/// The help of `solve --algo`: the algorithms of the registry.
+/// The help of `solve --algo`: the algorithms of the registry, and `external`.
 pub fn algo_help() -> String {
-    let names: Vec<String> = crate::algos::ALGORITHMS
+    let names: Vec<String> = crate::algos::REGISTRY
         .iter()
-        .map(|(name, what)| format!("{name}: {what}"))
+        .map(|a| format!("{}: {}", a.name(), a.summary()))
         .collect();
     format!(
         "The algorithm, one of: {}; external: a solver of yours run as a process (--command; docs/external-solvers.md) (options: --param)",
@@ -132,9 +126,9 @@ pub fn algo_help() -> String {
 
 /// The help of `solve --max-generations`: the cap, and each algorithm's default.
 pub fn max_generations_help() -> String {
-    let defaults: Vec<String> = crate::algos::ALGORITHMS
+    let defaults: Vec<String> = crate::algos::REGISTRY
         .iter()
-        .map(|(name, _)| format!("{name} {}", default_max_generations(name)))
+        .map(|a| format!("{} {}", a.name(), a.default_max_generations()))
         .collect();
     format!(
         "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",

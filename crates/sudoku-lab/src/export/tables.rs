@@ -97,7 +97,7 @@ pub fn readable_header(column: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let known = match w {
-                "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" => {
+                "sd" | "ci" | "ert" | "ets" | "mw" | "mwu" | "ga" | "cd" | "rope" | "km" => {
                     return w.to_uppercase()
                 }
                 // `a`, `b`: the two sides of a pairwise test (`median_a`, `algorithm_b`).
@@ -260,6 +260,7 @@ mod tests {
             ("success_ci_low", "Success CI low"),
             ("mw_p_holm", "MW p (Holm)"),
             ("ert_evaluations", "ERT evaluations"),
+            ("km_solved_fraction", "KM solved fraction"),
             ("p_value", "p value"),
             ("algorithm_a", "Algorithm A"),
             ("a12_magnitude", "A12 magnitude"),
@@ -267,6 +268,8 @@ mod tests {
             ("wall_ms_mean", "Wall (ms) mean"),
             ("friedman_chi2", "Friedman chi-squared"),
             ("power_2x", "Power (2x)"),
+            ("rope", "ROPE"),
+            ("p_a_better", "p A better"),
             ("verdict", "Verdict"),
             ("", ""),
         ] {

@@ -19,6 +19,11 @@ use lab_stats::{fisher_exact_two_sided, holm_adjust, summarize, welch_t_test};
 pub struct Target {
     /// Index of the puzzle among the race's puzzles.
     pub puzzle: usize,
+    /// Index of the raced entry (the published column) among the race's entries.
+    pub entry: usize,
+    /// The row's average and SD are of an algorithm counter per run (the spec's `counter`,
+    /// e.g. Benbassat's distinct boards), not of the generations of successes.
+    pub counter: bool,
     /// The paper's row (a puzzle or a level).
     pub level: String,
     pub row: PublishedRow,
@@ -66,6 +71,8 @@ impl Target {
         };
         Ok(Target {
             puzzle,
+            entry: 0,
+            counter: false,
             level: row.level.clone(),
             row: row.clone(),
             cap,
@@ -91,12 +98,17 @@ pub struct Tally {
     pub by_median: u64,
     /// Generations of the solved runs.
     pub generations: Vec<f64>,
+    /// The counter's value of every run (counter races).
+    pub values: Vec<f64>,
 }
 
 impl Tally {
     /// Count one run: solved or not, and its generations.
-    pub fn add(&mut self, t: &Target, solved: bool, generations: u64) {
+    pub fn add(&mut self, t: &Target, solved: bool, generations: u64, counter: Option<u64>) {
         self.runs += 1;
+        if let Some(c) = counter {
+            self.values.push(c as f64);
+        }
         if !solved {
             return;
         }
@@ -152,6 +164,9 @@ pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
     if x.runs == 0 {
         return;
     }
+    if t.counter {
+        return counter_test(t, x, out);
+    }
     if let (Some(s), Some(n)) = (t.row.count, t.row.runs) {
         out.push(fisher(format!("{}/count", t.level), x.solved, x.runs, s, n));
     }
@@ -164,6 +179,24 @@ pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
     if let Ok(w) = welch_t_test(ours.mean, ours.sd, ours.n as u64, avg, sd, s) {
         out.push(Test {
             cell: format!("{}/average", t.level),
+            p: w.p_value,
+        });
+    }
+}
+
+/// The test of a counter row, as the counter report's: the mean of the counter over every run
+/// against the published mean, SD and runs with Welch's t-test (at least two runs on each
+/// side; a row of a single published run is not tested).
+fn counter_test(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    let (Some(avg), Some(sd), Some(n)) = (t.row.average, t.row.sd, t.row.runs) else {
+        return;
+    };
+    let Some(ours) = summarize(&x.values).filter(|o| o.n >= 2 && n >= 2) else {
+        return;
+    };
+    if let Ok(w) = welch_t_test(ours.mean, ours.sd, ours.n as u64, avg, sd, n) {
+        out.push(Test {
+            cell: format!("{}/mean", t.level),
             p: w.p_value,
         });
     }
@@ -200,7 +233,7 @@ mod tests {
         assert_eq!(t.cap, Some(600));
         let mut x = Tally::default();
         for _ in 0..10 {
-            x.add(&t, false, 600);
+            x.add(&t, false, 600, None);
         }
         let mut tests = Vec::new();
         capped_tests(&t, &x, &mut tests);
@@ -209,7 +242,7 @@ mod tests {
         // Half the runs solve by the median, all by the maximum: consistent.
         let mut y = Tally::default();
         for i in 0..10 {
-            y.add(&t, true, if i % 2 == 0 { 40 } else { 200 });
+            y.add(&t, true, if i % 2 == 0 { 40 } else { 200 }, None);
         }
         let mut tests = Vec::new();
         capped_tests(&t, &y, &mut tests);

@@ -8,7 +8,8 @@
 //! - [`store`] - the race's run file: runs executed by the protocol with the protocol's seeds,
 //!   appended as they finish, read back on `--resume`;
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
-//! - [`outputs`] - readings.csv, report.md, the specification-curve chart.
+//! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
+//! - [`summary`] - the races of a folder in one table (`readings-summary`).
 //!
 //! It sits above the reports (it reads published tables with their parser) and below the
 //! site, which may show its folders.
@@ -18,6 +19,7 @@ pub mod outputs;
 pub mod race;
 pub mod space;
 pub mod store;
+pub mod summary;
 pub mod synthetic;
 
 use crate::protocol::Protocol;
@@ -35,7 +37,8 @@ pub struct Request {
     pub spec: Spec,
     /// The folder of a user spec (None for an embedded one).
     pub base: Option<PathBuf>,
-    /// The spec's algorithm label whose published column is raced.
+    /// The spec's algorithm label whose published column is raced, several joined by
+    /// commas, or `all` (every entry with a `paper_label`).
     pub algorithm: String,
     /// `--published`: rows replacing the spec's published table.
     pub published: Option<Vec<PublishedRow>>,
@@ -51,18 +54,27 @@ pub struct Request {
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master
 /// seed (so each run has the protocol's seed), the race's puzzles, and the published rows.
+///
+/// A race may hold several entries of the spec (`--algorithm a,b` or `all`: e.g. the columns
+/// of a table that vary a published parameter): a reading is then one combination of the
+/// options applied to every raced entry, and must fit the columns of all of them. The
+/// protocol's algorithm of reading `r` on entry `e` is `r * entries + e`.
 pub struct Setup {
-    /// The spec with the readings as its algorithms and the race's puzzles.
+    /// The spec with the readings (times the raced entries) as its algorithms and the race's
+    /// puzzles.
     pub spec: Spec,
     /// The labels of the race's puzzles (the paper's rows).
     pub labels: Vec<String>,
     /// Runs per race puzzle in the full protocol (before `--max-runs`): the full factorial
     /// the race's cost is compared with.
     pub protocol_runs: Vec<u64>,
+    /// The readings (on the first raced entry's options).
     pub space: Space,
-    /// The raced algorithm's entry.
+    /// The first raced entry: the algorithm, its budget.
     pub algorithm: AlgorithmSpec,
-    /// The published rows of the raced column (the spec's, or `--published`).
+    /// Every raced entry (the first is `algorithm`); they share the algorithm and budget.
+    pub entries: Vec<AlgorithmSpec>,
+    /// The published rows of the raced columns (the spec's, or `--published`).
     pub rows: Vec<PublishedRow>,
     pub request: Request,
     /// The race's puzzles and their runs (after `--max-runs`) as the protocol takes them.
@@ -86,32 +98,32 @@ impl Setup {
     /// Validate a request: the algorithm, its published column, the puzzles that column names
     /// (primary entries of one puzzle each), the readings.
     pub fn new(request: Request) -> Result<Setup> {
-        let spec = &request.spec;
-        let alg = (spec
-            .algorithms
+        let entries = raced_entries(&request)?;
+        let columns: Vec<String> = entries
             .iter()
-            .find(|a| a.label == request.algorithm))
-        .with_context(|| {
-            let labels: Vec<&str> = spec.algorithms.iter().map(|a| a.label.as_str()).collect();
-            format!(
-                "--algorithm '{}' is not a label of {} ({})",
-                request.algorithm,
-                spec.id,
-                labels.join(", ")
-            )
-        })?;
-        let column = (alg.paper_label.clone()).with_context(|| {
-            format!(
-                "algorithm '{}' has no paper_label: its published column is unknown",
-                alg.label
-            )
-        })?;
-        let rows = published_rows(&request, &column)?;
-        let space = Space::of(alg, &request.options)?;
+            .filter_map(|a| a.paper_label.clone())
+            .collect();
+        let rows = published_rows(&request, &columns)?;
+        let space = Space::of(&entries[0], &request.options)?;
+        let mut spaces = vec![space.clone()];
+        for e in &entries[1..] {
+            let other = Space::of(e, &request.options)?;
+            if (&other.keys, &other.values, &other.algorithm)
+                != (&space.keys, &space.values, &space.algorithm)
+            {
+                bail!(
+                    "--algorithm: entries '{}' and '{}' do not share their options to vary (keys, values or algorithm); race them separately",
+                    entries[0].label,
+                    e.label
+                );
+            }
+            spaces.push(other);
+        }
         let (puzzles, labels, (runs, protocol_runs)) = race_puzzles(&request, &rows)?;
-        let mut derived = spec.clone();
+        let mut derived = request.spec.clone();
         derived.algorithms = (0..space.len())
-            .map(|r| reading_entry(alg, &space, r))
+            .flat_map(|r| (0..entries.len()).map(move |e| (r, e)))
+            .map(|(r, e)| reading_entry(&entries[e], &spaces[e], r, entries.len() > 1))
             .collect();
         let loaded = loaded(&derived, &puzzles, runs);
         Ok(Setup {
@@ -119,11 +131,17 @@ impl Setup {
             loaded,
             labels,
             protocol_runs,
-            algorithm: alg.clone(),
+            algorithm: entries[0].clone(),
+            entries,
             space,
             rows,
             request,
         })
+    }
+
+    /// The protocol's algorithm of reading `r` on raced entry `e`.
+    pub fn solver(&self, r: usize, e: usize) -> usize {
+        r * self.entries.len() + e
     }
 
     /// The protocol whose algorithms are the readings.
@@ -146,22 +164,105 @@ impl Setup {
     pub fn targets(&self, rows: &[PublishedRow]) -> Result<Vec<Target>> {
         let cappable = crate::algos::cappable(&self.algorithm.algorithm);
         let factor = self.request.cap_factor.filter(|_| cappable);
+        let many = self.entries.len() > 1;
         let mut targets = Vec::new();
-        for (p, label) in self.labels.iter().enumerate() {
-            for row in rows.iter().filter(|r| &r.level == label) {
-                targets.push(Target::new(p, row, factor, self.full())?);
+        for (e, entry) in self.entries.iter().enumerate() {
+            let column = entry.paper_label.as_deref().unwrap_or("");
+            for (p, label) in self.labels.iter().enumerate() {
+                let mine = rows
+                    .iter()
+                    .filter(|r| &r.level == label && r.algorithm == column);
+                for row in mine {
+                    let mut t = Target::new(p, row, factor, self.full())?;
+                    t.entry = e;
+                    t.counter = self.spec.counter.is_some();
+                    if many {
+                        t.level = format!("{column} @ {label}");
+                    }
+                    targets.push(t);
+                }
             }
         }
-        targets.sort_by(|a, b| a.cost().total_cmp(&b.cost()).then(a.puzzle.cmp(&b.puzzle)));
+        targets.sort_by(|a, b| {
+            (a.cost().total_cmp(&b.cost()))
+                .then(a.puzzle.cmp(&b.puzzle))
+                .then(a.entry.cmp(&b.entry))
+        });
         Ok(targets)
+    }
+
+    /// The raced entries' names for titles: `label ("column")`, joined.
+    pub fn names(&self) -> String {
+        (self.entries.iter())
+            .map(|a| {
+                format!(
+                    "`{}` (\"{}\")",
+                    a.label,
+                    a.paper_label.as_deref().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
-/// The spec entry of reading `r`: the raced entry with the reading's options, labelled by
-/// the reading's id.
-fn reading_entry(alg: &AlgorithmSpec, space: &Space, r: usize) -> AlgorithmSpec {
+/// The entries `--algorithm` names: one label, labels joined by commas, or `all` (every entry
+/// with a `paper_label`); they must share the algorithm and the generation budget.
+fn raced_entries(request: &Request) -> Result<Vec<AlgorithmSpec>> {
+    let spec = &request.spec;
+    let labels: Vec<&str> = spec.algorithms.iter().map(|a| a.label.as_str()).collect();
+    let entries: Vec<AlgorithmSpec> = if request.algorithm == "all" {
+        (spec.algorithms.iter())
+            .filter(|a| a.paper_label.is_some())
+            .cloned()
+            .collect()
+    } else {
+        let mut out: Vec<AlgorithmSpec> = Vec::new();
+        for name in request.algorithm.split(',').map(str::trim) {
+            let a = (spec.algorithms.iter().find(|a| a.label == name)).with_context(|| {
+                format!(
+                    "--algorithm '{name}' is not a label of {} ({})",
+                    spec.id,
+                    labels.join(", ")
+                )
+            })?;
+            if out.iter().any(|o| o.label == a.label) {
+                bail!("--algorithm names '{name}' twice");
+            }
+            out.push(a.clone());
+        }
+        out
+    };
+    let Some(first) = entries.first() else {
+        bail!("--algorithm all: no entry of {} has a paper_label", spec.id);
+    };
+    for a in &entries {
+        if a.paper_label.is_none() {
+            bail!(
+                "algorithm '{}' has no paper_label: its published column is unknown",
+                a.label
+            );
+        }
+        if a.algorithm != first.algorithm || a.max_generations != first.max_generations {
+            bail!(
+                "--algorithm: '{}' and '{}' differ in algorithm or max_generations; a race's entries share both",
+                first.label,
+                a.label
+            );
+        }
+    }
+    Ok(entries)
+}
+
+/// The spec entry of reading `r` on a raced entry: the entry with the reading's options,
+/// labelled by the reading's id (and the entry's label when several are raced).
+fn reading_entry(alg: &AlgorithmSpec, space: &Space, r: usize, many: bool) -> AlgorithmSpec {
     AlgorithmSpec {
-        label: space.id(r),
+        label: if many {
+            format!("{}/{}", space.id(r), alg.label)
+        } else {
+            space.id(r)
+        },
         params: space.params(r),
         readings: None,
         runs: None,
@@ -169,8 +270,8 @@ fn reading_entry(alg: &AlgorithmSpec, space: &Space, r: usize) -> AlgorithmSpec 
     }
 }
 
-/// The rows of the raced column: `--published` or the spec's table, only those of `column`.
-fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> {
+/// The rows of the raced columns: `--published` or the spec's table, only those of `columns`.
+fn published_rows(request: &Request, columns: &[String]) -> Result<Vec<PublishedRow>> {
     let rows = match &request.published {
         Some(rows) => rows.clone(),
         None => {
@@ -184,9 +285,14 @@ fn published_rows(request: &Request, column: &str) -> Result<Vec<PublishedRow>> 
             crate::reports::groups::parse_published(&text, "published")?
         }
     };
-    let rows: Vec<PublishedRow> = rows.into_iter().filter(|r| r.algorithm == column).collect();
+    let rows: Vec<PublishedRow> = (rows.into_iter())
+        .filter(|r| columns.contains(&r.algorithm))
+        .collect();
     if rows.is_empty() {
-        bail!("the published table has no row of column '{column}'");
+        bail!(
+            "the published table has no row of column '{}'",
+            columns.join("', '")
+        );
     }
     Ok(rows)
 }
@@ -201,9 +307,19 @@ fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles>
     let spec = &request.spec;
     let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
     // The raced entry's own `runs`, when it sets them, is its protocol's runs.
-    let own_runs = (spec.algorithms.iter())
-        .position(|a| a.label == request.algorithm)
-        .and_then(|a| loaded.algorithm_runs[a]);
+    let own: Vec<Option<u64>> = (spec.algorithms.iter().enumerate())
+        .filter(|(_, a)| {
+            let named = request.algorithm.split(',').any(|l| l.trim() == a.label);
+            named || (request.algorithm == "all" && a.paper_label.is_some())
+        })
+        .map(|(i, _)| loaded.algorithm_runs[i])
+        .collect();
+    if own.windows(2).any(|w| w[0] != w[1]) {
+        bail!(
+            "--algorithm: the raced entries set different runs; a race's entries share their runs"
+        );
+    }
+    let own_runs = own.first().copied().flatten();
     let (mut puzzles, mut labels) = (Vec::new(), Vec::new());
     let (mut runs, mut protocol_runs) = (Vec::new(), Vec::new());
     for (e, entry) in spec.puzzles.iter().enumerate() {

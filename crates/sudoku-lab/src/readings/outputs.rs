@@ -28,11 +28,11 @@ pub fn fit_order(fates: &[Fate]) -> Vec<usize> {
 }
 
 /// Generations and evaluations executed per reading (every run of the run file, capped runs
-/// and their reruns included).
-pub fn spent(store: &Store, readings: usize) -> Vec<(u64, u64, u64)> {
+/// and their reruns included, on every raced entry).
+pub fn spent(store: &Store, readings: usize, entries: usize) -> Vec<(u64, u64, u64)> {
     let mut out = vec![(0u64, 0u64, 0u64); readings];
     for r in store.records() {
-        let o = &mut out[r.reading as usize];
+        let o = &mut out[r.reading as usize / entries.max(1)];
         (o.0, o.1, o.2) = (o.0 + r.generations, o.1 + r.evaluations, o.2 + 1);
     }
     out
@@ -42,7 +42,7 @@ pub fn spent(store: &Store, readings: usize) -> Vec<(u64, u64, u64)> {
 /// eliminated with the Holm-adjusted p-value, its smallest adjusted p-value at its last look,
 /// and the generations, evaluations and runs spent on it.
 pub fn write_readings(path: &Path, setup: &Setup, fates: &[Fate], store: &Store) -> Result<()> {
-    let spent = spent(store, fates.len());
+    let spent = spent(store, fates.len(), setup.entries.len());
     write_atomic_with(path, |out| {
         let keys = setup.space.keys.join(",");
         writeln!(out, "reading,{keys},status,round,runs,stage,cell,p_holm,min_p_holm,generations,evaluations,runs_executed")?;
@@ -131,38 +131,23 @@ pub struct Cost {
 /// underestimate); where it has none, the mean over the readings that ran to their end there
 /// (0 where none did). The full factorial itself is never run, so this is an estimate, biased
 /// low where runs were capped.
-pub fn cost(setup: &Setup, store: &Store) -> Cost {
+pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
     let readings = setup.space.len();
-    let per_puzzle = setup.loaded.puzzles.len();
-    // (sum, n, ended) per reading and puzzle.
-    let mut seen = vec![(0f64, 0u64, true); readings * per_puzzle];
-    for (p, &runs) in setup.loaded.runs.iter().enumerate() {
+    // The (entry, puzzle) pairs the race tests: the full factorial runs each for every reading.
+    let mut pairs: Vec<(usize, usize)> = targets.iter().map(|t| (t.entry, t.puzzle)).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    // (sum, n, ended) per pair and reading.
+    let mut seen = vec![(0f64, 0u64, true); readings * pairs.len()];
+    for (i, &(e, p)) in pairs.iter().enumerate() {
         for r in 0..readings {
-            let cell = &mut seen[r * per_puzzle + p];
-            let (mut ended, mut censored) = ((0f64, 0u64), (0f64, 0u64));
-            for run in 0..runs {
-                match (
-                    store.seen(r as u32, p as u32, run, setup.full()),
-                    store.best(r as u32, p as u32, run),
-                ) {
-                    (Some(s), _) => ended = (ended.0 + s.generations as f64, ended.1 + 1),
-                    (None, Some(b)) => {
-                        censored = (censored.0 + b.generations as f64, censored.1 + 1)
-                    }
-                    _ => {}
-                }
-            }
-            *cell = if ended.1 > 0 {
-                (ended.0, ended.1, true)
-            } else {
-                (censored.0, censored.1, false)
-            };
+            seen[i * readings + r] = mean_of(setup, store, setup.solver(r, e), p);
         }
     }
     let (mut factorial, mut at_race) = (0f64, 0f64);
-    for (p, &runs) in setup.loaded.runs.iter().enumerate() {
-        let ended: Vec<f64> = (0..readings)
-            .map(|r| seen[r * per_puzzle + p])
+    for (i, &(_, p)) in pairs.iter().enumerate() {
+        let cells = &seen[i * readings..(i + 1) * readings];
+        let ended: Vec<f64> = (cells.iter())
             .filter(|c| c.2 && c.1 > 0)
             .map(|c| c.0 / c.1 as f64)
             .collect();
@@ -171,20 +156,84 @@ pub fn cost(setup: &Setup, store: &Store) -> Cost {
         } else {
             ended.iter().sum::<f64>() / ended.len() as f64
         };
-        for r in 0..readings {
-            let c = seen[r * per_puzzle + p];
+        for c in cells {
             let mean = if c.1 > 0 { c.0 / c.1 as f64 } else { fallback };
             factorial += mean * setup.protocol_runs[p] as f64;
-            at_race += mean * runs as f64;
+            at_race += mean * setup.loaded.runs[p] as f64;
         }
     }
+    let per_reading: u64 = pairs.iter().map(|&(_, p)| setup.protocol_runs[p]).sum();
     Cost {
         generations: store.records().iter().map(|r| r.generations).sum(),
         runs: store.records().len() as u64,
-        factorial_runs: readings as u64 * setup.protocol_runs.iter().sum::<u64>(),
+        factorial_runs: readings as u64 * per_reading,
         factorial_generations: factorial,
         factorial_generations_race: at_race,
     }
+}
+
+/// The generations of the runs of `solver` on puzzle `p`: (sum, count, ended) over the runs
+/// that ran to their end, else over its capped runs (ended false).
+fn mean_of(setup: &Setup, store: &Store, solver: usize, p: usize) -> (f64, u64, bool) {
+    let (mut ended, mut censored) = ((0f64, 0u64), (0f64, 0u64));
+    for run in 0..setup.loaded.runs[p] {
+        let (s, pz) = (solver as u32, p as u32);
+        match (store.seen(s, pz, run, setup.full()), store.best(s, pz, run)) {
+            (Some(x), _) => ended = (ended.0 + x.generations as f64, ended.1 + 1),
+            (None, Some(b)) => censored = (censored.0 + b.generations as f64, censored.1 + 1),
+            _ => {}
+        }
+    }
+    if ended.1 > 0 {
+        (ended.0, ended.1, true)
+    } else {
+        (censored.0, censored.1, false)
+    }
+}
+
+/// The header of race.csv.
+pub const RACE_HEADER: &str = "experiment,entries,readings,survived,eliminated,hidden,hidden_status,others_eliminated,others_eliminated_share,runs,generations,factorial_runs,factorial_generations,share_of_factorial";
+
+/// race.csv: the race in one row (what a summary of several races, and the site, read): the
+/// experiment, the raced entries, readings, survivors, the hidden reading's fate and the
+/// share of the others eliminated (synthetic races), and the cost against the full factorial.
+pub fn write_race(path: &Path, f: &Findings) -> Result<()> {
+    let n = f.fates.len();
+    let survived = f.fates.iter().filter(|x| x.eliminated.is_none()).count();
+    let (hidden, status, out, share) = match f.hidden {
+        Some((h, _)) => {
+            let others = n.saturating_sub(1);
+            let out = (0..n)
+                .filter(|&r| r != h && f.fates[r].eliminated.is_some())
+                .count();
+            let kept = f.fates[h].eliminated.is_none();
+            (
+                f.setup.space.id(h),
+                if kept { "survived" } else { "eliminated" }.to_string(),
+                out.to_string(),
+                format!("{:.4}", out as f64 / others.max(1) as f64),
+            )
+        }
+        None => Default::default(),
+    };
+    let c = &f.cost;
+    let entries: Vec<&str> = f.setup.entries.iter().map(|a| a.label.as_str()).collect();
+    let line = format!(
+        "{},{},{n},{survived},{},{hidden},{status},{out},{share},{},{},{},{:.0},{:.4}",
+        csv_text(&f.setup.request.spec.id),
+        csv_text(&entries.join(" ")),
+        n - survived,
+        c.runs,
+        c.generations,
+        c.factorial_runs,
+        c.factorial_generations,
+        c.generations as f64 / c.factorial_generations.max(1.0),
+    );
+    write_atomic_with(path, |out| {
+        writeln!(out, "{RACE_HEADER}")?;
+        writeln!(out, "{line}")?;
+        Ok(())
+    })
 }
 
 /// The cells raced, one line each, for the report.
@@ -232,12 +281,15 @@ fn report_text(f: &Findings) -> String {
     let survivors: Vec<usize> = (0..f.fates.len())
         .filter(|&r| f.fates[r].eliminated.is_none())
         .collect();
+    let plural = if setup.entries.len() > 1 { "s" } else { "" };
     let mut s = format!(
-        "# Readings of {}: `{}` against the published column \"{}\"\n\n",
+        "# Readings of {}: {} against the published column{plural}\n\n",
         setup.request.spec.id,
-        setup.algorithm.label,
-        setup.algorithm.paper_label.as_deref().unwrap_or("")
+        setup.names(),
     );
+    if setup.entries.len() > 1 {
+        s += "A reading is one combination of the options below applied to every raced entry (each keeps its own parameters); it survives only if it fits the rows of every column.\n\n";
+    }
     s += &format!(
         "{} readings of {} raced: every combination of {}. Published rows: {}.\n\n",
         space.len(),
@@ -407,11 +459,18 @@ pub fn write_chart(out: &Path, setup: &Setup, race: &Race, fates: &[Fate]) -> Re
     }
     let curve = lab_charts::SpecCurve {
         title: format!(
-            "{}: {} readings of {} against \"{}\" (survivors blue)",
+            "{}: {} readings of {} against {} (survivors blue)",
             setup.request.spec.id,
             space.len(),
-            setup.algorithm.label,
-            setup.algorithm.paper_label.as_deref().unwrap_or("")
+            setup.algorithm.algorithm,
+            if setup.entries.len() > 1 {
+                format!("{} columns", setup.entries.len())
+            } else {
+                format!(
+                    "\"{}\"",
+                    setup.algorithm.paper_label.as_deref().unwrap_or("")
+                )
+            }
         ),
         y_label: "-log10 smallest Holm-adjusted p (last look)".into(),
         scores: order.iter().map(|&r| score(&fates[r])).collect(),

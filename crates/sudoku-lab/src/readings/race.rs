@@ -72,6 +72,9 @@ pub struct Race<'a> {
     pub full: u64,
     pub alpha: f64,
     pub threads: usize,
+    /// The number of raced entries: reading r on entry e is the protocol's algorithm
+    /// `r * entries + e`.
+    pub entries: usize,
 }
 
 impl Race<'_> {
@@ -97,7 +100,7 @@ impl Race<'_> {
     /// Run the race, executing and recording runs in `store` (runs already there are not
     /// redone). The fate of every reading.
     pub fn run(&self, store: &mut Store) -> Result<Vec<Fate>> {
-        let readings = self.protocol.solvers.len();
+        let readings = self.protocol.solvers.len() / self.entries.max(1);
         let mut fates = vec![Fate::default(); readings];
         let mut look = 0;
         for (k, &n) in self.rounds.iter().enumerate() {
@@ -142,8 +145,9 @@ impl Race<'_> {
         let runs = n.min(self.protocol.runs[t.puzzle]);
         let mut jobs = Vec::with_capacity(alive.len() * runs as usize);
         for &r in alive {
+            let solver = (r * self.entries + t.entry) as u32;
             for run in 0..runs {
-                jobs.push((r as u32, t.puzzle as u32, run, cap));
+                jobs.push((solver, t.puzzle as u32, run, cap));
             }
         }
         jobs
@@ -152,9 +156,10 @@ impl Race<'_> {
     /// Runs 0..n of reading `r` on target `t` under `cap` generations.
     fn tally(&self, store: &Store, r: usize, t: &Target, n: u64, cap: u64) -> Tally {
         let mut x = Tally::default();
+        let solver = (r * self.entries + t.entry) as u32;
         for run in 0..n.min(self.protocol.runs[t.puzzle]) {
-            if let Some(s) = store.seen(r as u32, t.puzzle as u32, run, cap) {
-                x.add(t, s.solved, s.generations);
+            if let Some(s) = store.seen(solver, t.puzzle as u32, run, cap) {
+                x.add(t, s.solved, s.generations, s.counter);
             }
         }
         x

@@ -199,18 +199,18 @@ mod tests {
     #[test]
     fn the_default_space_is_the_ambiguity_table() {
         let s = Space::of(&ret_ga(), &[]).unwrap();
-        assert_eq!(s.len(), 576);
+        assert_eq!(s.len(), 384);
         assert_eq!(s.keys[0], "elitism");
         assert_eq!(s.id(0), "r001");
-        for r in [0, 1, 17, 575] {
+        for r in [0, 1, 17, 383] {
             assert_eq!(s.index(&s.choice(r)), r);
         }
-        let last = s.params(575);
+        let last = s.params(383);
         assert_eq!(last["elitism"].as_str(), Some("best"));
         assert_eq!(last["success_generation"].as_str(), Some("completed"));
         assert_eq!(
             s.find("elitism=best,success_generation=completed").unwrap(),
-            288 + 1
+            192 + 1
         );
     }
 

@@ -21,6 +21,11 @@ use sudoku_core::Budget;
 /// The header of the race's run file.
 pub const HEADER: &str = "reading,puzzle,run,seed,cap,solved,generations,evaluations";
 
+/// The header when the race compares an algorithm counter (the spec's `counter`, e.g.
+/// Benbassat's distinct boards): the counter's value of each run in a ninth column.
+pub const HEADER_COUNTER: &str =
+    "reading,puzzle,run,seed,cap,solved,generations,evaluations,counter";
+
 /// One executed run: which (reading, puzzle, run), the generation budget it had, and how it
 /// ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,13 +38,17 @@ pub struct Record {
     pub solved: bool,
     pub generations: u64,
     pub evaluations: u64,
+    /// The spec's counter at the end of the run (races on a counter only).
+    pub counter: Option<u64>,
 }
 
-/// What a run shows under some budget: solved or not, and its generations.
+/// What a run shows under some budget: solved or not, its generations, and its counter (a
+/// run that ended; None under a smaller budget).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
     pub solved: bool,
     pub generations: u64,
+    pub counter: Option<u64>,
 }
 
 /// A job of the race: (reading, puzzle, run) under a generation budget.
@@ -53,6 +62,8 @@ pub struct Store {
     best: HashMap<(u32, u32, u64), Record>,
     /// The full generation budget: a run that had it is final.
     full: u64,
+    /// The counter the race compares (the spec's `counter`), if any.
+    counter: Option<String>,
 }
 
 impl Store {
@@ -64,9 +75,11 @@ impl Store {
             records: Vec::new(),
             best: HashMap::new(),
             full,
+            counter: protocol.spec.counter.clone(),
         };
+        let header = store.header();
         if !path.exists() {
-            crate::protocol::io::write_atomic(path, format!("{HEADER}\n").as_bytes())?;
+            crate::protocol::io::write_atomic(path, format!("{header}\n").as_bytes())?;
             return Ok(store);
         }
         if !resume {
@@ -85,11 +98,12 @@ impl Store {
             }
             let at = || format!("{}:{}", path.display(), i + 1);
             if i == 0 {
-                if line.trim_end() != HEADER {
+                if line.trim_end() != header {
                     bail!("{}: not the header of a race's run file", at());
                 }
             } else {
-                let r = parse(line.trim_end(), &plan, full).with_context(at)?;
+                let r = parse(line.trim_end(), &plan, full, store.counter.is_some())
+                    .with_context(at)?;
                 store.insert(r);
             }
             valid += line.len();
@@ -100,6 +114,14 @@ impl Store {
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(store)
+    }
+
+    /// The run file's header.
+    fn header(&self) -> &'static str {
+        match self.counter {
+            Some(_) => HEADER_COUNTER,
+            None => HEADER,
+        }
     }
 
     fn insert(&mut self, r: Record) {
@@ -122,11 +144,13 @@ impl Store {
             return Some(Seen {
                 solved: o.solved,
                 generations: o.generations,
+                counter: o.counter,
             });
         }
         (o.generations > cap).then_some(Seen {
             solved: false,
             generations: cap,
+            counter: None,
         })
     }
 
@@ -149,6 +173,7 @@ impl Store {
             .open(&self.path)
             .with_context(|| format!("cannot append to {}", self.path.display()))?;
         let next = Mutex::new(todo.into_iter());
+        let counter = self.counter.as_deref();
         let (tx, rx) = mpsc::channel::<Record>();
         let path = self.path.clone();
         let done = std::thread::scope(|scope| {
@@ -156,7 +181,7 @@ impl Store {
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while let Some(job) = next.lock().ok().and_then(|mut n| n.next()) {
-                    let _ = tx.send(run_one(protocol, &plan, job));
+                    let _ = tx.send(run_one(protocol, &plan, job, counter));
                 }
             });
             drop(tx);
@@ -174,7 +199,7 @@ impl Store {
         let mut records = self.records.clone();
         records.sort();
         write_atomic_with(&self.path, |out| {
-            writeln!(out, "{HEADER}")?;
+            writeln!(out, "{}", self.header())?;
             for r in &records {
                 writeln!(out, "{}", line(protocol, r))?;
             }
@@ -194,7 +219,12 @@ impl Store {
 }
 
 /// Execute one job through the protocol.
-fn run_one(protocol: &Protocol, plan: &Plan, (reading, puzzle, run, cap): Job) -> Record {
+fn run_one(
+    protocol: &Protocol,
+    plan: &Plan,
+    (reading, puzzle, run, cap): Job,
+    counter: Option<&str>,
+) -> Record {
     let index = plan.index(reading as usize, puzzle as usize, run);
     let job = plan.job(index.unwrap_or(0));
     let budget = Budget {
@@ -211,6 +241,7 @@ fn run_one(protocol: &Protocol, plan: &Plan, (reading, puzzle, run, cap): Job) -
         solved: done.row.solved == 1,
         generations: done.row.generations,
         evaluations: done.row.evaluations,
+        counter: counter.map(|c| crate::protocol::io::counter(&done.row.counters, c).unwrap_or(0)),
     }
 }
 
@@ -231,15 +262,28 @@ fn append_all(file: std::fs::File, path: &Path, rx: mpsc::Receiver<Record>) -> R
 /// writer thread holds no names; [`Store::finish`] writes the names.
 fn raw_line(r: &Record) -> String {
     format!(
-        "#{},#{},{},{},{},{},{},{}",
-        r.reading, r.puzzle, r.run, r.seed, r.cap, r.solved as u8, r.generations, r.evaluations
+        "#{},#{},{},{},{},{},{},{}{}",
+        r.reading,
+        r.puzzle,
+        r.run,
+        r.seed,
+        r.cap,
+        r.solved as u8,
+        r.generations,
+        r.evaluations,
+        counter_field(r)
     )
+}
+
+/// `,value` of a counter race's ninth column (nothing in other races).
+fn counter_field(r: &Record) -> String {
+    r.counter.map(|c| format!(",{c}")).unwrap_or_default()
 }
 
 /// A record as the finished file holds it: reading and puzzle by name.
 fn line(protocol: &Protocol, r: &Record) -> String {
     format!(
-        "{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{}{}",
         protocol.spec.algorithms[r.reading as usize].label,
         protocol.puzzles[r.puzzle as usize].id,
         r.run,
@@ -247,17 +291,19 @@ fn line(protocol: &Protocol, r: &Record) -> String {
         r.cap,
         r.solved as u8,
         r.generations,
-        r.evaluations
+        r.evaluations,
+        counter_field(r)
     )
 }
 
 /// A line of the run file, checked against the race: a known reading and puzzle (by name, or
 /// by `#number` as appended), a run of the plan with the plan's seed, a cap within the full
 /// budget, generations within the cap.
-fn parse(line: &str, plan: &Plan, full: u64) -> Result<Record> {
+fn parse(line: &str, plan: &Plan, full: u64, counter: bool) -> Result<Record> {
     let f: Vec<&str> = line.split(',').collect();
-    if f.len() != 8 {
-        bail!("expected 8 fields, found {}", f.len());
+    let want = if counter { 9 } else { 8 };
+    if f.len() != want {
+        bail!("expected {want} fields, found {}", f.len());
     }
     let num = |i: usize, what: &str| -> Result<u64> {
         f[i].parse::<u64>()
@@ -293,6 +339,11 @@ fn parse(line: &str, plan: &Plan, full: u64) -> Result<Record> {
         },
         generations: num(6, "generations")?,
         evaluations: num(7, "evaluations")?,
+        counter: if counter {
+            Some(num(8, "counter")?)
+        } else {
+            None
+        },
     };
     if job.seed != r.seed {
         bail!("seed {} is not the protocol's seed of this run", r.seed);
@@ -317,6 +368,7 @@ mod tests {
             records: Vec::new(),
             best: HashMap::new(),
             full: 1000,
+            counter: None,
         };
         for (run, &(cap, solved, generations)) in records.iter().enumerate() {
             s.insert(Record {
@@ -328,6 +380,7 @@ mod tests {
                 solved,
                 generations,
                 evaluations: 0,
+                counter: None,
             });
         }
         s
@@ -373,6 +426,7 @@ mod tests {
             solved: true,
             generations: 500,
             evaluations: 0,
+            counter: None,
         });
         assert_eq!(s.records().len(), 2);
         assert_eq!(s.seen(0, 0, 0, 1000).map(|x| x.generations), Some(500));

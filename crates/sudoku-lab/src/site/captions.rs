@@ -6,6 +6,14 @@
 /// (file name, or a prefix ending in `-` / `*`, caption).
 const CAPTIONS: &[(&str, &str)] = &[
     (
+        "spec-curve.svg",
+        "Specification curve of a reading search: every reading raced, best fit first \
+         (survivors, in blue, first), its -log10 smallest Holm-adjusted p-value at its last \
+         look (higher: worse fit) with the elimination threshold as a line, and its option \
+         values as a dot matrix beneath. Look for the option values the survivors share: \
+         those are what the table constrains.",
+    ),
+    (
         "success.svg",
         "Success (% of runs, Wilson 95 % interval) and time per run of each variant or puzzle, \
          ours (solid) against the paper's value (dashed, where published). Look for paper \
@@ -97,21 +105,34 @@ const CAPTIONS: &[(&str, &str)] = &[
     ),
     (
         "compare-ert.svg",
-        "Expected running time (evaluations per success, log) per algorithm and puzzle set; no \
-         point where no run succeeded. Lower is better; look at the gaps between algorithms \
-         of similar success.",
+        "Expected running time (evaluations per success, log) per algorithm and puzzle set, \
+         shaded: its 95 % bootstrap interval (runs resampled within each puzzle; for all, \
+         puzzles then runs); no point where no run succeeded, a band open at the top where \
+         some resamples have no success. Lower is better; look at the gaps between algorithms \
+         of similar success and whether their bands overlap.",
     ),
     (
         "compare-ecdf.svg",
-        "Runtime ECDF: the fraction of runs solved within each number of evaluations (log), \
-         one curve per algorithm; a curve that ends below 1 has unsolved runs. A curve to the \
-         left and higher is better.",
+        "Runtime ECDF with unsolved runs censored where they stopped: the Kaplan-Meier \
+         fraction of runs solved within each number of evaluations (log), one curve per \
+         algorithm, shaded: 95 % pointwise bootstrap band; a curve that ends below 1 has \
+         unsolved runs. A curve to the left and higher is better; where bands overlap the \
+         runs do not separate the algorithms.",
+    ),
+    (
+        "compare-ecdf-seconds.svg",
+        "The runtime ECDF as above against wall-clock seconds of this machine: an evaluation \
+         costs each algorithm a different time, so the order can differ from the one by \
+         evaluations. The budget is in evaluations, so unsolved runs are censored at different \
+         wall times and a curve can end above its success rate (the report says where): read \
+         it for how fast the early solves come.",
     ),
     (
         "compare-targets.svg",
         "Fixed-target ECDFs: the fraction of runs that reached each penalty target within the \
-         evaluations, one curve per algorithm. Look at which algorithm reaches the easy targets \
-         first and which reaches the hard ones at all.",
+         evaluations (Kaplan-Meier: a run that stopped before reaching it is censored there), \
+         one curve per algorithm, shaded: 95 % bootstrap band (puzzles, then runs). Look at \
+         which algorithm reaches the easy targets first and which reaches the hard ones at all.",
     ),
     (
         "compare-budget.svg",
@@ -128,6 +149,21 @@ const CAPTIONS: &[(&str, &str)] = &[
         "compare-cd-seconds.svg",
         "Critical-difference diagram as above, the ranks by wall time instead of evaluations. \
          Look for algorithms that change place: cheap evaluations or expensive ones.",
+    ),
+    (
+        "compare-bayes-ert.svg",
+        "Bayesian signed-rank test on per-puzzle ERT (log scale), one triangle per pair: each \
+         shade is posterior samples of (A better, practically equivalent, B better), the \
+         corners being certainty of each; the lines split where each is the most probable, \
+         with its probability. Look for mass near the top corner: a difference too small to \
+         matter (the ROPE), which a p-value cannot show.",
+    ),
+    (
+        "compare-bayes-success.svg",
+        "Bayesian signed-rank test on per-puzzle success rates, one triangle per pair, read as \
+         the one above: bottom corners for A or B better by more than the ROPE, the top for \
+         practically equivalent. Look for pairs whose mass straddles a line: undecided with \
+         these runs.",
     ),
 ];
 

@@ -1,53 +1,10 @@
 //! The algorithms' own documentation, for the site's "options used" section: the doc comments
-//! of each algorithm crate, read from its source files at compile time (`include_str!`, the
-//! text rustdoc renders), parsed at run time. Nothing is copied by hand: an option's paper
-//! quote is the `///` comment of its config field, of its enum and of the chosen variant.
+//! of each algorithm crate, read from its source files at compile time (`include_str!` in its
+//! registry entry, `sudoku_core::Algorithm::sources`: the text rustdoc renders), parsed at run
+//! time. Nothing is copied by hand: an option's paper quote is the `///` comment of its config
+//! field, of its enum and of the chosen variant.
 
 use std::collections::HashMap;
-
-/// Source files of each algorithm crate (algorithm name as in the spec, crate name, files).
-const SOURCES: &[(&str, &str, &[&str])] = &[
-    (
-        "ret-ga",
-        "ret-ga",
-        &[
-            include_str!("../../../ret-ga/src/lib.rs"),
-            include_str!("../../../ret-ga/src/config.rs"),
-            include_str!("../../../ret-ga/src/ops.rs"),
-        ],
-    ),
-    (
-        "mk-ga",
-        "mk-ga",
-        &[
-            include_str!("../../../mk-ga/src/lib.rs"),
-            include_str!("../../../mk-ga/src/ops.rs"),
-        ],
-    ),
-    (
-        "reseda",
-        "reseda",
-        &[
-            include_str!("../../../reseda/src/lib.rs"),
-            include_str!("../../../reseda/src/config.rs"),
-            include_str!("../../../reseda/src/model.rs"),
-        ],
-    ),
-    (
-        "gen-ga",
-        "gen-ga",
-        &[include_str!("../../../gen-ga/src/lib.rs")],
-    ),
-    ("cso", "cso", &[include_str!("../../../cso/src/lib.rs")]),
-    (
-        "lewis-sa",
-        "lewis-sa",
-        &[
-            include_str!("../../../lewis-sa/src/lib.rs"),
-            include_str!("../../../lewis-sa/src/ops.rs"),
-        ],
-    ),
-];
 
 /// The doc comments of one crate.
 #[derive(Default, Debug)]
@@ -83,10 +40,7 @@ impl OptionDocs {
 
 /// The docs of the crate implementing `algorithm`, if it is one of the registry's.
 pub fn for_algorithm(algorithm: &str) -> Option<CrateDocs> {
-    SOURCES
-        .iter()
-        .find(|(a, _, _)| *a == algorithm)
-        .map(|(_, name, files)| parse(name, files))
+    crate::algos::sources(algorithm).map(|(name, files)| parse(name, files))
 }
 
 /// Parses the doc comments of `files` (the first is lib.rs).
@@ -324,7 +278,7 @@ mod tests {
 
     #[test]
     fn every_registry_algorithm_has_crate_docs() {
-        for (a, _, _) in SOURCES {
+        for a in crate::algos::REGISTRY.iter().map(|a| a.name()) {
             let d = for_algorithm(a).unwrap();
             assert!(!d.top.is_empty(), "{a}: no //! doc");
         }

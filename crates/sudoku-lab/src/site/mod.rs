@@ -19,6 +19,7 @@ mod docs;
 pub mod findings;
 mod html;
 mod markdown;
+mod races;
 pub mod summary;
 mod tables;
 
@@ -117,7 +118,8 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         None => default_out(results)?,
     };
     let experiments = load_all(results)?;
-    if experiments.is_empty() {
+    let searches = races::load_all(results)?;
+    if experiments.is_empty() && searches.is_empty() {
         bail!(
             "{}: no results folder (a folder with meta.json) in it",
             results.display()
@@ -142,7 +144,17 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         write_atomic(&out.join(&name), body.as_bytes())?;
         written.push(name);
     }
-    write_atomic(&out.join("index.html"), index_page(&experiments).as_bytes())?;
+    for r in &searches {
+        for (name, body) in races::pages(r, &base) {
+            write_atomic(&out.join(&name), body.as_bytes())?;
+            written.push(name);
+        }
+    }
+    let index = index_page(&experiments).replace(
+        "</main>",
+        &format!("{}</main>", races::index_section(&searches)),
+    );
+    write_atomic(&out.join("index.html"), index.as_bytes())?;
     let readme = (out_abs == default_out(results)?)
         .then(|| results_abs.parent().map(|p| p.join("README.md")))
         .flatten();

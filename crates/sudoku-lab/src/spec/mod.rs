@@ -13,6 +13,7 @@ pub mod embedded;
 mod external;
 mod paths;
 mod puzzles;
+pub mod rope;
 mod sensitivity;
 mod validate;
 
@@ -90,6 +91,16 @@ pub struct Spec {
     /// `export --format ioh`. Default false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub anytime: bool,
+    /// With `report = "compare"`: the region of practical equivalence (ROPE) of the Bayesian
+    /// signed-rank test on per-puzzle ERT, as a ratio: two ERTs within this factor of each other
+    /// are practically equivalent (the test works on ln ERT with a ROPE of +-ln(ratio)).
+    /// Default [`rope::DEFAULT_ROPE_ERT_RATIO`]; from 1 (no ROPE) to 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rope_ert_ratio: Option<f64>,
+    /// With `report = "compare"`: the ROPE of the Bayesian signed-rank test on per-puzzle
+    /// success rates, a difference of rates. Default [`rope::DEFAULT_ROPE_SUCCESS`]; 0 to 0.5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rope_success: Option<f64>,
     pub puzzles: Vec<PuzzleRef>,
     pub algorithms: Vec<AlgorithmSpec>,
 }

@@ -38,6 +38,7 @@ impl Spec {
         self.check_trajectory()?;
         self.check_chart()?;
         self.check_compare()?;
+        self.check_ropes()?;
         self.check_versus()?;
         self.check_sensitivity()?;
         self.check_grades()

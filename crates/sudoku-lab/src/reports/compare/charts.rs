@@ -1,16 +1,17 @@
 //! The charts of `report = "compare"` (see `compare_report`): success with Wilson 95 % bars and
-//! ERT per puzzle set, runtime ECDFs (COCO style: log evaluations, one curve per algorithm,
-//! unsolved runs keep a curve below 1), fixed-target ECDFs and fixed-budget box plots from the
+//! ERT (with its bootstrap band) per puzzle set, the runtime ECDFs (Kaplan-Meier, drawn by
+//! [`super::survival_charts`]), fixed-target ECDFs and fixed-budget box plots from the
 //! anytime data, and the critical-difference diagram of the pooled Friedman ranks (Demsar 2006)
 //! with the Wilcoxon-Holm cliques. Each chart as SVG and PNG.
 
 use super::data::penalties_at;
 use super::data::{self as cd, Data};
 use super::stats::{Friedman, Unit};
+use super::survival::Survival;
 use anyhow::Result;
 use lab_charts::{
-    render, render_boxes, render_cd, render_panels, BoxChart, BoxSeries, CdDiagram, LineChart,
-    Marker, Series, XAxis,
+    render, render_boxes, render_cd, BoxChart, BoxSeries, CdDiagram, LineChart, Marker, Series,
+    XAxis,
 };
 use std::path::Path;
 
@@ -22,11 +23,11 @@ fn paths(dir: &Path, name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
 }
 
 /// Draws every chart of the report into `dir`.
-pub fn draw(data: &Data, tests: &[Friedman], dir: &Path) -> Result<()> {
-    success_and_ert(data, dir)?;
-    ecdf(data, dir)?;
+pub fn draw(data: &Data, tests: &[Friedman], surv: &Survival, dir: &Path) -> Result<()> {
+    success_and_ert(data, surv, dir)?;
+    super::survival_charts::draw(data, surv, dir)?;
     if data.anytime {
-        targets(data, dir)?;
+        super::survival_charts::targets(data, dir)?;
         budget(data, dir)?;
     }
     for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
@@ -35,7 +36,7 @@ pub fn draw(data: &Data, tests: &[Friedman], dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
+fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
     let names = data.scope_names();
     let mut rate = Vec::new();
     let mut ert = Vec::new();
@@ -68,6 +69,7 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
         ert.push(
             Series::new(label.clone(), e, Marker::nth(a))
                 .color(a)
+                .band(super::survival_charts::ert_band(data, surv, a))
                 .missing(none, "no run solved (no ERT)"),
         );
     }
@@ -93,7 +95,7 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
     render(&c, 1100, 560, &svg, &png)?;
     let (svg, png) = paths(dir, "compare-ert");
     let c = chart(
-        "ERT (evaluations of all runs / successes)",
+        "ERT (evaluations of all runs / successes), 95 % bootstrap band",
         "ERT (evaluations)",
         ert,
         true,
@@ -101,76 +103,6 @@ fn success_and_ert(data: &Data, dir: &Path) -> Result<()> {
     );
     render(&c, 1100, 560, &svg, &png)?;
     Ok(())
-}
-
-/// One ECDF panel: a step curve per algorithm from `times(algorithm)`.
-fn ecdf_panel(data: &Data, title: String, times: impl Fn(usize) -> Vec<f64>) -> LineChart {
-    let series = (0..data.algorithms.len())
-        .map(|a| {
-            let pts = cd::ecdf_points(&times(a), 1.0, data.budget as f64);
-            Series::new(data.algorithms[a].clone(), pts, Marker::None)
-                .step()
-                .color(a)
-        })
-        .collect();
-    LineChart {
-        title: crate::reports::quick::title(title),
-        x_label: "evaluations".into(),
-        y_label: "fraction of runs".into(),
-        x: XAxis::Numeric {
-            min: 1.0,
-            max: data.budget as f64,
-        },
-        y_min: Some(0.0),
-        y_max: Some(1.0),
-        log_y: false,
-        log_x: true,
-        series,
-    }
-}
-
-fn ecdf(data: &Data, dir: &Path) -> Result<()> {
-    let names = data.scope_names();
-    let panels: Vec<LineChart> = names
-        .iter()
-        .enumerate()
-        .map(|(s, name)| {
-            ecdf_panel(data, format!("solved: {name}"), |a| {
-                cd::censored(data.runs_of(a, s))
-            })
-        })
-        .collect();
-    grid(&panels, dir, "compare-ecdf")
-}
-
-fn grid(panels: &[LineChart], dir: &Path, name: &str) -> Result<()> {
-    let columns = panels.len().min(4);
-    let rows = panels.len().div_ceil(columns);
-    let (svg, png) = paths(dir, name);
-    render_panels(
-        panels,
-        columns,
-        440 * columns as u32,
-        380 * rows as u32,
-        &svg,
-        &png,
-    )?;
-    Ok(())
-}
-
-fn targets(data: &Data, dir: &Path) -> Result<()> {
-    let pooled = data.scopes.len();
-    let panels: Vec<LineChart> = cd::TARGETS
-        .iter()
-        .map(|&t| {
-            ecdf_panel(data, format!("penalty <= {t} (all puzzles)"), |a| {
-                data.runs_of(a, pooled)
-                    .map(|r| cd::hitting_time(r, t))
-                    .collect()
-            })
-        })
-        .collect();
-    grid(&panels, dir, "compare-targets")
 }
 
 fn budget(data: &Data, dir: &Path) -> Result<()> {

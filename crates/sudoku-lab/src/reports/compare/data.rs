@@ -4,7 +4,7 @@
 //! run-time views computed from them (ECDF, ERT, fixed target, fixed budget). Pure functions
 //! over [`Data`], tested on hand-made runs; the statistics and charts are in `compare_report`.
 
-use crate::protocol::io::for_each_row;
+use crate::protocol::io::for_each_numbered_row;
 use crate::spec::{Loaded, Spec};
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
@@ -77,7 +77,17 @@ impl Data {
             .map(|(i, p)| (p.id.as_str(), i))
             .collect();
         let mut units: HashMap<usize, Units> = HashMap::new();
-        for_each_row(&dir.join("runs.csv"), |r| {
+        let path = dir.join("runs.csv");
+        for_each_numbered_row(&path, |line, r| {
+            // Wall times are the seconds of the censored runtimes: a run that took NaN or
+            // negative time has no place on them.
+            if !(r.wall_ms.is_finite() && r.wall_ms >= 0.0) {
+                bail!(
+                    "{}:{line}: wall_ms {} is not a time (finite, >= 0)",
+                    path.display(),
+                    r.wall_ms
+                );
+            }
             let a = data.algorithms.iter().position(|x| *x == r.algorithm);
             let (Some(a), Some(&p)) = (a, puzzle_of.get(r.puzzle.as_str())) else {
                 bail!(
@@ -298,29 +308,6 @@ pub fn early_stops(data: &Data, a: usize, max_evaluations: Option<u64>) -> Optio
     })
 }
 
-/// The points of an empirical cumulative distribution (COCO's runtime distribution) of
-/// `times` (`+inf` never counts): `(x, fraction of all runs with time <= x)` at each distinct
-/// finite time, preceded by `(start, 0)` and closed at `(end, final fraction)`. Drawn as a
-/// post-step function on a log axis: unsolved runs keep the curve below 1.
-pub fn ecdf_points(times: &[f64], start: f64, end: f64) -> Vec<(f64, f64)> {
-    let n = times.len().max(1) as f64;
-    let mut finite: Vec<f64> = times.iter().copied().filter(|t| t.is_finite()).collect();
-    finite.sort_by(f64::total_cmp);
-    let mut pts = vec![(start, 0.0)];
-    for (i, &t) in finite.iter().enumerate() {
-        let frac = (i + 1) as f64 / n;
-        match pts.last_mut() {
-            Some(last) if last.0 == t => last.1 = frac,
-            _ => pts.push((t.max(start), frac)),
-        }
-    }
-    let last = pts.last().map_or(0.0, |p| p.1);
-    if pts.last().is_some_and(|p| p.0 < end) {
-        pts.push((end, last));
-    }
-    pts
-}
-
 /// Decades from 10^2 up to `budget` (and `budget` itself when it is not a power of ten): the
 /// fixed-budget view's evaluation counts.
 pub fn budgets(budget: u64) -> Vec<u64> {
@@ -362,22 +349,6 @@ mod tests {
             penalty: trajectory.last().map_or(0, |p| p.1),
             trajectory,
             termination: if solved { "solved" } else { "converged" }.into(),
-        }
-    }
-
-    #[test]
-    fn ecdf_counts_only_finite_times_and_never_reaches_one_with_failures() {
-        type Case<'a> = (&'a [f64], Vec<(f64, f64)>);
-        let cases: &[Case] = &[
-            (
-                &[10.0, f64::INFINITY, 30.0, 10.0],
-                vec![(1.0, 0.0), (10.0, 0.5), (30.0, 0.75), (100.0, 0.75)],
-            ),
-            (&[f64::INFINITY], vec![(1.0, 0.0), (100.0, 0.0)]),
-            (&[100.0], vec![(1.0, 0.0), (100.0, 1.0)]),
-        ];
-        for (times, expected) in cases {
-            assert_eq!(&ecdf_points(times, 1.0, 100.0), expected, "{times:?}");
         }
     }
 

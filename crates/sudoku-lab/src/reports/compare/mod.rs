@@ -19,17 +19,31 @@
 //!   the test does not depend on the choice; a puzzle that both algorithms of a pair never
 //!   solve is a zero difference (dropped, as R does).
 //! * `compare-targets.csv`, `compare-budget.csv` (with `anytime = true`): the fixed-target
-//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it) and the
+//!   view (runs that reach a penalty of at most 16, 8, 4, 2, 0 and the ERT to reach it; its
+//!   chart as censored Kaplan-Meier curves with bands, see [`survival_charts`]) and the
 //!   fixed-budget view (the distribution of the best penalty so far after 10^2, 10^3, ...
 //!   evaluations), over all puzzles.
 //! * Charts: success with Wilson bars and ERT per scope, runtime ECDFs per scope and pooled,
 //!   fixed-target ECDFs, fixed-budget box plots, and the critical-difference diagram.
+//! * `compare-bayes.csv` and the simplex charts `compare-bayes-ert.png`,
+//!   `compare-bayes-success.png`: the Bayesian signed-rank test with a region of practical
+//!   equivalence between every pair over the puzzles of each scope (see [`bayes`]).
+//! * `compare-runs-needed.csv`: the runs per puzzle each pairwise comparison needs for 80 %
+//!   power to detect a 10-point success difference or a 2x ERT (see [`runs_needed`]).
+//! * `compare-survival.csv`, `compare-logrank.csv`: censored runtimes (issue 20, see
+//!   [`survival`]): Kaplan-Meier runtime distributions with unsolved runs censored where they
+//!   stopped (the runtime ECDF charts, with bootstrap bands), median time to solve with its
+//!   interval, ERT with its bootstrap interval, and pairwise log-rank tests.
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
+pub mod bayes;
 pub mod charts;
 pub mod data;
 pub mod report;
+pub mod runs_needed;
 pub mod stats;
+pub mod survival;
+pub mod survival_charts;
 
 use super::inputs::Inputs;
 use anyhow::Result;
@@ -48,6 +62,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
     );
 
     let pairs = pairs(data)?;
+    let surv = &survival::Survival::compute(data)?;
     let mut tests = Vec::new();
     for unit in [Unit::Evaluations, Unit::Seconds] {
         for s in 0..=data.scopes.len() {
@@ -59,12 +74,26 @@ pub fn write(inp: &Inputs) -> Result<String> {
     let success = report::success_table(data);
     let pair_t = report::pairs_table(data, &pairs);
     let (fried, ranks, post) = report::friedman_tables(data, &tests);
+    let ropes = (spec.rope_log_ert(), spec.rope_success_rate());
+    let bayes_tests = bayes::compute(data, ropes, spec.master_seed)?;
+    let bayes_t = bayes::table(data, &bayes_tests);
+    let effect = runs_needed::Effect::default();
+    let needed = runs_needed::compute(data, &effect)?;
+    let needed_t = runs_needed::table(data, &needed, &effect);
+    let (km, logrank) = (
+        survival::survival_table(data, surv),
+        survival::logrank_table(data, surv),
+    );
     let mut tables = vec![
         ("compare-success", &success),
         ("compare-pairs", &pair_t),
         ("compare-friedman", &fried),
         ("compare-ranks", &ranks),
         ("compare-posthoc", &post),
+        ("compare-bayes", &bayes_t),
+        ("compare-runs-needed", &needed_t),
+        ("compare-survival", &km),
+        ("compare-logrank", &logrank),
     ];
     let (targets, budget);
     if data.anytime {
@@ -76,17 +105,20 @@ pub fn write(inp: &Inputs) -> Result<String> {
     for (name, t) in &tables {
         report::write_table(dir, name, t, &spec.id)?;
     }
-    charts::draw(data, &tests, dir)?;
-    Ok(report::markdown(spec, data, &tests, &tables, note))
+    charts::draw(data, &tests, surv, dir)?;
+    bayes::draw(data, &bayes_tests, dir)?;
+    let runtimes = survival::markdown(data, surv);
+    let md = report::markdown(spec, data, &tests, &tables, note, &runtimes);
+    let extra =
+        bayes::markdown(data, &bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
+    Ok(before_files(md, &extra))
 }
 
-/// What to change so that an algorithm's runs use the budget, by why they stopped early.
-pub fn early_stop_hint(algorithm: &str, termination: &str) -> &'static str {
-    match (algorithm, termination) {
-        ("reseda", "converged") => "set `attempts` to use the budget",
-        (_, "generation_limit") => "raise `max_generations` to use the budget",
-        _ => "its own stopping rule ends them",
-    }
+/// `md` with `extra` inserted before its "## Files" section (at the end without one).
+fn before_files(mut md: String, extra: &str) -> String {
+    let at = md.find("\n## Files").unwrap_or(md.len());
+    md.insert_str(at, extra);
+    md
 }
 
 /// Each algorithm's effective budget (issue 21): where unsolved runs stopped before the spec's
@@ -107,7 +139,7 @@ fn effective_budgets(spec: &crate::spec::Spec, data: &Data) -> String {
                 e.unsolved,
                 e.termination,
                 e.median_evaluations,
-                early_stop_hint(&alg.algorithm, &e.termination)
+                crate::algos::early_stop_hint(&alg.algorithm, &e.termination)
             ),
             None => format!("`{}`: {max} (every unsolved run used it)", alg.label),
         };

@@ -323,26 +323,13 @@ pub(super) fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str
     Ok(())
 }
 
-/// What one fitness evaluation is, per algorithm (the unit of every budget and ERT here).
-pub fn evaluation_unit(algorithm: &str) -> &'static str {
-    match algorithm {
-        "ret-ga" => "the fitness of one new individual (each child of crossover + mutation + repetition removal, and each member of a reinitialised population), counted incrementally",
-        "mk-ga" => "the fitness (eq. (1)) of one new individual: each child of a generation, each member of a restarted population",
-        "reseda" => "the cost of one sampled grid (Q samples per round)",
-        "cso" => "the fitness of one candidate position: each seeking-mode copy and each tracing-mode move",
-        "lewis-sa" => "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample",
-        "gen-ga" => "the fitness of one new board",
-        "external" => "what the external solver counts and reports (its own unit: the runner checks the count against the budget, not what it counts)",
-        _ => "see the algorithm's crate docs",
-    }
-}
-
 pub(super) fn markdown(
     spec: &crate::spec::Spec,
     data: &Data,
     tests: &[Friedman],
     tables: &[(&str, &Table)],
     note: &str,
+    runtimes: &str,
 ) -> String {
     use std::fmt::Write as _;
     let mut md = format!("# {}\n\n{note}\n\n", spec.title);
@@ -355,7 +342,7 @@ pub(super) fn markdown(
             "| {} | {} | {} |",
             a.label,
             a.algorithm,
-            evaluation_unit(&a.algorithm)
+            crate::algos::evaluation_unit(&a.algorithm)
         );
     }
     for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
@@ -365,9 +352,10 @@ pub(super) fn markdown(
         "\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
     );
     md.push_str(&scope_matrix(data));
-    md.push_str("\n## Runtime distributions\n\nEmpirical cumulative distribution of the evaluations to solve, per puzzle set and pooled (unsolved runs never count, so a curve ends below 1 by the failure rate).\n\n![ECDF](compare-ecdf.png)\n");
+    // The runtime distributions (`survival::markdown`).
+    md.push_str(runtimes);
     if data.anytime {
-        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
+        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles; Kaplan-Meier, a run that stopped before reaching a target censored where it stopped; shaded: 95 % bootstrap bands, puzzles then runs).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
     }
     md.push_str("\n## Files\n\n");
     for (name, _) in tables {

@@ -1,0 +1,375 @@
+//! Bayesian signed-rank tests with a region of practical equivalence (issue 20, item 1):
+//! for every scope, pair of algorithms and measure, the posterior probabilities that A is
+//! better, that the two are practically equivalent, and that B is better, over the puzzles of
+//! the scope (Benavoli, Corani, Demšar & Zaffalon, "Time for a change", JMLR 2017;
+//! [`lab_stats::bayesian_signed_rank`], pinned to baycomp 1.0.3).
+//!
+//! * Per-puzzle ERT in evaluations, on a log scale: the test compares Walsh averages of the
+//!   per-puzzle differences with the ROPE, so magnitudes matter (unlike the frequentist post
+//!   hoc's ranks); per-puzzle ERTs span 10^2 to 10^7 evaluations, and on a linear scale the
+//!   hardest puzzles alone would decide. On ln ERT a difference is a ratio, the same on every
+//!   puzzle, and the ROPE is a ratio too (`rope_ert_ratio`, default 1.1). An infinite ERT (no
+//!   run solved the puzzle) becomes `L = ln max + (ln max - ln min) + 2 rope + ln 2` (max, min:
+//!   the scope's largest and smallest finite ERTs): then every Walsh average with a puzzle
+//!   that one algorithm never solves falls beyond the ROPE on that algorithm's losing side,
+//!   whatever larger value one took, and two such puzzles in opposite directions cancel to
+//!   their finite parts, so the result does not depend on the choice. A puzzle both never
+//!   solve is a zero difference (inside the ROPE: kept, as baycomp keeps zeros).
+//! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05).
+//! * Decisions as Benavoli et al.: a probability of at least 0.95 decides; below, undecided.
+//! * Seeds: each test's sampler is seeded from the spec's master seed and the test's place
+//!   (measure, scope, pair), so the output is the same for any thread count.
+
+use super::data::Data;
+use super::report::num;
+use super::stats::{ert_blocks, Unit};
+use crate::export::tables::Table;
+use anyhow::Result;
+use rayon::prelude::*;
+
+/// What a test compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Ert,
+    Success,
+}
+
+impl Measure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Measure::Ert => "ert_evaluations",
+            Measure::Success => "success_rate",
+        }
+    }
+}
+
+/// Posterior samples kept for a simplex panel (the first ones of the 50 000).
+pub const PLOT_SAMPLES: usize = 20_000;
+
+/// The probability at which a region decides (Benavoli et al. 2017, §4).
+pub const DECIDES: f64 = 0.95;
+
+/// One Bayesian comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BayesPair {
+    pub measure: Measure,
+    pub scope: usize,
+    pub a: usize,
+    pub b: usize,
+    pub puzzles: usize,
+    /// The ROPE's half-width on the test's scale (ln ERT or success rate).
+    pub rope: f64,
+    /// P(A better), P(equivalent), P(B better).
+    pub probs: [f64; 3],
+    /// Posterior samples for the pooled scope's simplex plots (empty for the other scopes).
+    pub samples: Vec<[f64; 3]>,
+}
+
+/// Every test: both measures, every scope with at least two puzzles (pooled last), every pair.
+pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<BayesPair>> {
+    let k = data.algorithms.len();
+    let mut jobs = Vec::new();
+    for measure in [Measure::Ert, Measure::Success] {
+        for s in 0..=data.scopes.len() {
+            let rope = if measure == Measure::Ert {
+                ropes.0
+            } else {
+                ropes.1
+            };
+            let scores = scores(data, s, measure, rope);
+            if scores.len() < 2 {
+                continue;
+            }
+            for a in 0..k {
+                for b in a + 1..k {
+                    jobs.push((measure, s, a, b, rope, scores.clone()));
+                }
+            }
+        }
+    }
+    jobs.into_par_iter()
+        .map(|(measure, s, a, b, rope, scores)| {
+            let x: Vec<f64> = scores.iter().map(|r| r[a]).collect();
+            let y: Vec<f64> = scores.iter().map(|r| r[b]).collect();
+            let seed = seed_of(master_seed, [measure as u64, s as u64, a as u64, b as u64]);
+            let p = lab_stats::bayesian_signed_rank(
+                &x,
+                &y,
+                rope,
+                lab_stats::BAYES_PRIOR,
+                lab_stats::BAYES_SAMPLES,
+                seed,
+            )?;
+            let mut samples = p.samples;
+            samples.truncate(if s == data.scopes.len() {
+                PLOT_SAMPLES
+            } else {
+                0
+            });
+            // Release the rest: 50 000 samples of every test would stay allocated otherwise.
+            samples.shrink_to_fit();
+            Ok(BayesPair {
+                measure,
+                scope: s,
+                a,
+                b,
+                puzzles: x.len(),
+                rope,
+                probs: [p.p_left, p.p_rope, p.p_right],
+                samples,
+            })
+        })
+        .collect()
+}
+
+/// A test's seed: the master seed and its place, mixed by SplitMix64's finaliser.
+fn seed_of(master: u64, place: [u64; 4]) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    place.iter().fold(mix(master ^ 0xba7e_5000), |h, &p| {
+        mix(h.wrapping_add(0x9e37_79b9_7f4a_7c15).wrapping_add(p))
+    })
+}
+
+/// Per puzzle (rows) and algorithm: the scores the test compares, higher is better: -ln ERT
+/// (an infinite ERT as `-L`, see the module docs) or the success rate.
+pub fn scores(data: &Data, s: usize, measure: Measure, rope: f64) -> Vec<Vec<f64>> {
+    match measure {
+        Measure::Ert => {
+            let blocks = ert_blocks(data, s, Unit::Evaluations);
+            let finite = || blocks.iter().flatten().copied().filter(|x| x.is_finite());
+            let max = finite().fold(f64::NEG_INFINITY, f64::max).ln();
+            let min = finite().fold(f64::INFINITY, f64::min).ln();
+            let cap = if max.is_finite() {
+                max + (max - min) + 2.0 * rope + std::f64::consts::LN_2
+            } else {
+                0.0
+            };
+            let score = |e: f64| if e.is_finite() { -e.ln() } else { -cap };
+            blocks
+                .iter()
+                .map(|r| r.iter().map(|&e| score(e)).collect())
+                .collect()
+        }
+        Measure::Success => success_blocks(data, s),
+    }
+}
+
+/// Success rate of every (puzzle of scope `s`, algorithm), puzzles in index order.
+fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
+    let pooled = s == data.scopes.len();
+    let k = data.algorithms.len();
+    let mut counts: std::collections::BTreeMap<usize, Vec<(u64, u64)>> = Default::default();
+    for r in data.runs.iter().filter(|r| pooled || r.scope == s) {
+        let c = counts.entry(r.puzzle).or_insert_with(|| vec![(0, 0); k]);
+        c[r.algorithm].0 += u64::from(r.solved);
+        c[r.algorithm].1 += 1;
+    }
+    counts
+        .into_values()
+        .map(|c| c.iter().map(|&(k, n)| k as f64 / n.max(1) as f64).collect())
+        .collect()
+}
+
+/// The decision of a test: the region with probability >= [`DECIDES`], else "undecided".
+pub fn verdict(data: &Data, p: &BayesPair) -> String {
+    let [pa, pe, pb] = p.probs;
+    if pa >= DECIDES {
+        format!("{} better", data.algorithms[p.a])
+    } else if pb >= DECIDES {
+        format!("{} better", data.algorithms[p.b])
+    } else if pe >= DECIDES {
+        "practically equivalent".into()
+    } else {
+        "undecided".into()
+    }
+}
+
+/// compare-bayes.csv: every test.
+pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
+    let header = [
+        "measure",
+        "scope",
+        "algorithm_a",
+        "algorithm_b",
+        "puzzles",
+        "rope",
+        "p_a_better",
+        "p_equivalent",
+        "p_b_better",
+        "verdict",
+    ];
+    let names = data.scope_names();
+    let rows = tests
+        .iter()
+        .map(|p| {
+            vec![
+                p.measure.as_str().to_string(),
+                names[p.scope].clone(),
+                data.algorithms[p.a].clone(),
+                data.algorithms[p.b].clone(),
+                p.puzzles.to_string(),
+                num(p.rope, 4),
+                num(p.probs[0], 3),
+                num(p.probs[1], 3),
+                num(p.probs[2], 3),
+                verdict(data, p),
+            ]
+        })
+        .collect();
+    Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    }
+}
+
+/// The simplex charts of the pooled scope, one figure per measure.
+pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<()> {
+    for (measure, file, what) in [
+        (
+            Measure::Ert,
+            "compare-bayes-ert",
+            "ERT in evaluations (log scale)",
+        ),
+        (Measure::Success, "compare-bayes-success", "success rate"),
+    ] {
+        let panels: Vec<lab_charts::SimplexPanel> = tests
+            .iter()
+            .filter(|p| p.measure == measure && p.scope == data.scopes.len())
+            .map(|p| lab_charts::SimplexPanel {
+                title: format!("{} vs {}", data.algorithms[p.a], data.algorithms[p.b]),
+                left: data.algorithms[p.a].clone(),
+                right: data.algorithms[p.b].clone(),
+                probs: p.probs,
+                samples: p.samples.clone(),
+            })
+            .collect();
+        if panels.is_empty() {
+            continue;
+        }
+        let fig = lab_charts::SimplexFigure {
+            // One line: a quick run puts its mark in front.
+            title: crate::reports::quick::title_line(format!(
+                "Bayesian signed-rank test on per-puzzle {what}, all puzzles"
+            )),
+            panels,
+            columns: 3,
+        };
+        lab_charts::render_simplex(
+            &fig,
+            &dir.join(format!("{file}.svg")),
+            &dir.join(format!("{file}.png")),
+        )?;
+    }
+    Ok(())
+}
+
+/// The report's section: method, the pooled tests as a table, the charts.
+pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
+    use std::fmt::Write as _;
+    let pooled = data.scopes.len();
+    if !tests.iter().any(|p| p.scope == pooled) {
+        return String::new();
+    }
+    let mut md = format!(
+        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict |\n|---|---|---|---|---|---|---|\n",
+        lab_stats::BAYES_SAMPLES,
+        ropes.0.exp(),
+        ropes.1
+    );
+    for p in tests.iter().filter(|p| p.scope == pooled) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
+            if p.measure == Measure::Ert {
+                "ERT"
+            } else {
+                "success"
+            },
+            data.algorithms[p.a],
+            data.algorithms[p.b],
+            p.probs[0],
+            p.probs[1],
+            p.probs[2],
+            verdict(data, p)
+        );
+    }
+    md.push_str("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT](compare-bayes-ert.png)\n\n![Bayesian success](compare-bayes-success.png)\n");
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reports::compare::data::Run;
+
+    fn run(algorithm: usize, puzzle: usize, solved: bool, evaluations: u64) -> Run {
+        Run {
+            algorithm,
+            puzzle,
+            scope: 0,
+            solved,
+            evaluations,
+            seconds: 0.0,
+            penalty: 0,
+            trajectory: Vec::new(),
+            termination: String::new(),
+        }
+    }
+
+    /// The value standing for an infinite ERT does not change the test: any larger one gives
+    /// the same posterior, sample for sample.
+    #[test]
+    fn an_infinite_ert_counts_the_same_whatever_larger_value_stands_for_it() {
+        // Puzzle 0: both solve; 1: only A; 2: only B; 3: neither; 4, 5: both, B slower.
+        let solved = [(true, true), (true, false), (false, true), (false, false)];
+        let mut runs = Vec::new();
+        for (p, &(a, b)) in solved
+            .iter()
+            .chain(&[(true, true), (true, true)])
+            .enumerate()
+        {
+            let e = 1000 * (p as u64 + 1);
+            runs.push(run(0, p, a, e));
+            runs.push(run(1, p, b, if p >= 4 { 3 * e } else { e + 100 }));
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        let rope = 1.1f64.ln();
+        let s = scores(&data, 0, Measure::Ert, rope);
+        assert_eq!(s.len(), 6);
+        // Puzzle 3 (neither solves) is a zero difference, the others finite.
+        assert_eq!(s[3][0], s[3][1]);
+        let cap = -s[1][1];
+        let test = |scores: &[Vec<f64>]| {
+            let x: Vec<f64> = scores.iter().map(|r| r[0]).collect();
+            let y: Vec<f64> = scores.iter().map(|r| r[1]).collect();
+            lab_stats::bayesian_signed_rank(&x, &y, rope, 0.5, 2000, 9).unwrap()
+        };
+        let larger: Vec<Vec<f64>> = s
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|&v| if v == -cap { -10.0 * cap } else { v })
+                    .collect()
+            })
+            .collect();
+        let (p, q) = (test(&s), test(&larger));
+        assert_eq!(
+            [p.p_left, p.p_rope, p.p_right],
+            [q.p_left, q.p_rope, q.p_right]
+        );
+        let pairs = p.samples.iter().flatten().zip(q.samples.iter().flatten());
+        assert!(pairs.into_iter().all(|(a, b)| (a - b).abs() < 1e-12));
+        // Success rates: per puzzle, in puzzle order.
+        let r = scores(&data, 0, Measure::Success, 0.05);
+        assert_eq!(r[1], vec![1.0, 0.0]);
+    }
+}

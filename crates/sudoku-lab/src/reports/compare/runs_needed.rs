@@ -1,0 +1,344 @@
+//! Runs needed (issue 20, item 4): for every scope and pair of the compare report, the runs
+//! per puzzle that give the report's pairwise tests a stated power (default 80 %) to detect a
+//! stated effect (default: a 10-point success difference, a 2x ERT ratio) at level alpha
+//! (default 0.05, two-sided, before Holm's adjustment), computed from a pilot's runs.
+//!
+//! Method, for one pair (A, B) in a scope of P puzzles, with each algorithm in turn as the
+//! reference X (the larger answer of the two is reported, so that the effect is detected
+//! whichever algorithm it is measured from):
+//!
+//! * Success (Fisher's exact test on the pooled success counts in the report): X's pilot
+//!   success rate p and p' = p + d when p <= 1/2, p - d above (towards 1/2, where the
+//!   difference is hardest to see), clamped to [0, 1]; the runs per algorithm n of the
+//!   two-proportion test on the arcsine scale (Cohen's h; [`lab_stats::two_proportion_runs`],
+//!   pinned to statsmodels' `NormalIndPower`), whose normal approximation is close to Fisher's
+//!   exact test at these sizes (Fisher is slightly conservative).
+//! * ERT (the Mann-Whitney U test on the evaluations to solve, unsolved runs +inf): "B is A
+//!   made `ratio` times slower", A being the pair's algorithm with the lower pilot ERT in the
+//!   scope (the one a slower rival is measured against; an algorithm that solves almost nothing
+//!   has almost no run times to stretch): every run of A's pilot with its evaluations
+//!   multiplied by the ratio, and failed when that passes the budget (`Data::budget`: the
+//!   spec's largest `max_evaluations`, or the most evaluations of any run), as a slower
+//!   algorithm given the same budget would. B's ERT is then at least `ratio` x A's (exactly,
+//!   without a budget). A12 between A's runs and their slow copy, then Noether's (1987) runs per
+//!   algorithm n for that A12 ([`lab_stats::mann_whitney_runs`], checked by simulating the test
+//!   in lab-stats' tests).
+//! * Runs per puzzle: ceil(n / P). The tests pool the runs of a scope as if they were drawn
+//!   from the scope's mixture of puzzles; the same number of runs on every puzzle is a
+//!   stratified sample of it, whose variance is no larger, so the answer errs on the safe side.
+//!
+//! Empty cells: when neither algorithm solved anything in the scope, no ERT can be slowed.
+
+use super::data::{self as cd, Data};
+use super::report::num;
+use crate::export::tables::Table;
+use anyhow::{bail, Result};
+
+/// The effect to detect and the test's error rates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effect {
+    /// ERT ratio to detect (> 1).
+    pub ert_ratio: f64,
+    /// Success-rate difference to detect (0 < d < 1).
+    pub success_difference: f64,
+    pub power: f64,
+    pub alpha: f64,
+}
+
+impl Default for Effect {
+    fn default() -> Self {
+        Effect {
+            ert_ratio: 2.0,
+            success_difference: 0.10,
+            power: 0.8,
+            alpha: 0.05,
+        }
+    }
+}
+
+impl Effect {
+    /// Refuses values outside their ranges, naming the option.
+    pub fn check(&self) -> Result<()> {
+        let e = self;
+        if !(e.ert_ratio > 1.0 && e.ert_ratio <= 1000.0) {
+            bail!(
+                "--ert-ratio must be above 1 and at most 1000 (got {})",
+                e.ert_ratio
+            );
+        }
+        if !(e.success_difference > 0.0 && e.success_difference < 1.0) {
+            bail!(
+                "--success-difference must be between 0 and 1, exclusive (got {})",
+                e.success_difference
+            );
+        }
+        if !(e.alpha > 0.0 && e.alpha < 0.5) {
+            bail!(
+                "--alpha must be between 0 and 0.5, exclusive (got {})",
+                e.alpha
+            );
+        }
+        if !(e.power > e.alpha && e.power < 1.0) {
+            bail!(
+                "--power must be above --alpha and below 1 (got {})",
+                e.power
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One pair's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Needed {
+    pub scope: usize,
+    pub a: usize,
+    pub b: usize,
+    pub puzzles: usize,
+    /// The pilot's runs per puzzle (both algorithms' runs / puzzles / 2).
+    pub pilot_runs: f64,
+    pub success: [f64; 2],
+    pub runs_success: Option<u64>,
+    /// The pair's algorithm with the lower ERT: the reference of the ERT effect.
+    pub faster: usize,
+    /// A12 of its runs against their slowed copy (0.5: it never solves).
+    pub a12_slower: f64,
+    pub runs_ert: Option<u64>,
+}
+
+/// One algorithm's part in one scope: its success rate, the A12 of its runs against their
+/// slowed copy (None when it solved nothing), the puzzles it ran on, and its ERT.
+fn reference(data: &Data, a: usize, s: usize, e: &Effect) -> Result<Reference> {
+    let runs: Vec<&cd::Run> = data.runs_of(a, s).collect();
+    let x = cd::success(runs.iter().copied());
+    let rate = x.successes as f64 / x.runs.max(1) as f64;
+    let mut puzzles: Vec<usize> = runs.iter().map(|r| r.puzzle).collect();
+    puzzles.sort_unstable();
+    puzzles.dedup();
+    let mut r = Reference {
+        rate,
+        a12: None,
+        puzzles: puzzles.len(),
+        ert: x.ert_evaluations,
+    };
+    if x.successes > 0 {
+        let times = cd::censored(runs.iter().copied());
+        let budget = data.budget as f64;
+        let slow: Vec<f64> = (times.iter())
+            .map(|t| {
+                Some(t * e.ert_ratio)
+                    .filter(|&t| t <= budget)
+                    .unwrap_or(f64::INFINITY)
+            })
+            .collect();
+        r.a12 = Some(lab_stats::vargha_delaney_a12(&slow, &times)?);
+    }
+    Ok(r)
+}
+
+/// See [`reference`].
+struct Reference {
+    rate: f64,
+    a12: Option<f64>,
+    puzzles: usize,
+    ert: f64,
+}
+
+/// The runs per algorithm for a success difference from `p`.
+fn success_runs(p: f64, e: &Effect) -> Result<Option<u64>> {
+    let q = if p <= 0.5 {
+        p + e.success_difference
+    } else {
+        p - e.success_difference
+    };
+    Ok(lab_stats::two_proportion_runs(
+        p,
+        q.clamp(0.0, 1.0),
+        e.alpha,
+        e.power,
+    )?)
+}
+
+/// Every scope (pooled last) and pair.
+pub fn compute(data: &Data, e: &Effect) -> Result<Vec<Needed>> {
+    e.check()?;
+    let k = data.algorithms.len();
+    let mut out = Vec::new();
+    for s in 0..=data.scopes.len() {
+        let refs = (0..k)
+            .map(|a| reference(data, a, s, e))
+            .collect::<Result<Vec<_>>>()?;
+        for a in 0..k {
+            for b in a + 1..k {
+                let (ra, rb) = (&refs[a], &refs[b]);
+                let puzzles = ra.puzzles.max(rb.puzzles).max(1);
+                let per_puzzle = |n: Option<u64>| n.map(|n| n.div_ceil(puzzles as u64));
+                let runs_success = success_runs(ra.rate, e)?.max(success_runs(rb.rate, e)?);
+                let faster = if rb.ert < ra.ert { b } else { a };
+                let a12 = refs[faster].a12;
+                let runs_ert = match a12 {
+                    Some(x) => lab_stats::mann_whitney_runs(x, e.alpha, e.power)?,
+                    None => None,
+                };
+                let n_runs = data.runs_of(a, s).count() + data.runs_of(b, s).count();
+                out.push(Needed {
+                    scope: s,
+                    a,
+                    b,
+                    puzzles,
+                    pilot_runs: n_runs as f64 / puzzles as f64 / 2.0,
+                    success: [ra.rate, rb.rate],
+                    runs_success: per_puzzle(runs_success),
+                    faster,
+                    a12_slower: a12.unwrap_or(0.5),
+                    runs_ert: per_puzzle(runs_ert),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// compare-runs-needed.csv (and plan-runs' table).
+pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
+    let header = [
+        "scope",
+        "algorithm_a",
+        "algorithm_b",
+        "puzzles",
+        "pilot_runs_per_puzzle",
+        "success_rate_a",
+        "success_rate_b",
+        "success_difference",
+        "runs_per_puzzle_success",
+        "ert_ratio",
+        "ert_reference",
+        "a12_slower_copy",
+        "runs_per_puzzle_ert",
+        "power",
+        "alpha",
+    ];
+    let names = data.scope_names();
+    let opt = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
+    let rows = needed
+        .iter()
+        .map(|n| {
+            vec![
+                names[n.scope].clone(),
+                data.algorithms[n.a].clone(),
+                data.algorithms[n.b].clone(),
+                n.puzzles.to_string(),
+                num(n.pilot_runs, 1),
+                num(n.success[0], 3),
+                num(n.success[1], 3),
+                num(e.success_difference, 3),
+                opt(n.runs_success),
+                num(e.ert_ratio, 2),
+                data.algorithms[n.faster].clone(),
+                num(n.a12_slower, 3),
+                opt(n.runs_ert),
+                num(e.power, 2),
+                num(e.alpha, 3),
+            ]
+        })
+        .collect();
+    Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    }
+}
+
+/// What the method is, in one paragraph (report.md and plan-runs).
+pub fn method(e: &Effect, budget: u64) -> String {
+    format!(
+        "Runs per puzzle that give the pairwise tests {:.0} % power at a two-sided level of {} (before Holm's adjustment) to detect a success difference of {:.0} points (two-proportion test on the arcsine scale, Cohen's h, as statsmodels' NormalIndPower; from each algorithm's pilot rate towards 1/2; the larger of the two algorithms' answers) or an algorithm {} times slower than the pair's one with the lower ERT (Mann-Whitney U on the evaluations to solve, Noether 1987; the alternative is that algorithm's pilot runs with every run's evaluations multiplied by {}, failed past the budget of {} evaluations, so its ERT is at least that many times larger); runs per algorithm divided by the puzzles, rounded up. An empty cell: neither algorithm solved anything, so no ERT can be slowed.",
+        100.0 * e.power,
+        e.alpha,
+        100.0 * e.success_difference,
+        e.ert_ratio,
+        e.ert_ratio,
+        budget
+    )
+}
+
+/// report.md's section: the method and the pooled scope's answers.
+pub fn markdown(data: &Data, needed: &[Needed], e: &Effect) -> String {
+    use std::fmt::Write as _;
+    let pooled = data.scopes.len();
+    let mut md = format!(
+        "\n## Runs needed\n\n{} Every scope in compare-runs-needed.csv; all puzzles here. `sudoku-lab plan-runs` answers the same from a pilot's runs.csv before a protocol is run.\n\n| A | B | Pilot runs per puzzle | Runs per puzzle, success +-{:.0} points | Lower ERT | Runs per puzzle, {}x slower than it |\n|---|---|---|---|---|---|\n",
+        method(e, data.budget),
+        100.0 * e.success_difference,
+        e.ert_ratio
+    );
+    let opt = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+    for n in needed.iter().filter(|n| n.scope == pooled) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            data.algorithms[n.a],
+            data.algorithms[n.b],
+            num(n.pilot_runs, 1),
+            opt(n.runs_success),
+            data.algorithms[n.faster],
+            opt(n.runs_ert)
+        );
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(algorithm: usize, puzzle: usize, solved: bool, evaluations: u64) -> cd::Run {
+        cd::Run {
+            algorithm,
+            puzzle,
+            scope: 0,
+            solved,
+            evaluations,
+            seconds: 0.0,
+            penalty: 0,
+            trajectory: Vec::new(),
+            termination: String::new(),
+        }
+    }
+
+    #[test]
+    fn runs_needed_follow_the_pilot() {
+        // A solves half its runs on each of 2 puzzles, B never: the success answer is the
+        // larger of 0.5 -> 0.4 and 0 -> 0.1 (statsmodels: 387.2 and 37.9 runs per group, so
+        // 388 / 2 = 194 per puzzle); the ERT answer is A's alone.
+        let mut runs = Vec::new();
+        for p in 0..2 {
+            for i in 0..10 {
+                runs.push(run(0, p, i % 2 == 0, 100 + 10 * i as u64));
+                runs.push(run(1, p, false, 1000));
+            }
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into()],
+            runs,
+            budget: 1000,
+            ..Data::default()
+        };
+        let e = Effect::default();
+        let n = compute(&data, &e).unwrap();
+        assert_eq!(n.len(), 1);
+        assert_eq!(n[0].runs_success, Some(194));
+        // B never solves: A is the reference.
+        assert_eq!(n[0].faster, 0);
+        let a12 = n[0].a12_slower;
+        let want = lab_stats::mann_whitney_runs(a12, 0.05, 0.8)
+            .unwrap()
+            .unwrap();
+        assert_eq!(n[0].runs_ert, Some(want.div_ceil(2)));
+        assert_eq!(n[0].pilot_runs, 10.0);
+        let bad = Effect {
+            ert_ratio: 1.0,
+            ..e
+        };
+        assert!(compute(&data, &bad).is_err());
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The reading searches of issue 22, each a `sudoku-lab readings` race into results/:
+#
+#   scripts/readings.sh [--bin PATH] [--threads N] [NAME...]
+#
+# NAME (default: every race below, cheapest first):
+#   validation-reseda   synthetic RESEDA tables from 3 hidden readings (Table 2's rows)
+#   validation-ret-ga   synthetic Ret-GA tables from 5 hidden readings (Table 1's Easy and
+#                       1 Star rows)
+#   reseda              RESEDA Tables 1, 2 and 3, each alone (alpha 0.05) and jointly (each at
+#                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
+#   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
+#   ret-ga              the Ret-GA column of Table 1 (384 readings)
+#
+# Every race resumes from its folder (--resume): an interrupted search goes on where it
+# stopped, and a finished one rewrites its outputs from its runs.csv without running anything.
+# The folders of several races get summary.csv/summary.md (`sudoku-lab readings-summary`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=target/release/sudoku-lab
+threads=()
+names=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin=$2; shift 2 ;;
+    --threads) threads=(--threads "$2"); shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -*) echo "readings.sh: unknown flag $1" >&2; exit 2 ;;
+    *) names+=("$1"); shift ;;
+  esac
+done
+[ ${#names[@]} -gt 0 ] || names=(validation-reseda validation-ret-ga reseda mk-ga ret-ga)
+if [ ! -x "$bin" ]; then
+  cargo build --release --locked -p sudoku-lab >&2
+fi
+race() { "$bin" readings "$@" "${threads[@]}" --resume; }
+
+for name in "${names[@]}"; do
+  case "$name" in
+    validation-reseda)
+      d=results/readings-validation-reseda
+      for hidden in cell_order=raw cell_order=box,fallback=allowed-symbols \
+                    block_pick=argmax-cell-symbol,elite_selection=best-of-groups; do
+        race reseda-table2 --algorithm all --synthetic "$hidden" --out "$d/${hidden//[=,]/-}"
+      done
+      "$bin" readings-summary "$d" ;;
+    validation-ret-ga)
+      d=results/readings-validation-ret-ga
+      rows=experiments/paper/ret-ga-table1.csv
+      pub=$(mktemp)
+      grep -E '^level|^(1 Star|Easy),.*,Ret-GA,' "$rows" > "$pub"
+      for hidden in elitism=best,crossover_rows=uniform-random \
+                    elitism=alternate \
+                    repetition_scope=all,pairing=random \
+                    elitism=best,reset_rule=never \
+                    elitism=best,elite_order=best-first,success_generation=completed; do
+        race ret-ga-table1 --algorithm literal --published "$pub" --synthetic "$hidden" \
+          --out "$d/${hidden//[=,]/-}"
+      done
+      rm -f "$pub"
+      "$bin" readings-summary "$d" ;;
+    reseda)
+      for t in 1 2 3; do
+        race reseda-table$t --algorithm all --out results/readings-reseda-table$t
+        race reseda-table$t --algorithm all --alpha 0.0166667 \
+          --out results/readings-reseda-joint/table$t
+      done
+      "$bin" readings-summary results/readings-reseda-joint ;;
+    mk-ga) race ret-ga-table1 --algorithm mk-ga --out results/readings-ret-ga-table1-mk-ga ;;
+    ret-ga) race ret-ga-table1 --algorithm literal --out results/readings-ret-ga-table1-ret-ga ;;
+    *) echo "readings.sh: unknown race $name" >&2; exit 2 ;;
+  esac
+done
