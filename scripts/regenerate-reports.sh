@@ -5,7 +5,8 @@
 #   scripts/regenerate-reports.sh [--bin PATH] [--out DIR] [--keep] [ID...]
 #
 # For each results/<id>/ (default: every folder of results/ holding a runs.csv and meta.json), the folder is
-# copied to DIR/<id>/, `sudoku-lab reproduce <id> --out DIR/<id> --resume` rewrites every table,
+# copied to DIR/<id>/, `sudoku-lab reproduce <id> --out DIR/<id> --resume` (`run
+# examples/*/<id>.toml ...` for a spec that is not embedded) rewrites every table,
 # report and chart from the copied runs.csv (no run is executed: all are already there), and
 # the folder is compared with the committed one, file by file. meta.json is left out of the
 # comparison: it records when and by which revision the folder was written, which a rerun
@@ -54,8 +55,14 @@ for id in "${ids[@]}"; do
   # A folder made with --runs N (a reduced protocol) is regenerated with the same flag.
   runs=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["settings"].get("forced_runs"); print(f"--runs={r}" if r else "")' "$src/meta.json")
   start=$(date +%s.%N)
+  # A folder of a spec that is not embedded (examples/*/<id>.toml, e.g. the external solvers'
+  # demo, whose commands run in the spec's folder) is rerun from that spec file.
+  what=(reproduce "$id")
+  for spec in examples/*/"$id".toml; do
+    [ -f "$spec" ] && what=(run "$spec")
+  done
   # shellcheck disable=SC2086
-  if ! "$bin" reproduce "$id" --out "$out/$id" --resume $runs >"$out/$id.log" 2>&1; then
+  if ! "$bin" "${what[@]}" --out "$out/$id" --resume $runs >"$out/$id.log" 2>&1; then
     echo "$id: the rerun failed (see $out/$id.log)"
     differ=1
     continue

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use sudoku_core::{Algorithm, Budget, Solver};
 
 mod cso;
+pub mod external;
 mod gen_ga;
 mod lewis_sa;
 mod mk_ga;
@@ -213,7 +214,10 @@ pub fn counters(algorithm: &str, params: &toml::Table) -> Vec<&'static str> {
 /// What one fitness evaluation is, per algorithm (the unit of every budget and ERT of the
 /// reports).
 pub fn evaluation_unit(algorithm: &str) -> &'static str {
-    find(algorithm).map_or("see the algorithm's crate docs", |a| a.evaluation_unit())
+    match algorithm {
+        "external" => "what the external solver counts and reports (its own unit: the runner checks the count against the budget, not what it counts)",
+        _ => find(algorithm).map_or("see the algorithm's crate docs", |a| a.evaluation_unit()),
+    }
 }
 
 /// What to change so that an algorithm's runs use the budget, by why they stopped early.

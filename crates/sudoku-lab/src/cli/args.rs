@@ -70,23 +70,7 @@ pub enum Command {
     /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
     // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
-    Solve {
-        // Help generated from the algorithm registry (see `algo_help`).
-        #[arg(long, help = algo_help())]
-        algo: String,
-        /// Seed of the run's random numbers: the same seed gives the same run.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        // Help generated from the per-algorithm defaults (see `max_generations_help`).
-        #[arg(long, help = max_generations_help())]
-        max_generations: Option<u64>,
-        /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
-        #[arg(long = "param")]
-        params: Vec<String>,
-        /// The puzzle: a bank id (see `list`), a file (its first puzzle, any format `puzzles
-        /// check` reads), or the grid itself (81 characters, '.' or '0' for blanks).
-        puzzle: String,
-    },
+    Solve(super::solve::SolveArgs),
     /// Puzzle files.
     Puzzles {
         #[command(subcommand)]
@@ -248,30 +232,6 @@ fn experiment_help() -> String {
     )
 }
 
-/// The help of `solve --algo`: the algorithms of the registry.
-fn algo_help() -> String {
-    let names: Vec<String> = crate::algos::REGISTRY
-        .iter()
-        .map(|a| format!("{}: {}", a.name(), a.summary()))
-        .collect();
-    format!(
-        "The algorithm, one of: {} (options: --param)",
-        names.join("; ")
-    )
-}
-
-/// The help of `solve --max-generations`: the cap, and each algorithm's default.
-fn max_generations_help() -> String {
-    let defaults: Vec<String> = crate::algos::REGISTRY
-        .iter()
-        .map(|a| format!("{} {}", a.name(), a.default_max_generations()))
-        .collect();
-    format!(
-        "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",
-        defaults.join(", ")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::Cli;
@@ -309,10 +269,13 @@ mod tests {
     /// The lists in the help come from the registry and the embedded specs.
     #[test]
     fn help_lists_the_algorithms_and_the_experiments() {
-        let algo = super::algo_help();
+        let algo = super::super::solve::algo_help();
         for name in crate::algos::REGISTRY.iter().map(|a| a.name()) {
             assert!(algo.contains(name), "{name}");
-            assert!(super::max_generations_help().contains(name), "{name}");
+            assert!(
+                super::super::solve::max_generations_help().contains(name),
+                "{name}"
+            );
         }
         let ids = super::experiment_help();
         for (id, _) in crate::spec::EMBEDDED {

@@ -15,6 +15,10 @@ pub fn list() -> Result<ExitCode> {
     for a in algos::REGISTRY {
         println!("  {:<20} {}", a.name(), a.summary());
     }
+    println!(
+        "  {:<20} a solver of yours in any language, run as a process (spec: command = [...]; solve: --command; docs/external-solvers.md)",
+        "external"
+    );
     println!("\nBank puzzles (experiments/puzzles/published.tsv, embedded):");
     for p in bank() {
         println!("  {:<24} {:>2} givens  {}", p.id, p.givens(), p.source);

@@ -40,13 +40,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         args::Command::Reproduce { experiment, flags } => reproduce::reproduce(&experiment, &flags),
         args::Command::Run { spec, flags } => reproduce::run_spec(&spec, &flags),
-        args::Command::Solve {
-            algo,
-            seed,
-            max_generations,
-            params,
-            puzzle,
-        } => solve::solve(&algo, seed, max_generations, &params, &puzzle),
+        args::Command::Solve(a) => solve::solve(&a),
         args::Command::Puzzles {
             command: args::PuzzlesCommand::Check { file },
         } => puzzles::check(&file),

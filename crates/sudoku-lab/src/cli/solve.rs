@@ -3,11 +3,12 @@
 
 use crate::algos;
 use anyhow::{bail, Context, Result};
+use clap::Args;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use sudoku_core::parse::{parse_first, parse_puzzles};
-use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle};
+use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle, RunOutcome};
 
 /// A puzzle named on the command line: bank id, file, or the puzzle itself.
 fn resolve_puzzle(arg: &str) -> Result<Puzzle> {
@@ -81,38 +82,97 @@ pub fn default_max_generations(algo: &str) -> u64 {
     algos::default_max_generations(algo)
 }
 
-pub fn solve(
-    algo: &str,
-    seed: u64,
-    max_generations: Option<u64>,
-    params: &[String],
-    puzzle: &str,
-) -> Result<ExitCode> {
-    let puzzle = resolve_puzzle(puzzle)?;
+/// `solve`'s arguments.
+#[derive(Args, Clone, Debug)]
+pub struct SolveArgs {
+    // Help generated from the algorithm registry (see `algo_help`).
+    #[arg(long, help = algo_help())]
+    pub algo: String,
+    /// Seed of the run's random numbers: the same seed gives the same run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    // Help generated from the per-algorithm defaults (see `max_generations_help`).
+    #[arg(long, help = max_generations_help())]
+    pub max_generations: Option<u64>,
+    /// Stop once this many fitness evaluations are spent (default: no limit).
+    #[arg(long)]
+    pub max_evaluations: Option<u64>,
+    /// With --algo external: the solver's program and arguments, split at spaces (no
+    /// quoting), run in the current folder, e.g. --command "python3 solver.py".
+    #[arg(long)]
+    pub command: Option<String>,
+    /// With --algo external: the run's wall-clock limit in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub wall_seconds: f64,
+    /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// The puzzle: a bank id (see `list`), a file (its first puzzle, any format `puzzles
+    /// check` reads), or the grid itself (81 characters, '.' or '0' for blanks).
+    pub puzzle: String,
+}
+
+/// The help of `solve --algo`: the algorithms of the registry, and `external`.
+pub fn algo_help() -> String {
+    let names: Vec<String> = crate::algos::REGISTRY
+        .iter()
+        .map(|a| format!("{}: {}", a.name(), a.summary()))
+        .collect();
+    format!(
+        "The algorithm, one of: {}; external: a solver of yours run as a process (--command; docs/external-solvers.md) (options: --param)",
+        names.join("; ")
+    )
+}
+
+/// The help of `solve --max-generations`: the cap, and each algorithm's default.
+pub fn max_generations_help() -> String {
+    let defaults: Vec<String> = crate::algos::REGISTRY
+        .iter()
+        .map(|a| format!("{} {}", a.name(), a.default_max_generations()))
+        .collect();
+    format!(
+        "Stop after this many generations (the algorithm's unit: RESEDA rounds, CSO cycles, SA Markov chains); default per algorithm: {}",
+        defaults.join(", ")
+    )
+}
+
+/// `solve`: one run of `--algo` (a built-in algorithm, or `external` with `--command`).
+pub fn solve(req: &SolveArgs) -> Result<ExitCode> {
+    let puzzle = resolve_puzzle(&req.puzzle)?;
     let mut table = toml::Table::new();
-    for kv in params {
+    for kv in &req.params {
         let (k, v) = param(kv)?;
         table.insert(k, v);
     }
-    let solver = algos::solver(algo, &table).with_context(|| format!("--algo {algo}"))?;
-    algos::check_order(algo, puzzle.geometry().n())?;
-    if let Some(available) = algos::available_memory() {
-        algos::check_memory(algo, &table, puzzle.geometry().n(), 1, available)?;
-    }
-    if max_generations == Some(0) {
+    if req.max_generations == Some(0) {
         bail!("--max-generations must be at least 1");
     }
-    let default_max = default_max_generations(algo);
-    let budget = Budget::generations(max_generations.unwrap_or(default_max));
-    let mut rng = rng_from_seed(seed);
+    if req.max_evaluations == Some(0) {
+        bail!("--max-evaluations must be at least 1");
+    }
+    let budget = Budget {
+        max_generations: Some(
+            (req.max_generations).unwrap_or_else(|| default_max_generations(&req.algo)),
+        ),
+        max_evaluations: req.max_evaluations,
+    };
     let start = Instant::now();
-    let out = solver.solve(&puzzle, &budget, &mut rng, &mut NoObserver);
+    let (name, out) = match (req.algo.as_str(), req.command.as_deref()) {
+        ("external", Some(cmd)) => (
+            "external",
+            solve_external(req, cmd, &table, &puzzle, &budget)?,
+        ),
+        ("external", None) => {
+            bail!("--algo external needs --command (the solver's program and arguments)")
+        }
+        (_, Some(_)) => bail!("--command is for --algo external only"),
+        (algo, None) => solve_builtin(algo, req.seed, &table, &puzzle, &budget)?,
+    };
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let ok = out.solved && out.grid.is_solved() && out.grid.keeps_givens_of(&puzzle.grid);
     println!("{}", out.grid);
     println!(
-        "{}: {} after {} generations, {} fitness evaluations, {} restarts, best fitness {}, {ms:.1} ms",
-        solver.name(),
+        "{name}: {} after {} generations, {} fitness evaluations, {} restarts, best fitness {}, {ms:.1} ms",
         if ok { "solved" } else { "not solved" },
         out.generations,
         out.evaluations,
@@ -127,4 +187,56 @@ pub fn solve(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A run of a built-in algorithm.
+fn solve_builtin(
+    algo: &str,
+    seed: u64,
+    table: &toml::Table,
+    puzzle: &Puzzle,
+    budget: &Budget,
+) -> Result<(&'static str, RunOutcome)> {
+    let solver = algos::solver(algo, table).with_context(|| format!("--algo {algo}"))?;
+    algos::check_order(algo, puzzle.geometry().n())?;
+    if let Some(available) = algos::available_memory() {
+        algos::check_memory(algo, table, puzzle.geometry().n(), 1, available)?;
+    }
+    let mut rng = rng_from_seed(seed);
+    let out = solver.solve(puzzle, budget, &mut rng, &mut NoObserver);
+    Ok((solver.name(), out))
+}
+
+/// A run of an external solver (`--command`, run in the current folder; `--param`s are its
+/// `params`) with the seed as given. A failed run (crash, garbage, silence, a wrong claim) is
+/// an unsolved one: its reason and stderr go to stderr.
+fn solve_external(
+    req: &SolveArgs,
+    command: &str,
+    table: &toml::Table,
+    puzzle: &Puzzle,
+    budget: &Budget,
+) -> Result<RunOutcome> {
+    let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+    let keys = algos::external::Keys {
+        command: &command,
+        env: None,
+        mode: Some("per-run"),
+        wall_seconds: Some(req.wall_seconds),
+        params: table,
+    };
+    let solver = algos::external::external(&keys, Some(Path::new(".")))
+        .and_then(|s| s.preflight().map(|_| s))
+        .context("--command")?;
+    let job = solver.run_job(puzzle, budget, req.seed, &mut NoObserver);
+    if let Some(reason) = job.failure {
+        eprintln!("failed run: {reason}: {}", job.detail);
+    }
+    if !job.stderr.is_empty() {
+        eprintln!(
+            "--- the solver's stderr ---\n{}",
+            String::from_utf8_lossy(&job.stderr)
+        );
+    }
+    Ok(job.outcome)
 }

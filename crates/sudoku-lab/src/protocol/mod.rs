@@ -10,6 +10,7 @@
 //! - [`trajectory`] - anytime data (`trajectories.csv`);
 //! - [`progress`] - the progress bar and log lines, by effort;
 //! - [`lock`] - one process per results folder;
+//! - [`logs`] - external solvers' per-run logs;
 //! - [`merge`] - shard folders joined into one;
 //! - [`replay`] - re-execute recorded runs.
 
@@ -19,6 +20,7 @@ pub mod lock;
 #[cfg(not(unix))]
 #[path = "lock_other.rs"]
 pub mod lock;
+pub mod logs;
 pub mod merge;
 pub mod meta;
 pub mod plan;

@@ -22,6 +22,9 @@ pub struct Outcome {
     pub replayed: usize,
     /// One line per row that was not reproduced (or could not be re-run), naming it and why.
     pub mismatches: Vec<String>,
+    /// The same for the rows of external solvers: reported, not a failure of the replay (a
+    /// solver of the user's may be nondeterministic; the runner cannot make it otherwise).
+    pub external_mismatches: Vec<String>,
 }
 
 /// Replay every `every`-th row of `dir/runs.csv` (only solved rows with `only_solved`).
@@ -34,6 +37,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol::new(&spec, &loaded, cap, None)?;
+    protocol.preflight()?;
     let plan = protocol.plan();
     let blocks = if spec.anytime {
         recorded_blocks(&dir.join(crate::protocol::trajectory::FILE))?
@@ -56,19 +60,26 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
         .fold(0u64, u64::saturating_add);
     let progress = Progress::new("replay", effort, rows.len() as u64);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let mismatches: Vec<String> = std::thread::scope(|scope| {
+    let found: Vec<(bool, String)> = std::thread::scope(|scope| {
         use rayon::prelude::*;
         scope.spawn(|| progress.report(&stop));
         let found = rows
             .par_iter()
-            .filter_map(|r| check_row(&protocol, &plan, r, &blocks, &progress))
+            .filter_map(|r| {
+                let m = check_row(&protocol, &plan, r, &blocks, &progress)?;
+                let external =
+                    (spec.algorithms.iter()).any(|a| a.label == r.algorithm && a.is_external());
+                Some((external, m))
+            })
             .collect();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         found
     });
+    let (external, builtin): (Vec<_>, Vec<_>) = found.into_iter().partition(|f| f.0);
     Ok(Outcome {
         replayed: rows.len(),
-        mismatches,
+        mismatches: builtin.into_iter().map(|f| f.1).collect(),
+        external_mismatches: external.into_iter().map(|f| f.1).collect(),
     })
 }
 

@@ -8,6 +8,7 @@
 //! from thread or order.
 
 use super::plan::{shard_members, IndexSet, Job, Plan};
+use crate::algos::external::ExternalSolver;
 use crate::protocol::io::{
     check_regular, for_each_numbered_row, open_append, write_atomic, write_atomic_with, Row, HEADER,
 };
@@ -19,7 +20,10 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
-use sudoku_core::{rng_from_seed, Budget, NoObserver, Observer, Puzzle, Solver, Units};
+use sudoku_core::{rng_from_seed, Budget, NoObserver, Observer, Puzzle, RunOutcome, Solver, Units};
+
+/// The folder of external solvers' per-run logs, beside runs.csv.
+pub const LOGS: &str = "external-logs";
 
 /// Everything a protocol needs, validated.
 pub struct Protocol<'a> {
@@ -35,6 +39,11 @@ pub struct Protocol<'a> {
     pub anytime: bool,
     /// `--shard k/n` (k from 1): only the k-th of n disjoint slices of the plan.
     pub shard: Option<(usize, usize)>,
+    /// Per algorithm: the external solver (`algorithm = "external"`), else None. Its runs get
+    /// the run's own seed and record a failure's reason and stderr.
+    pub externals: Vec<Option<ExternalSolver>>,
+    /// Where external solvers' per-run logs go (set by [`Protocol::run`]; unset: not kept).
+    pub logs: std::sync::OnceLock<std::path::PathBuf>,
 }
 
 /// What one job produced: its `runs.csv` row and, with `anytime`, its trajectory block.
@@ -53,14 +62,22 @@ impl<'a> Protocol<'a> {
         quick_cap: Option<u64>,
         shard: Option<(usize, usize)>,
     ) -> Result<Self> {
+        let mut solvers: Vec<Box<dyn Solver>> = Vec::new();
+        let mut externals = Vec::new();
+        for a in &spec.algorithms {
+            if a.is_external() {
+                let e = a.external_solver(loaded.spec_dir.as_deref())?;
+                solvers.push(Box::new(e.clone()));
+                externals.push(Some(e));
+            } else {
+                solvers.push(crate::algos::solver(&a.algorithm, &a.params)?);
+                externals.push(None);
+            }
+        }
         Ok(Protocol {
             spec,
             puzzles: &loaded.puzzles,
-            solvers: spec
-                .algorithms
-                .iter()
-                .map(|a| crate::algos::solver(&a.algorithm, &a.params))
-                .collect::<Result<_>>()?,
+            solvers,
             budgets: spec
                 .algorithms
                 .iter()
@@ -70,7 +87,43 @@ impl<'a> Protocol<'a> {
             algorithm_runs: loaded.algorithm_runs.clone(),
             anytime: spec.anytime,
             shard,
+            externals,
+            logs: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Check every external solver before the first run (program found, handshake answered),
+    /// naming the algorithm: a protocol must not die on its solver after hours.
+    pub fn preflight(&self) -> Result<()> {
+        for (a, e) in self.spec.algorithms.iter().zip(&self.externals) {
+            if let Some(e) = e {
+                e.preflight()
+                    .with_context(|| format!("algorithm '{}'", a.label))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One run of job's algorithm: a built-in solver's outcome, or an external solver's with
+    /// the reason of a failure (stderr and the failure's detail kept in its log).
+    fn solve_job(
+        &self,
+        job: &Job,
+        budget: &Budget,
+        rng: &mut sudoku_core::Rng,
+        observer: &mut dyn Observer,
+    ) -> (RunOutcome, Option<&'static str>) {
+        let puzzle = &self.puzzles[job.puzzle];
+        let Some(e) = &self.externals[job.algorithm] else {
+            let out = self.solvers[job.algorithm].solve(puzzle, budget, rng, observer);
+            return (out, None);
+        };
+        let done = e.run_job(puzzle, budget, job.seed, observer);
+        if let Some(dir) = self.logs.get() {
+            let label = &self.spec.algorithms[job.algorithm].label;
+            crate::protocol::logs::write_run_log(dir, label, puzzle, job, &done);
+        }
+        (done.outcome, done.failure)
     }
 
     /// Execute one job: the row it produces, crediting the run's effort to `progress` as it
@@ -83,7 +136,6 @@ impl<'a> Protocol<'a> {
     /// tied to the published generations; the row records the budget in `max_generations`).
     pub fn execute_within(&self, job: &Job, budget: &Budget, progress: Option<&Progress>) -> Done {
         let puzzle = &self.puzzles[job.puzzle];
-        let solver = &self.solvers[job.algorithm];
         let mut rng = rng_from_seed(job.seed);
         let mut recorder = self
             .anytime
@@ -94,9 +146,9 @@ impl<'a> Protocol<'a> {
             Some(r) => r,
             None => &mut none,
         };
-        let out = match progress {
-            Some(p) => solver.solve(puzzle, budget, &mut rng, &mut p.observer(budget, inner)),
-            None => solver.solve(puzzle, budget, &mut rng, inner),
+        let (out, failure) = match progress {
+            Some(p) => self.solve_job(job, budget, &mut rng, &mut p.observer(budget, inner)),
+            None => self.solve_job(job, budget, &mut rng, inner),
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         let label = &self.spec.algorithms[job.algorithm].label;
@@ -106,10 +158,10 @@ impl<'a> Protocol<'a> {
             crate::protocol::trajectory::block(&prefix, &points)
         });
         let verified = out.solved && out.grid.is_solved() && out.grid.keeps_givens_of(&puzzle.grid);
-        let termination = if out.solved && !verified {
-            "invalid_claim".to_string()
-        } else {
-            out.termination.as_str().to_string()
+        let termination = match failure {
+            Some(reason) => reason.to_string(),
+            None if out.solved && !verified => "invalid_claim".to_string(),
+            None => out.termination.as_str().to_string(),
         };
         let row = Row {
             experiment: self.spec.id.clone(),
@@ -171,8 +223,10 @@ impl<'a> Protocol<'a> {
             eprintln!("resuming: {found} runs already done");
         }
         if pending > 0 {
+            self.preflight()?;
             self.warn_own_stops();
         }
+        let _ = self.logs.set(runs_path.with_file_name(LOGS));
         let costs = self.costs();
         // One run per task, the longest expected first: the threads take the next run from a
         // shared list as they finish, so no thread is left with a long contiguous chunk of

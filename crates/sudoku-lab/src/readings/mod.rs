@@ -90,6 +90,7 @@ pub fn loaded(spec: &Spec, puzzles: &[Puzzle], runs: Vec<u64>) -> Loaded {
         algorithm_runs: vec![None; spec.algorithms.len()],
         entries: Vec::new(),
         entry_of: Default::default(),
+        spec_dir: None,
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod budgets;
 pub mod embedded;
+mod external;
 mod paths;
 mod puzzles;
 pub mod rope;
@@ -180,6 +181,22 @@ pub struct AlgorithmSpec {
     /// Algorithm options (see `sudoku-lab list` and the crate docs); unknown keys are errors.
     #[serde(default)]
     pub params: toml::Table,
+    /// `algorithm = "external"` (docs/external-solvers.md): the program and its arguments, run
+    /// in the spec's folder (a program with a `/` is a file of that folder, a bare name is
+    /// looked up in PATH; arguments that name files stay in the folder like every spec path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// `algorithm = "external"`: extra environment variables of the solver's processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<std::collections::BTreeMap<String, String>>,
+    /// `algorithm = "external"`: "persistent" (default: one process per thread serving many
+    /// runs) or "per-run" (a fresh process for every run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// `algorithm = "external"`: the wall-clock limit of one run in seconds (default 60): a
+    /// solver silent past it is killed and the run fails with `wall_limit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_seconds: Option<f64>,
     /// `sudoku-lab readings`: the options to vary and their values, e.g.
     /// `{ elitism = ["alternate", "best"] }` (default: every option of the algorithm's
     /// ambiguity table, with all its values). Each value must build a solver.
@@ -291,6 +308,8 @@ pub struct Loaded {
     pub entries: Vec<Entry>,
     /// Puzzle id -> entry index.
     pub entry_of: std::collections::HashMap<String, usize>,
+    /// The spec's folder (None for an embedded spec): where external solvers run.
+    pub spec_dir: Option<std::path::PathBuf>,
 }
 
 /// One spec puzzle entry (a puzzle, or a set of puzzles).

@@ -19,7 +19,10 @@ impl Spec {
         quick: bool,
         runs: Option<u64>,
     ) -> Result<Loaded> {
-        let mut loaded = Loaded::default();
+        let mut loaded = Loaded {
+            spec_dir: base.map(Path::to_path_buf),
+            ..Loaded::default()
+        };
         for (e, r) in self.puzzles.iter().enumerate() {
             let ps = expand_boxes(r, self.entry_puzzles(r, base, quick)?)?;
             if ps.is_empty() {

@@ -137,6 +137,11 @@ impl Spec {
             if !seen.insert(&a.label) {
                 bail!("algorithm label '{}' appears twice", a.label);
             }
+            a.check_external_keys()
+                .with_context(|| format!("algorithm '{}'", a.label))?;
+            if a.is_external() {
+                continue;
+            }
             crate::algos::solver(&a.algorithm, &a.params)
                 .with_context(|| format!("algorithm '{}'", a.label))?;
             check_readings(a)?;

@@ -54,7 +54,12 @@ use stats::{friedman, pairs, Unit};
 pub fn write(inp: &Inputs) -> Result<String> {
     let (spec, dir) = (inp.spec, inp.out);
     let data = &Data::load(spec, inp.loaded, dir)?;
-    let note = &format!("{}{}", note(inp), effective_budgets(spec, data));
+    let note = &format!(
+        "{}{}{}",
+        note(inp),
+        effective_budgets(spec, data),
+        failed_runs(spec, data)
+    );
 
     let pairs = pairs(data)?;
     let surv = &survival::Survival::compute(data)?;
@@ -145,6 +150,45 @@ fn effective_budgets(spec: &crate::spec::Spec, data: &Data) -> String {
     }
     format!(
         "\n\nEffective budgets (unsolved runs stopped before the spec's `max_evaluations`): {}. In the fixed-budget view a run keeps its last value up to every later budget (a solved run 0, an unsolved one its best penalty); in ERT its evaluations count as spent.",
+        lines.join("; ")
+    )
+}
+
+/// Runs that failed rather than stopped (runs.csv `termination` is a failure reason of
+/// [`external::Failure`], `invalid_claim` among them: a claimed solution the exact checker
+/// rejects), counted per algorithm and reason, so that a solver that lies, crashes or hangs
+/// shows as such and not only as a lower success rate. Empty when no run failed.
+fn failed_runs(spec: &crate::spec::Spec, data: &Data) -> String {
+    let mut lines = Vec::new();
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for r in data.runs.iter().filter(|r| r.algorithm == a) {
+            if external::Failure::CODES.contains(&r.termination.as_str()) {
+                *counts.entry(r.termination.as_str()).or_default() += 1;
+            }
+        }
+        if counts.is_empty() {
+            continue;
+        }
+        let each: Vec<String> = counts
+            .iter()
+            .map(|(reason, n)| match *reason {
+                "invalid_claim" => format!("{n} invalid solution (`invalid_claim`)"),
+                r => format!("{n} `{r}`"),
+            })
+            .collect();
+        let runs = data.runs.iter().filter(|r| r.algorithm == a).count();
+        lines.push(format!(
+            "`{}`: {} of {runs} runs",
+            alg.label,
+            each.join(", ")
+        ));
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n\nFailed runs (counted as unsolved; the reason of each is in runs.csv's `termination`, an external solver's stderr in `external-logs/`): {}.",
         lines.join("; ")
     )
 }

@@ -1,0 +1,232 @@
+//! The messages of protocol v1, one JSON object per line (see docs/external-solvers.md and
+//! docs/external-solver.schema.json): what the runner sends (`hello`, `run`) and the checked
+//! reading of what a solver sends (`hello`, `progress`, `result`). A solver's message is
+//! hostile input: every field is checked, and the error says which and why in a few words.
+
+use serde_json::{json, Map, Value};
+use sudoku_core::{Budget, Geometry, Grid, Puzzle};
+
+/// The protocol version this runner speaks.
+pub const VERSION: u64 = 1;
+
+/// What a run asks of the solver.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub puzzle: &'a Puzzle,
+    pub seed: u64,
+    pub budget: Budget,
+    pub wall_seconds: f64,
+    pub params: &'a Value,
+}
+
+/// The runner's greeting.
+pub fn hello() -> String {
+    json!({"type": "hello", "protocol": VERSION}).to_string()
+}
+
+/// The grid as rows of numbers (0 = empty).
+pub fn rows(grid: &Grid) -> Value {
+    let n = grid.geometry().n();
+    Value::Array(grid.cells().chunks(n).map(|r| json!(r)).collect())
+}
+
+/// The `run` message of a request.
+pub fn run(r: &Request) -> String {
+    let g = r.puzzle.geometry();
+    json!({
+        "type": "run",
+        "puzzle": {
+            "id": r.puzzle.id,
+            "order": g.n(),
+            "box_rows": g.box_rows(),
+            "box_cols": g.box_cols(),
+            "givens": rows(&r.puzzle.grid),
+        },
+        "seed": r.seed,
+        "budget": {
+            "max_evaluations": r.budget.max_evaluations,
+            "max_generations": r.budget.max_generations,
+            "wall_seconds": r.wall_seconds,
+        },
+        "params": r.params,
+    })
+    .to_string()
+}
+
+/// A solver's message, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Hello {
+        protocol: u64,
+        name: Option<String>,
+    },
+    Progress {
+        evaluations: u64,
+        generations: Option<u64>,
+        /// Its current best grid, when sent (the runner measures it; a claimed penalty is
+        /// not data).
+        grid: Option<Vec<u8>>,
+    },
+    Result {
+        evaluations: u64,
+        generations: u64,
+        restarts: u64,
+        /// Whether the solver says it solved the puzzle (checked, never believed).
+        solved: bool,
+        grid: Vec<u8>,
+    },
+}
+
+/// Read one line of a solver's output as a message for a grid of geometry `g`.
+pub fn parse(line: &str, g: Geometry) -> Result<Reply, String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+    let Value::Object(o) = v else {
+        return Err("not a JSON object".into());
+    };
+    let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+    match kind {
+        "hello" => Ok(Reply::Hello {
+            protocol: count(&o, "protocol")?.ok_or("hello without \"protocol\"")?,
+            name: o.get("name").and_then(Value::as_str).map(str::to_string),
+        }),
+        "progress" => Ok(Reply::Progress {
+            evaluations: required(&o, "evaluations")?,
+            generations: count(&o, "generations")?,
+            grid: o.get("grid").map(|v| grid(v, g)).transpose()?,
+        }),
+        "result" => Ok(Reply::Result {
+            evaluations: required(&o, "evaluations")?,
+            generations: count(&o, "generations")?.unwrap_or(0),
+            restarts: count(&o, "restarts")?.unwrap_or(0),
+            solved: match o.get("solved") {
+                None => false,
+                Some(v) => v.as_bool().ok_or("\"solved\" is not true or false")?,
+            },
+            grid: grid(o.get("grid").ok_or("result without \"grid\"")?, g)?,
+        }),
+        "" => Err("no \"type\" string".into()),
+        other => Err(format!(
+            "unknown type \"{}\"",
+            other.chars().take(40).collect::<String>().escape_debug()
+        )),
+    }
+}
+
+/// An optional non-negative integer field.
+fn count(o: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("\"{key}\" is not a non-negative integer")),
+    }
+}
+
+/// A required non-negative integer field.
+fn required(o: &Map<String, Value>, key: &str) -> Result<u64, String> {
+    count(o, key)?.ok_or_else(|| format!("no \"{key}\""))
+}
+
+/// A grid: n rows of n integers in 0..=n (0 = empty), as cells in row-major order.
+fn grid(v: &Value, g: Geometry) -> Result<Vec<u8>, String> {
+    let n = g.n();
+    let rows = v
+        .as_array()
+        .filter(|r| r.len() == n)
+        .ok_or_else(|| format!("\"grid\" is not an array of {n} rows"))?;
+    let mut cells = Vec::with_capacity(n * n);
+    for (i, row) in rows.iter().enumerate() {
+        let row = row
+            .as_array()
+            .filter(|r| r.len() == n)
+            .ok_or_else(|| format!("grid row {} is not an array of {n} numbers", i + 1))?;
+        for x in row {
+            match x.as_u64() {
+                Some(k) if k as usize <= n => cells.push(k as u8),
+                _ => return Err(format!("grid row {} holds {x}, not 0..={n}", i + 1)),
+            }
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g9() -> Geometry {
+        Geometry::for_order(9).unwrap()
+    }
+
+    #[test]
+    fn replies_are_read_and_checked() {
+        let row = "[1,2,3,4,5,6,7,8,9]";
+        let rows = [row; 9].join(",");
+        let r = parse(
+            &format!(r#"{{"type":"result","evaluations":5,"solved":true,"grid":[{rows}]}}"#),
+            g9(),
+        )
+        .unwrap();
+        assert!(matches!(
+            r,
+            Reply::Result {
+                evaluations: 5,
+                solved: true,
+                generations: 0,
+                ..
+            }
+        ));
+        assert_eq!(
+            parse(r#"{"type":"hello","protocol":1}"#, g9()).unwrap(),
+            Reply::Hello {
+                protocol: 1,
+                name: None
+            }
+        );
+        for (bad, why) in [
+            ("nonsense", "not JSON"),
+            ("[1]", "not a JSON object"),
+            (r#"{"type":"progress"}"#, "no \"evaluations\""),
+            (r#"{"type":"progress","evaluations":-1}"#, "non-negative"),
+            (
+                r#"{"type":"result","evaluations":1,"grid":[[1]]}"#,
+                "9 rows",
+            ),
+            (r#"{"type":"zzz"}"#, "unknown type"),
+            (r#"{"type":"result","evaluations":1}"#, "without \"grid\""),
+        ] {
+            let e = parse(bad, g9()).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        let ten = format!("[{rows},[0,0,0,0,0,0,0,0,10]]");
+        let e = parse(
+            &format!(r#"{{"type":"progress","evaluations":1,"grid":{ten}}}"#),
+            g9(),
+        );
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn the_run_message_carries_the_puzzle_and_budget() {
+        let p = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        let params = json!({"alpha": 0.9});
+        let msg = run(&Request {
+            puzzle: p,
+            seed: u64::MAX,
+            budget: Budget {
+                max_generations: Some(7),
+                max_evaluations: None,
+            },
+            wall_seconds: 2.5,
+            params: &params,
+        });
+        let v: Value = serde_json::from_str(&msg).unwrap();
+        assert_eq!(v["seed"].as_u64(), Some(u64::MAX));
+        assert_eq!(v["puzzle"]["order"], 9);
+        assert_eq!(v["puzzle"]["givens"].as_array().unwrap().len(), 9);
+        assert_eq!(v["budget"]["max_generations"], 7);
+        assert!(v["budget"]["max_evaluations"].is_null());
+        assert_eq!(v["params"]["alpha"], 0.9);
+    }
+}

@@ -1,0 +1,425 @@
+//! A configured external solver: its processes, the pre-flight check, and one run.
+
+use crate::message::{self, Reply, Request};
+use crate::process::{Launch, Line, Process};
+use crate::Error;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use sudoku_core::{Budget, Grid, Observer, Puzzle};
+
+/// How processes serve runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One process per thread, serving run after run (start-up is paid once).
+    Persistent,
+    /// A fresh process for every run, ended after it.
+    PerRun,
+}
+
+/// Everything needed to run the solver.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The command as the spec wrote it (for messages).
+    pub shown: String,
+    pub launch: Launch,
+    pub mode: Mode,
+    /// Wall-clock limit of one run (start-up and handshake included in `per-run` mode).
+    pub wall: Duration,
+    /// The spec's `params`, handed to the solver verbatim.
+    pub params: serde_json::Value,
+}
+
+/// Why a run failed; [`Failure::code`] is what runs.csv's `termination` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// It claimed a solution that breaks a rule or changes a given.
+    InvalidClaim,
+    /// The process ended (signal, or closed its output) without a result.
+    Crashed,
+    /// The process exited with a non-zero status.
+    ExitStatus,
+    /// A line that is not a valid message of the protocol.
+    BadOutput,
+    /// A line longer than the cap.
+    Oversized,
+    /// It reported more evaluations or generations than the budget allows.
+    OverBudget,
+    /// No result within the wall limit.
+    WallLimit,
+    /// The process could not be started or did not answer the handshake.
+    StartFailed,
+}
+
+impl Failure {
+    /// Every failure's code, as runs.csv's `termination` records it.
+    pub const CODES: &'static [&'static str] = &[
+        "invalid_claim",
+        "crashed",
+        "exit_status",
+        "bad_output",
+        "oversized_output",
+        "over_budget",
+        "wall_limit",
+        "start_failed",
+    ];
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Failure::InvalidClaim => "invalid_claim",
+            Failure::Crashed => "crashed",
+            Failure::ExitStatus => "exit_status",
+            Failure::BadOutput => "bad_output",
+            Failure::Oversized => "oversized_output",
+            Failure::OverBudget => "over_budget",
+            Failure::WallLimit => "wall_limit",
+            Failure::StartFailed => "start_failed",
+        }
+    }
+}
+
+/// What one run produced, after every check.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The final grid is a solution of the puzzle (checked).
+    pub solved: bool,
+    /// The final grid (the puzzle itself when the run failed before a result).
+    pub grid: Grid,
+    pub evaluations: u64,
+    pub generations: u64,
+    pub restarts: u64,
+    pub failure: Option<Failure>,
+    /// What went wrong, in a line (empty when nothing did).
+    pub detail: String,
+    /// The process's stderr during the run (capped).
+    pub stderr: Vec<u8>,
+}
+
+/// An external solver: its configuration and its idle processes.
+pub struct External {
+    config: Config,
+    idle: Mutex<Vec<Process>>,
+}
+
+/// The effort reported so far in a run.
+#[derive(Debug, Default, Clone, Copy)]
+struct Effort {
+    evaluations: u64,
+    generations: u64,
+}
+
+/// How a run ended before its checks: a result, or a failure with its detail.
+type Ended = Result<(Reply, Effort), (Failure, String, Effort)>;
+
+impl External {
+    pub fn new(config: Config) -> External {
+        External {
+            config,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Check before the first run that the program exists and is executable and that a
+    /// process answers the handshake; in `persistent` mode the process is kept for the first
+    /// run. A protocol must not die on its solver after hours.
+    pub fn preflight(&self) -> Result<(), Error> {
+        let l = &self.config.launch;
+        let program = l.program.display().to_string();
+        let command = self.config.shown.clone();
+        if l.program.components().count() > 1 {
+            if !crate::process::is_executable(&l.program) {
+                return Err(Error::NotExecutable { command, program });
+            }
+        } else if !in_path(&l.program) {
+            return Err(Error::NotInPath { command, program });
+        }
+        let p = self.start().map_err(|e| match e {
+            (Failure::StartFailed, why) if why.starts_with("cannot start") => Error::Start {
+                command: command.clone(),
+                source: std::io::Error::other(why),
+            },
+            (_, why) => Error::Handshake { command, why },
+        })?;
+        self.put_back(p);
+        Ok(())
+    }
+
+    /// A process that has answered the handshake: an idle one, or a new one.
+    fn start(&self) -> Result<Process, (Failure, String)> {
+        if self.config.mode == Mode::Persistent {
+            if let Some(p) = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+                return Ok(p);
+            }
+        }
+        let mut p = Process::start(&self.config.launch)
+            .map_err(|e| (Failure::StartFailed, format!("cannot start: {e}")))?;
+        let deadline = Instant::now() + self.config.wall;
+        let answer = p
+            .send(&message::hello())
+            .map_err(|e| (Failure::StartFailed, format!("cannot send hello: {e}")))
+            .and_then(|_| handshake(&mut p, deadline));
+        if let Err(e) = answer {
+            p.kill();
+            return Err(e);
+        }
+        Ok(p)
+    }
+
+    /// Keep a healthy process for the next run (persistent mode), else end it.
+    fn put_back(&self, p: Process) {
+        if self.config.mode == Mode::Persistent {
+            self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+        }
+    }
+
+    /// One run: the request sent, progress passed on to `observer` (grids measured by the
+    /// caller's observer, effort checked against the budget), the result checked. Never
+    /// panics and never waits beyond the wall limit (plus the time to kill the process).
+    pub fn run(&self, req: &Request, observer: &mut dyn Observer) -> Outcome {
+        let begun = Instant::now();
+        let mut p = match self.start() {
+            Ok(p) => p,
+            Err((f, why)) => return failed(req.puzzle, f, why, Effort::default(), Vec::new()),
+        };
+        let deadline = begun + self.config.wall;
+        let ended = match p.send(&message::run(req)) {
+            Ok(()) => exchange(&mut p, req, deadline, observer),
+            Err(e) => Err((
+                Failure::Crashed,
+                format!("cannot send the run: {e}"),
+                Effort::default(),
+            )),
+        };
+        let ended = match (ended, self.config.mode) {
+            (Ok(r), Mode::PerRun) => finish_per_run(&mut p, r, deadline),
+            (other, _) => other,
+        };
+        match ended {
+            Ok((reply, effort)) => {
+                let stderr = p.take_stderr();
+                self.put_back(p);
+                checked(req, reply, effort, stderr)
+            }
+            Err((f, why, effort)) => {
+                p.kill();
+                failed(req.puzzle, f, why, effort, p.take_stderr())
+            }
+        }
+    }
+}
+
+/// Whether a bare program name is found in PATH.
+fn in_path(program: &std::path::Path) -> bool {
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|d| crate::process::is_executable(&d.join(program)))
+}
+
+/// Wait for the solver's hello and check its version.
+fn handshake(p: &mut Process, deadline: Instant) -> Result<(), (Failure, String)> {
+    let fail = |why: String| Err((Failure::StartFailed, why));
+    let line = match p.next_line(deadline) {
+        Err(_) => return fail("no hello within the wall limit".into()),
+        Ok(Line::Text(t)) => t,
+        Ok(Line::Eof) => return fail("the process ended before its hello".into()),
+        Ok(_) => return fail("an oversized or non-UTF-8 line instead of hello".into()),
+    };
+    let g = sudoku_core::Geometry::for_order(9).expect("9x9 exists");
+    match message::parse(&line, g) {
+        Ok(Reply::Hello { protocol, .. }) if protocol == message::VERSION => Ok(()),
+        Ok(Reply::Hello { protocol, .. }) => fail(format!(
+            "the solver speaks protocol {protocol}, this runner {}",
+            message::VERSION
+        )),
+        Ok(_) => fail("the first message is not a hello".into()),
+        Err(e) => fail(format!("hello line: {e}")),
+    }
+}
+
+/// Read the run's messages until its result, passing progress on.
+fn exchange(
+    p: &mut Process,
+    req: &Request,
+    deadline: Instant,
+    observer: &mut dyn Observer,
+) -> Ended {
+    let g = req.puzzle.geometry();
+    let mut effort = Effort::default();
+    loop {
+        let line = match p.next_line(deadline) {
+            Err(_) => {
+                let why = format!("no result within the wall limit of {} s", req.wall_seconds);
+                return Err((Failure::WallLimit, why, effort));
+            }
+            Ok(Line::Text(t)) => t,
+            Ok(Line::Eof) => return Err(ended_early(p, effort)),
+            Ok(Line::Oversized(cap)) => {
+                let why = format!("a line over the cap of {cap} bytes");
+                return Err((Failure::Oversized, why, effort));
+            }
+            Ok(Line::NotUtf8) => {
+                return Err((
+                    Failure::BadOutput,
+                    "a line that is not UTF-8".into(),
+                    effort,
+                ))
+            }
+        };
+        let reply = message::parse(&line, g).map_err(|e| (Failure::BadOutput, e, effort))?;
+        let (evaluations, generations) = match &reply {
+            Reply::Progress {
+                evaluations,
+                generations,
+                ..
+            } => (*evaluations, generations.unwrap_or(effort.generations)),
+            Reply::Result {
+                evaluations,
+                generations,
+                ..
+            } => (*evaluations, *generations),
+            Reply::Hello { .. } => {
+                return Err((Failure::BadOutput, "a hello during a run".into(), effort))
+            }
+        };
+        check_effort(&req.budget, &mut effort, evaluations, generations)?;
+        match reply {
+            Reply::Progress { grid, .. } => {
+                observer.generation(effort.generations, effort.evaluations, f64::NAN);
+                if let Some(cells) = grid.filter(|_| observer.wants_grids()) {
+                    observer.best_grid(effort.evaluations, &cells);
+                }
+            }
+            result => return Ok((result, effort)),
+        }
+    }
+}
+
+/// Effort must not go backwards nor above the budget.
+fn check_effort(
+    budget: &Budget,
+    effort: &mut Effort,
+    evaluations: u64,
+    generations: u64,
+) -> Result<(), (Failure, String, Effort)> {
+    if evaluations < effort.evaluations || generations < effort.generations {
+        let why = format!(
+            "effort went backwards ({} -> {evaluations} evaluations, {} -> {generations} generations)",
+            effort.evaluations, effort.generations
+        );
+        return Err((Failure::BadOutput, why, *effort));
+    }
+    let over = |limit: Option<u64>, used: u64| limit.is_some_and(|m| used > m);
+    if over(budget.max_evaluations, evaluations) || over(budget.max_generations, generations) {
+        let why = format!(
+            "reported {evaluations} evaluations and {generations} generations, over the budget of {:?} and {:?}",
+            budget.max_evaluations, budget.max_generations
+        );
+        return Err((Failure::OverBudget, why, *effort));
+    }
+    *effort = Effort {
+        evaluations,
+        generations,
+    };
+    Ok(())
+}
+
+/// Why stdout ended before a result: a signal, an exit status, or a clean exit.
+fn ended_early(p: &mut Process, effort: Effort) -> (Failure, String, Effort) {
+    let status = p.wait_until(Instant::now() + Duration::from_millis(500));
+    match status {
+        Some(s) if s.code().is_some_and(|c| c != 0) => (
+            Failure::ExitStatus,
+            format!("exited with {s} before a result"),
+            effort,
+        ),
+        Some(s) if s.success() => (Failure::Crashed, "exited before a result".into(), effort),
+        Some(s) => (
+            Failure::Crashed,
+            format!("ended by {s} before a result"),
+            effort,
+        ),
+        None => (
+            Failure::Crashed,
+            "closed its output before a result".into(),
+            effort,
+        ),
+    }
+}
+
+/// `per-run` mode: after the result, end the input and require a clean exit in time.
+fn finish_per_run(p: &mut Process, r: (Reply, Effort), deadline: Instant) -> Ended {
+    p.close_input();
+    match p.wait_until(deadline.max(Instant::now() + Duration::from_millis(200))) {
+        Some(s) if s.success() => Ok(r),
+        Some(s) => Err((
+            Failure::ExitStatus,
+            format!("exited with {s} after its result"),
+            r.1,
+        )),
+        None => Err((
+            Failure::WallLimit,
+            "did not exit after its result".into(),
+            r.1,
+        )),
+    }
+}
+
+/// A run ended by a failure: the puzzle as the grid, the effort reported so far.
+fn failed(puzzle: &Puzzle, f: Failure, detail: String, e: Effort, stderr: Vec<u8>) -> Outcome {
+    Outcome {
+        solved: false,
+        grid: puzzle.grid.clone(),
+        evaluations: e.evaluations,
+        generations: e.generations,
+        restarts: 0,
+        failure: Some(f),
+        detail,
+        stderr,
+    }
+}
+
+/// A result, checked: a changed given or an invalid claimed solution fails the run.
+fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outcome {
+    let Reply::Result {
+        restarts,
+        solved: claimed,
+        grid,
+        ..
+    } = reply
+    else {
+        unreachable!("exchange ends with a result")
+    };
+    let puzzle = req.puzzle;
+    let grid = Grid::from_cells(puzzle.geometry(), grid).expect("cells checked by parse");
+    let keeps = grid.keeps_givens_of(&puzzle.grid);
+    let solved = keeps && grid.is_solved();
+    let failure = match (claimed, solved, keeps) {
+        (true, false, _) => Some(Failure::InvalidClaim),
+        (false, _, false) => Some(Failure::BadOutput),
+        _ => None,
+    };
+    let detail = match failure {
+        Some(Failure::InvalidClaim) if !keeps => {
+            "claimed solved, but the grid changes a given".into()
+        }
+        Some(Failure::InvalidClaim) => {
+            "claimed solved, but a row, column or box is not complete".into()
+        }
+        Some(_) => "the result's grid changes a given".into(),
+        None => String::new(),
+    };
+    Outcome {
+        solved: solved && failure.is_none(),
+        grid: if keeps { grid } else { puzzle.grid.clone() },
+        evaluations: effort.evaluations,
+        generations: effort.generations,
+        restarts,
+        failure,
+        detail,
+        stderr,
+    }
+}

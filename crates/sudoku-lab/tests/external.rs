@@ -1,0 +1,437 @@
+//! External solvers (issue 19; docs/external-solvers.md): the committed examples of
+//! examples/external run through protocol v1 beside a built-in solver. A lying solver's runs are
+//! counted invalid, crashing, hanging and misbehaving ones fail their runs with reasons and the
+//! protocol completes; the files are the same on 1 and 2 threads and after a resume, shards
+//! merge, replay reproduces; bad commands are refused in one line before anything is written.
+//! The tests skip (saying so) where python3 or cc is missing; CI has both.
+
+mod common;
+use common::{bin, ok, run, stderr, tmpdir};
+
+use std::path::{Path, PathBuf};
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/external")
+}
+
+/// True when `program` runs (`--version`); else the test says it is skipped.
+fn have(program: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("skipped: {program} is not installed");
+    }
+    found
+}
+
+/// A folder with the examples and a spec of `algorithms` (TOML `[[algorithms]]` blocks).
+fn spec_dir(name: &str, algorithms: &str, runs: u64) -> PathBuf {
+    let d = tmpdir(name);
+    for e in std::fs::read_dir(examples()).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let spec = format!(
+        "id = \"ext\"\ntitle = \"t\"\nmaster_seed = 7\nruns = {runs}\nquick_runs = 1\nquick_max_generations = 5\nreport = \"compare\"\nanytime = true\npuzzles = [ {{ id = \"mk_easy\" }}, {{ id = \"mk_1star\" }} ]\n{algorithms}"
+    );
+    std::fs::write(d.join("s.toml"), spec).unwrap();
+    d
+}
+
+fn algorithm(label: &str, command: &str, extra: &str) -> String {
+    let algo = if command.is_empty() {
+        label
+    } else {
+        "external"
+    };
+    format!("\n[[algorithms]]\nlabel = \"{label}\"\nalgorithm = \"{algo}\"\n{command}\nmax_generations = 1000000\nmax_evaluations = 20000\n{extra}\n")
+}
+
+fn protocol(d: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    run(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join(out))
+        .args(extra))
+}
+
+/// runs.csv's rows as (algorithm, termination) and without wall_ms.
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let mut f: Vec<String> = l.split(',').map(str::to_string).collect();
+            f[12] = String::new();
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes() {
+    if !have("python3") {
+        return;
+    }
+    let algos = [
+        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", ""),
+        algorithm("liar", "command = [\"python3\", \"liar.py\"]", ""),
+        algorithm("crash", "command = [\"python3\", \"crash.py\"]", ""),
+        algorithm(
+            "hang",
+            "command = [\"python3\", \"hang.py\"]",
+            "wall_seconds = 1",
+        ),
+        algorithm("lewis-sa", "", ""),
+    ]
+    .concat();
+    let d = spec_dir("faults", &algos, 2);
+    let o = protocol(&d, "out", &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = d.join("out");
+    let rows = rows(&out.join("runs.csv"));
+    assert_eq!(rows.len(), 5 * 2 * 2);
+    let of = |label: &str| -> Vec<&str> {
+        (rows.iter().filter(|r| r[1] == label))
+            .map(|r| r[10].as_str())
+            .collect()
+    };
+    assert!(
+        of("liar").iter().all(|t| *t == "invalid_claim"),
+        "{:?}",
+        of("liar")
+    );
+    assert!(of("crash")
+        .iter()
+        .all(|t| ["crashed", "exit_status"].contains(t)));
+    assert!(of("crash").contains(&"crashed") && of("crash").contains(&"exit_status"));
+    assert!(
+        of("hang").iter().all(|t| *t == "wall_limit"),
+        "{:?}",
+        of("hang")
+    );
+    assert!(of("py-sa")
+        .iter()
+        .all(|t| ["solved", "evaluation_limit"].contains(t)));
+    // No failed run is counted as solved; the report counts them per algorithm and reason.
+    assert!(rows
+        .iter()
+        .filter(|r| r[1] != "py-sa" && r[1] != "lewis-sa")
+        .all(|r| r[5] == "0"));
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("`liar`: 4 invalid solution (`invalid_claim`) of 4 runs"),
+        "{report}"
+    );
+    assert!(
+        report.contains("`hang`: 4 `wall_limit` of 4 runs"),
+        "{report}"
+    );
+    // The logs keep the reason and the solver's stderr.
+    let log = std::fs::read_to_string(out.join("external-logs/crash/mk_easy-0.log")).unwrap();
+    assert!(
+        log.contains("giving up on purpose") && log.contains("failed: "),
+        "{log}"
+    );
+}
+
+#[test]
+fn every_protocol_fault_is_a_failed_run_with_its_reason() {
+    if !have("python3") {
+        return;
+    }
+    let faulty = "command = [\"python3\", \"faulty.py\"]";
+    let mut algos = String::new();
+    for fault in [
+        "garbage",
+        "oversized",
+        "over_budget",
+        "backwards",
+        "given",
+        "flood",
+    ] {
+        algos += &algorithm(
+            fault,
+            faulty,
+            &format!("params = {{ fault = \"{fault}\" }}"),
+        );
+    }
+    algos += &algorithm(
+        "exit",
+        faulty,
+        "mode = \"per-run\"\nparams = { fault = \"exit\" }",
+    );
+    let d = spec_dir("protocol-faults", &algos, 1);
+    let o = protocol(&d, "out", &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = [
+        ("garbage", "bad_output"),
+        ("oversized", "oversized_output"),
+        ("over_budget", "over_budget"),
+        ("backwards", "bad_output"),
+        ("given", "bad_output"),
+        ("flood", "converged"),
+        ("exit", "exit_status"),
+    ];
+    let rows = rows(&d.join("out/runs.csv"));
+    for (label, reason) in want {
+        for r in rows.iter().filter(|r| r[1] == label) {
+            assert_eq!(r[10], reason, "{r:?}");
+        }
+    }
+    // stderr is capped per run.
+    let log = d.join("out/external-logs/flood/mk_easy-0.log");
+    let len = std::fs::metadata(&log).unwrap().len();
+    assert!(len < 70_000, "{len}");
+    assert!(std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("more bytes of stderr dropped"));
+}
+
+/// A solver that answers the handshake and quits without reading its input: a write of the
+/// runner's to it fails (EPIPE, never SIGPIPE, which would kill the runner: the binary restores
+/// SIGPIPE's default; the external crate's tests check the write itself), or the runner finds
+/// the process gone; each run fails as `crashed`, and the protocol completes.
+#[test]
+fn a_solver_that_quits_without_reading_fails_runs_and_the_runner_survives() {
+    if !have("python3") {
+        return;
+    }
+    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1}', flush=True)\"]";
+    let algos = algorithm("quit", quit, "") + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("quit", &algos, 3);
+    let o = protocol(&d, "out", &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows(&d.join("out/runs.csv"));
+    let quit: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == "quit").collect();
+    assert_eq!(quit.len(), 6);
+    assert!(quit.iter().all(|r| r[10] == "crashed"), "{quit:?}");
+}
+
+/// The C example compiled into the spec's folder (None, saying why, without cc).
+fn compile_c(d: &Path) -> Option<()> {
+    if !have("cc") {
+        return None;
+    }
+    let o = std::process::Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(d.join("sa-c"))
+        .arg(d.join("sa.c"))
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(())
+}
+
+#[test]
+fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agrees() {
+    if !have("python3") {
+        return;
+    }
+    let algos = [
+        algorithm("c-sa", "command = [\"./sa-c\"]", ""),
+        algorithm(
+            "py-sa",
+            "command = [\"python3\", \"sa.py\"]",
+            "mode = \"per-run\"",
+        ),
+        algorithm("lewis-sa", "", ""),
+    ]
+    .concat();
+    let d = spec_dir("determinism", &algos, 3);
+    if compile_c(&d).is_none() {
+        return;
+    }
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("one"))
+        .args(["--threads", "1"]));
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("two"))
+        .args(["--threads", "2"]));
+    let (one, two) = (d.join("one"), d.join("two"));
+    assert_eq!(rows(&one.join("runs.csv")), rows(&two.join("runs.csv")));
+    let traj = |p: &Path| std::fs::read_to_string(p.join("trajectories.csv")).unwrap();
+    assert_eq!(traj(&one), traj(&two));
+    assert!(traj(&one).lines().filter(|l| l.contains(",c-sa,")).count() > 10);
+    // A resume of a cut file gives the same rows.
+    let text = std::fs::read_to_string(two.join("runs.csv")).unwrap();
+    let half: Vec<&str> = text.lines().take(8).collect();
+    std::fs::write(two.join("runs.csv"), half.join("\n") + "\n").unwrap();
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(&two)
+        .args(["--resume"]));
+    assert_eq!(rows(&one.join("runs.csv")), rows(&two.join("runs.csv")));
+    // Shards merged give the same rows.
+    for k in ["1/2", "2/2"] {
+        let out = d.join(format!("shard{}", &k[..1]));
+        ok(bin()
+            .arg("run")
+            .arg(d.join("s.toml"))
+            .arg("--out")
+            .arg(out)
+            .args(["--shard", k]));
+    }
+    ok(bin()
+        .arg("merge")
+        .arg(d.join("merged"))
+        .arg(d.join("shard1"))
+        .arg(d.join("shard2")));
+    assert_eq!(
+        rows(&one.join("runs.csv")),
+        rows(&d.join("merged/runs.csv"))
+    );
+    let o = ok(bin().arg("replay").arg(&one));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("0 different"), "{said}");
+}
+
+#[test]
+fn a_nondeterministic_external_solver_is_reported_by_replay_not_failed() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm(
+        "py-sa",
+        "command = [\"python3\", \"sa.py\"]",
+        "env = { SA_SALT = \"1\" }",
+    ) + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("nondeterministic", &algos, 1);
+    // A solver that draws its seed from the clock: sa.py with the seed line replaced.
+    let sa = std::fs::read_to_string(d.join("sa.py")).unwrap();
+    let clocked = sa.replace("random.Random(run[\"seed\"])", "random.Random()");
+    assert_ne!(sa, clocked);
+    std::fs::write(d.join("sa.py"), clocked).unwrap();
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("out")));
+    let o = ok(bin().arg("replay").arg(d.join("out")));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("external solver, not reproduced"), "{said}");
+    assert!(said.contains("nondeterministic"), "{said}");
+}
+
+#[test]
+fn bad_external_keys_and_commands_are_refused_in_one_line_before_anything_is_written() {
+    if !have("python3") {
+        return;
+    }
+    for (keys, want) in [
+        ("", "command: missing"),
+        ("command = []", "command: empty"),
+        (
+            "command = [\"./no-such-solver\"]",
+            "no-such-solver is not an executable file",
+        ),
+        (
+            "command = [\"no-such-program-xyz\"]",
+            "no-such-program-xyz is not found in PATH",
+        ),
+        (
+            "command = [\"python3\", \"../sa.py\"]",
+            "leaves the spec's folder",
+        ),
+        (
+            "command = [\"/usr/bin/python3\"]",
+            "leaves the spec's folder",
+        ),
+        (
+            "command = [\"python3\", \"sa.py\"]\nmode = \"sometimes\"",
+            "mode = 'sometimes' is not one of",
+        ),
+        (
+            "command = [\"python3\", \"sa.py\"]\nwall_seconds = 0.0",
+            "wall_seconds = 0",
+        ),
+        (
+            "command = [\"python3\", \"faulty.py\", \"hello\"]",
+            "protocol 99",
+        ),
+        (
+            "command = [\"python3\", \"-c\", \"pass\"]",
+            "ended before its hello",
+        ),
+    ] {
+        let algos = format!("\n[[algorithms]]\nlabel = \"x\"\nalgorithm = \"external\"\n{keys}\nmax_generations = 10\n")
+            + &algorithm("lewis-sa", "", "");
+        let d = spec_dir("refused", &algos, 1);
+        let o = protocol(&d, "out", &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{keys}: {err}");
+        assert!(err.contains(want) && err.contains("'x'"), "{keys}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{keys}: {err}");
+        assert!(!d.join("out").exists(), "{keys}: a folder was written");
+    }
+    let algos = algorithm("lewis-sa", "", "command = [\"python3\"]")
+        + "\n[[algorithms]]\nlabel = \"b\"\nalgorithm = \"ret-ga\"\nmax_generations = 10\n";
+    let d = spec_dir("refused-builtin", &algos, 1);
+    let err = stderr(&protocol(&d, "out", &[]));
+    assert!(
+        err.contains("command: a key of algorithm = \"external\" only"),
+        "{err}"
+    );
+}
+
+#[test]
+fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
+    if !have("python3") {
+        return;
+    }
+    let ex = examples();
+    let o = ok(bin()
+        .current_dir(&ex)
+        .args(["solve", "--algo", "external", "--command", "python3 sa.py"])
+        .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
+    let o = run(bin().current_dir(&ex).args([
+        "solve",
+        "--algo",
+        "external",
+        "--command",
+        "python3 liar.py",
+        "mk_easy",
+    ]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("invalid_claim"), "{}", stderr(&o));
+    let o = run(bin().args([
+        "solve",
+        "--algo",
+        "lewis-sa",
+        "--max-evaluations",
+        "1000",
+        "mk_easy",
+    ]));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("1000 fitness evaluations"), "{out}");
+    // The documented minimal client solves a 4x4 puzzle.
+    let o = ok(bin()
+        .current_dir(&ex)
+        .args([
+            "solve",
+            "--algo",
+            "external",
+            "--command",
+            "python3 minimal.py",
+        ])
+        .args(["--max-evaluations", "100000", "12..3...2...4..1"]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
+    let o = run(bin().args(["solve", "--algo", "external", "mk_easy"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--algo external needs --command"));
+}
