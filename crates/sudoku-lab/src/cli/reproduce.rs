@@ -341,11 +341,7 @@ fn start_meta(
 ) -> Result<Meta> {
     let meta_path = p.out.join("meta.json");
     let mut meta = Meta::new(settings, &p.spec, p.threads);
-    meta.spec_dir = p
-        .base
-        .as_ref()
-        .map(|b| std::fs::canonicalize(b).unwrap_or_else(|_| b.clone()))
-        .map(|b| b.display().to_string());
+    meta.spec_dir = (p.base.as_ref()).map(|b| crate::protocol::meta::spec_dir_for(&p.out, b));
     if flags.resume {
         meta.sessions = Meta::read_sessions(&meta_path);
         // Carried over at once, so that a session killed before its end keeps the earlier ones.

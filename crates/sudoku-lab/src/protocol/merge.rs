@@ -140,7 +140,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
-    let spec_dir = first.meta["spec_dir"].as_str().map(PathBuf::from);
+    let spec_dir = (first.meta["spec_dir"].as_str())
+        .map(|d| crate::protocol::meta::resolve_spec_dir(&first.dir, d));
     let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
     let cap = s.quick.then_some(spec.quick_max_generations);
     let costs: Vec<u64> = (spec.algorithms.iter())
@@ -361,6 +362,12 @@ fn write_merged(out: &Path, shards: &[Shard], anytime: bool) -> Result<()> {
         .filter_map(|s| s.meta["wall_seconds"].as_f64())
         .sum();
     meta["wall_seconds"] = serde_json::json!(wall);
+    // The spec's folder relative to the merged folder (a sibling of OUT: the same path as
+    // from OUT), as the shards recorded it relative to themselves.
+    if let Some(d) = shards[0].meta["spec_dir"].as_str() {
+        let abs = crate::protocol::meta::resolve_spec_dir(&shards[0].dir, d);
+        meta["spec_dir"] = serde_json::json!(crate::protocol::meta::spec_dir_for(out, &abs));
+    }
     let sessions: Vec<serde_json::Value> = shards
         .iter()
         .flat_map(|s| s.meta["sessions"].as_array().cloned().unwrap_or_default())

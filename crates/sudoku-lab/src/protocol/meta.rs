@@ -170,3 +170,69 @@ pub fn read_json(path: &Path) -> Result<serde_json::Value> {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not JSON ({e})", path.display()))
 }
+
+/// The spec's folder as meta.json records it: relative to the results folder `out` (both made
+/// absolute) when they share a root, so that a committed folder finds its spec's files (puzzle
+/// files, an external solver's program) in any clone; absolute otherwise.
+pub fn spec_dir_for(out: &Path, base: &Path) -> String {
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (from, to) = (abs(out), abs(base));
+    let common = (from.components().zip(to.components()))
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common <= 1 {
+        return to.display().to_string();
+    }
+    let mut rel = std::path::PathBuf::new();
+    for _ in from.components().skip(common) {
+        rel.push("..");
+    }
+    for c in to.components().skip(common) {
+        rel.push(c);
+    }
+    if rel.as_os_str().is_empty() {
+        rel.push(".");
+    }
+    rel.display().to_string()
+}
+
+/// A recorded spec folder: a relative one is relative to the results folder `folder` that
+/// recorded it (absolute ones, as older folders have, are taken as they are).
+pub fn resolve_spec_dir(folder: &Path, recorded: &str) -> std::path::PathBuf {
+    let p = Path::new(recorded);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        folder.join(p)
+    }
+}
+
+#[cfg(test)]
+mod spec_dir_tests {
+    use super::{resolve_spec_dir, spec_dir_for};
+    use std::path::Path;
+
+    /// A committed folder records its spec's folder relative to itself, so that a clone
+    /// elsewhere finds it; resolving gives back the same folder.
+    #[test]
+    fn the_spec_folder_is_recorded_relative_to_the_results_folder() {
+        let root = std::env::temp_dir().join(format!("spec-dir-{}", std::process::id()));
+        let (out, base) = (root.join("results/demo"), root.join("examples/external"));
+        for d in [&out, &base] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let rel = spec_dir_for(&out, &base);
+        assert_eq!(rel, "../../examples/external");
+        let back = resolve_spec_dir(&out, &rel);
+        assert_eq!(
+            std::fs::canonicalize(back).unwrap(),
+            std::fs::canonicalize(&base).unwrap()
+        );
+        assert_eq!(spec_dir_for(&out, &out), ".");
+        assert_eq!(
+            resolve_spec_dir(&out, "/abs/olute"),
+            Path::new("/abs/olute")
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

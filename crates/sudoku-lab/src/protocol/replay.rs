@@ -90,7 +90,9 @@ fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
         .with_context(|| format!("{}: no spec", path.display()))?;
     let settings: Settings = serde_json::from_value(v["settings"].clone())
         .with_context(|| format!("{}: no settings", path.display()))?;
-    let spec_dir = v["spec_dir"].as_str().map(PathBuf::from);
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let spec_dir =
+        (v["spec_dir"].as_str()).map(|d| crate::protocol::meta::resolve_spec_dir(folder, d));
     Ok((spec, settings, spec_dir))
 }
 
