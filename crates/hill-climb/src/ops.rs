@@ -99,96 +99,20 @@ impl Layout {
     }
 }
 
-/// How often each value occurs in each row and each column, and the cost they imply: the
-/// number of values missing from each row plus each column (0 exactly for a solution when
-/// every box is a permutation).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Counts {
-    /// Stride N + 1: `rows[r * (N + 1) + v]` counts v in row r (index 0 unused).
-    rows: Vec<u8>,
-    cols: Vec<u8>,
-    stride: usize,
-}
+/// The row and column count tables and their incremental swap cost, shared with the other
+/// box-swap solvers (`sudoku_core::counts`): 0 exactly for a solution when every box is a
+/// permutation.
+pub use sudoku_core::UnitCounts as Counts;
 
-impl Counts {
-    pub fn new(layout: &Layout, cells: &[u8]) -> Self {
-        let stride = layout.geom.n() + 1;
-        let mut c = Counts {
-            rows: vec![0; layout.geom.n() * stride],
-            cols: vec![0; layout.geom.n() * stride],
-            stride,
-        };
-        c.recount(layout, cells);
-        c
+impl sudoku_core::CellUnits for Layout {
+    fn order(&self) -> usize {
+        self.geom.n()
     }
-
-    /// Rebuild the tables from `cells` (after a restart).
-    pub fn recount(&mut self, layout: &Layout, cells: &[u8]) {
-        self.rows.fill(0);
-        self.cols.fill(0);
-        for (cell, &v) in cells.iter().enumerate() {
-            self.rows[layout.row_of[cell] as usize * self.stride + v as usize] += 1;
-            self.cols[layout.col_of[cell] as usize * self.stride + v as usize] += 1;
-        }
+    fn rows_of(&self) -> &[u8] {
+        &self.row_of
     }
-
-    /// The full cost: values 1..=N of count 0, over every row and column.
-    pub fn cost(&self) -> u32 {
-        let missing = |t: &[u8]| -> u32 {
-            t.chunks_exact(self.stride)
-                .map(|unit| unit[1..].iter().filter(|&&k| k == 0).count() as u32)
-                .sum()
-        };
-        missing(&self.rows) + missing(&self.cols)
-    }
-
-    /// The change of one unit's missing count when it loses one `out` and gains one `inn`.
-    #[inline]
-    fn unit_delta(t: &[u8], base: usize, out: u8, inn: u8) -> i32 {
-        i32::from(t[base + out as usize] == 1) - i32::from(t[base + inn as usize] == 0)
-    }
-
-    /// The cost change of swapping the values of `a` and `b`, two free cells of one box (so
-    /// their values differ): only their rows and columns change, and a row (column) they share
-    /// does not change at all.
-    #[inline]
-    pub fn swap_delta(&self, layout: &Layout, cells: &[u8], a: usize, b: usize) -> i32 {
-        let (x, y) = (cells[a], cells[b]);
-        let (ra, rb) = (layout.row_of[a] as usize, layout.row_of[b] as usize);
-        let (ca, cb) = (layout.col_of[a] as usize, layout.col_of[b] as usize);
-        let s = self.stride;
-        let mut d = 0;
-        if ra != rb {
-            d += Self::unit_delta(&self.rows, ra * s, x, y)
-                + Self::unit_delta(&self.rows, rb * s, y, x);
-        }
-        if ca != cb {
-            d += Self::unit_delta(&self.cols, ca * s, x, y)
-                + Self::unit_delta(&self.cols, cb * s, y, x);
-        }
-        d
-    }
-
-    /// Swap the values of `a` and `b` in `cells` and update the tables.
-    #[inline]
-    pub fn apply_swap(&mut self, layout: &Layout, cells: &mut [u8], a: usize, b: usize) {
-        let (x, y) = (cells[a] as usize, cells[b] as usize);
-        let (ra, rb) = (layout.row_of[a] as usize, layout.row_of[b] as usize);
-        let (ca, cb) = (layout.col_of[a] as usize, layout.col_of[b] as usize);
-        let s = self.stride;
-        if ra != rb {
-            self.rows[ra * s + x] -= 1;
-            self.rows[ra * s + y] += 1;
-            self.rows[rb * s + y] -= 1;
-            self.rows[rb * s + x] += 1;
-        }
-        if ca != cb {
-            self.cols[ca * s + x] -= 1;
-            self.cols[ca * s + y] += 1;
-            self.cols[cb * s + y] -= 1;
-            self.cols[cb * s + x] += 1;
-        }
-        cells.swap(a, b);
+    fn cols_of(&self) -> &[u8] {
+        &self.col_of
     }
 }
 

@@ -151,119 +151,20 @@ impl Layout {
     }
 }
 
-/// Counts of each symbol in each row and each column, and the cost they imply: the number of
-/// values missing from each row plus each column (Lewis's cost, 0 exactly for a solution when
-/// every box is a permutation).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Counts {
-    /// Stride N + 1: `rows[r * (N + 1) + v]` is how often v occurs in row r (index 0 unused).
-    rows: Vec<u8>,
-    cols: Vec<u8>,
-    stride: usize,
-    n: usize,
-}
+/// The row and column count tables and their incremental swap cost, shared with the other
+/// box-swap solvers (`sudoku_core::counts`): 0 exactly for a solution when every box is a
+/// permutation.
+pub use sudoku_core::UnitCounts as Counts;
 
-impl Counts {
-    pub fn new(layout: &Layout, cells: &[u8]) -> Self {
-        let n = layout.geom.n();
-        let stride = n + 1;
-        let mut c = Counts {
-            rows: vec![0; n * stride],
-            cols: vec![0; n * stride],
-            stride,
-            n,
-        };
-        c.recount(layout, cells);
-        c
+impl sudoku_core::CellUnits for Layout {
+    fn order(&self) -> usize {
+        self.geom.n()
     }
-
-    /// Rebuild the tables from `cells` (after a re-randomisation).
-    pub fn recount(&mut self, layout: &Layout, cells: &[u8]) {
-        self.rows.fill(0);
-        self.cols.fill(0);
-        for (cell, &v) in cells.iter().enumerate() {
-            let v = v as usize;
-            self.rows[layout.row_of[cell] as usize * self.stride + v] += 1;
-            self.cols[layout.col_of[cell] as usize * self.stride + v] += 1;
-        }
+    fn rows_of(&self) -> &[u8] {
+        &self.row_of
     }
-
-    /// The full cost from the tables: values 1..=N with count 0, over every row and column.
-    pub fn cost(&self) -> u32 {
-        let missing = |t: &[u8]| -> u32 {
-            t.chunks_exact(self.stride)
-                .map(|unit| unit[1..].iter().filter(|&&k| k == 0).count() as u32)
-                .sum()
-        };
-        missing(&self.rows) + missing(&self.cols)
-    }
-
-    /// How often `v` occurs in row `r`.
-    #[inline]
-    pub fn row_count(&self, r: usize, v: u8) -> u8 {
-        self.rows[r * self.stride + v as usize]
-    }
-
-    /// How often `v` occurs in column `c`.
-    #[inline]
-    pub fn col_count(&self, c: usize, v: u8) -> u8 {
-        self.cols[c * self.stride + v as usize]
-    }
-
-    /// Change of the missing-value count of one unit (table `t`, offset `base`) when it loses
-    /// one `out` and gains one `inn` (`out != inn`).
-    #[inline]
-    fn unit_delta(t: &[u8], base: usize, out: u8, inn: u8) -> i32 {
-        i32::from(t[base + out as usize] == 1) - i32::from(t[base + inn as usize] == 0)
-    }
-
-    /// The cost change of swapping the values of cells `a` and `b` (two free cells of one box,
-    /// so their values differ): only the rows and the columns of `a` and `b` change, and a row
-    /// (column) they share does not change at all.
-    #[inline]
-    pub fn swap_delta(&self, layout: &Layout, cells: &[u8], a: usize, b: usize) -> i32 {
-        let (x, y) = (cells[a], cells[b]);
-        debug_assert_ne!(x, y, "two cells of a box-permutation hold different values");
-        let (ra, rb) = (layout.row_of[a] as usize, layout.row_of[b] as usize);
-        let (ca, cb) = (layout.col_of[a] as usize, layout.col_of[b] as usize);
-        let s = self.stride;
-        let mut d = 0;
-        if ra != rb {
-            d += Self::unit_delta(&self.rows, ra * s, x, y)
-                + Self::unit_delta(&self.rows, rb * s, y, x);
-        }
-        if ca != cb {
-            d += Self::unit_delta(&self.cols, ca * s, x, y)
-                + Self::unit_delta(&self.cols, cb * s, y, x);
-        }
-        d
-    }
-
-    /// Swap the values of `a` and `b` in `cells` and update the tables.
-    #[inline]
-    pub fn apply_swap(&mut self, layout: &Layout, cells: &mut [u8], a: usize, b: usize) {
-        let (x, y) = (cells[a] as usize, cells[b] as usize);
-        let (ra, rb) = (layout.row_of[a] as usize, layout.row_of[b] as usize);
-        let (ca, cb) = (layout.col_of[a] as usize, layout.col_of[b] as usize);
-        let s = self.stride;
-        if ra != rb {
-            self.rows[ra * s + x] -= 1;
-            self.rows[ra * s + y] += 1;
-            self.rows[rb * s + y] -= 1;
-            self.rows[rb * s + x] += 1;
-        }
-        if ca != cb {
-            self.cols[ca * s + x] -= 1;
-            self.cols[ca * s + y] += 1;
-            self.cols[cb * s + y] -= 1;
-            self.cols[cb * s + x] += 1;
-        }
-        cells.swap(a, b);
-    }
-
-    /// Order N.
-    pub fn n(&self) -> usize {
-        self.n
+    fn cols_of(&self) -> &[u8] {
+        &self.col_of
     }
 }
 
