@@ -119,7 +119,7 @@ impl Setup {
             }
             spaces.push(other);
         }
-        let (puzzles, labels, (runs, protocol_runs)) = race_puzzles(&request, &rows)?;
+        let (puzzles, labels, (runs, protocol_runs)) = race_puzzles(&request, &entries, &rows)?;
         let mut derived = request.spec.clone();
         derived.algorithms = (0..space.len())
             .flat_map(|r| (0..entries.len()).map(move |e| (r, e)))
@@ -303,15 +303,16 @@ type RacePuzzles = (Vec<Puzzle>, Vec<String>, (Vec<u64>, Vec<u64>));
 /// The race's puzzles: the spec's primary entries whose label has a published row, each a
 /// single puzzle; their labels and runs (the protocol's at most `--max-runs`, and the
 /// protocol's).
-fn race_puzzles(request: &Request, rows: &[PublishedRow]) -> Result<RacePuzzles> {
+fn race_puzzles(
+    request: &Request,
+    entries: &[AlgorithmSpec],
+    rows: &[PublishedRow],
+) -> Result<RacePuzzles> {
     let spec = &request.spec;
     let loaded = spec.load_puzzles(request.base.as_deref(), false, None)?;
-    // The raced entry's own `runs`, when it sets them, is its protocol's runs.
+    // The raced entries' own `runs`, when they set them, are their protocol's runs.
     let own: Vec<Option<u64>> = (spec.algorithms.iter().enumerate())
-        .filter(|(_, a)| {
-            let named = request.algorithm.split(',').any(|l| l.trim() == a.label);
-            named || (request.algorithm == "all" && a.paper_label.is_some())
-        })
+        .filter(|(_, a)| entries.iter().any(|e| e.label == a.label))
         .map(|(i, _)| loaded.algorithm_runs[i])
         .collect();
     if own.windows(2).any(|w| w[0] != w[1]) {
