@@ -40,7 +40,13 @@ const LINES_IN_FLIGHT: usize = 64;
 struct Capped {
     bytes: Vec<u8>,
     dropped: u64,
+    /// The stream reached EOF (every writer has exited): nothing more will arrive.
+    closed: bool,
 }
+
+/// How long [`Process::take_final_stderr`] waits for the stderr reader to drain a pipe whose
+/// writers have exited (a grandchild that left the process group could keep it open).
+const STDERR_DRAIN: Duration = Duration::from_millis(500);
 
 /// How to start a solver process.
 #[derive(Debug, Clone)]
@@ -188,6 +194,20 @@ impl Process {
         }
         bytes
     }
+
+    /// The stderr of a process that has ended (after [`Process::kill`] or its own exit): waits
+    /// up to [`STDERR_DRAIN`] for the reader thread to reach EOF first, so that what the
+    /// solver wrote just before it died is in the log (the reader runs on another thread and
+    /// may not have read it yet when the process is reaped).
+    pub fn take_final_stderr(&mut self) -> Vec<u8> {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            let until = Instant::now() + STDERR_DRAIN;
+            while !self.stderr.lock().map_or(true, |c| c.closed) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        self.take_stderr()
+    }
 }
 
 impl Drop for Process {
@@ -304,7 +324,10 @@ fn collect_stderr(mut err: impl Read, max: usize, sink: &Mutex<Capped>) {
     let mut chunk = [0u8; 8192];
     loop {
         let n = match err.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                sink.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+                return;
+            }
             Ok(n) => n,
         };
         let mut c = sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -391,5 +414,29 @@ mod tests {
         assert_eq!(waited.err(), Some(Wait::Timeout));
         p.kill();
         assert!(begun.elapsed() < Duration::from_secs(5));
+    }
+
+    /// What a process wrote to stderr just before it ended is kept: the reader thread may not
+    /// have read it when the process is reaped, so the final take waits for the stream's EOF.
+    /// Repeated because the race it guards against is a matter of scheduling.
+    #[test]
+    fn the_last_stderr_of_a_process_that_ended_is_kept() {
+        for _ in 0..20 {
+            let launch = Launch {
+                program: "sh".into(),
+                args: vec!["-c".into(), "echo last words >&2; kill -ABRT $$".into()],
+                env: Vec::new(),
+                dir: ".".into(),
+                max_line: 1024,
+                max_stderr: 1024,
+            };
+            let mut p = Process::start(&launch).unwrap();
+            assert!(p
+                .wait_until(Instant::now() + Duration::from_secs(10))
+                .is_some());
+            p.kill();
+            let err = String::from_utf8(p.take_final_stderr()).unwrap();
+            assert!(err.contains("last words"), "{err:?}");
+        }
     }
 }

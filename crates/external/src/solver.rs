@@ -199,13 +199,13 @@ impl External {
         };
         match ended {
             Ok((reply, effort)) => {
-                let stderr = p.take_stderr();
+                let stderr = p.take_final_stderr();
                 self.put_back(p);
                 checked(req, reply, effort, stderr)
             }
             Err((f, why, effort)) => {
                 p.kill();
-                failed(req.puzzle, f, why, effort, p.take_stderr())
+                failed(req.puzzle, f, why, effort, p.take_final_stderr())
             }
         }
     }
