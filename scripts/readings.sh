@@ -11,6 +11,8 @@
 #                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
 #   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
 #   ret-ga              the Ret-GA column of Table 1 (384 readings)
+#   benbassat           Benbassat's distinct boards, standard and bucketing GA together (the
+#                       clearing rows are single runs, which the counter test cannot test)
 #
 # Every race resumes from its folder (--resume): an interrupted search goes on where it
 # stopped, and a finished one rewrites its outputs from its runs.csv without running anything.
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     *) names+=("$1"); shift ;;
   esac
 done
-[ ${#names[@]} -gt 0 ] || names=(validation-reseda validation-ret-ga reseda mk-ga ret-ga)
+[ ${#names[@]} -gt 0 ] || names=(validation-reseda validation-ret-ga reseda mk-ga ret-ga benbassat)
 if [ ! -x "$bin" ]; then
   cargo build --release --locked -p sudoku-lab >&2
 fi
@@ -51,7 +53,7 @@ for name in "${names[@]}"; do
       for hidden in elitism=best,crossover_rows=uniform-random \
                     elitism=alternate \
                     repetition_scope=all,pairing=random \
-                    elitism=best,reset_rule=never \
+                    elitism=best,reset_rule=fixed-period \
                     elitism=best,elite_order=best-first,success_generation=completed; do
         race ret-ga-table1 --algorithm literal --published "$pub" --synthetic "$hidden" \
           --out "$d/${hidden//[=,]/-}"
@@ -66,6 +68,7 @@ for name in "${names[@]}"; do
       "$bin" readings-summary results/readings-reseda-joint ;;
     mk-ga) race ret-ga-table1 --algorithm mk-ga --out results/readings-ret-ga-table1-mk-ga ;;
     ret-ga) race ret-ga-table1 --algorithm literal --out results/readings-ret-ga-table1-ret-ga ;;
+    benbassat) race benbassat --algorithm standard,bucketing --out results/readings-benbassat ;;
     *) echo "readings.sh: unknown race $name" >&2; exit 2 ;;
   esac
 done

@@ -72,6 +72,45 @@ pub fn fisher_exact_two_sided(a: u64, b: u64, c: u64, d: u64) -> f64 {
     }
 }
 
+/// One-sided p-value of Fisher's exact test for the 2x2 table `[[a, b], [c, d]]` against the
+/// alternative that the first row's proportion `a / (a + b)` is *lower* than the second's:
+/// `P(X <= a)` for `X` hypergeometric with the table's margins (R's
+/// `fisher.test(..., alternative = "less")$p.value`, SciPy's `alternative="less"`).
+///
+/// Used where the second row is only a lower bound on a published count (the reading race's
+/// mean caps): a smaller second row makes the observed `a` less extreme, so the test stays
+/// valid (conservative). Log space, as [`fisher_exact_two_sided`]. Returns `1.0` when a
+/// margin is zero and `NaN` if the grand total overflows `u64`.
+pub fn fisher_exact_less(a: u64, b: u64, c: u64, d: u64) -> f64 {
+    let (Some(m), Some(n), Some(k)) = (a.checked_add(c), b.checked_add(d), a.checked_add(b)) else {
+        return f64::NAN;
+    };
+    if m.checked_add(n).is_none() {
+        return f64::NAN;
+    }
+    let lo = k.saturating_sub(n);
+    let hi = k.min(m);
+    if lo == hi {
+        return 1.0;
+    }
+    let log_d = |x: u64| ln_binomial(m, x) + ln_binomial(n, k - x);
+    let mode = ((k as f64 + 1.0) * (m as f64 + 1.0) / (m as f64 + n as f64 + 2.0)).floor() as u64;
+    let max_log = log_d(mode.clamp(lo, hi));
+    let (mut total, mut tail) = (0.0, 0.0);
+    for x in lo..=hi {
+        let w = (log_d(x) - max_log).exp();
+        total += w;
+        if x <= a {
+            tail += w;
+        }
+    }
+    if total > 0.0 {
+        (tail / total).clamp(0.0, 1.0)
+    } else {
+        f64::NAN
+    }
+}
+
 /// Two-sided p-value of the exact binomial test of `H0: P(success) = p`.
 ///
 /// Reproduces R's `binom.test(successes, trials, p)$p.value` (source:

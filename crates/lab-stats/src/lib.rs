@@ -1,7 +1,7 @@
 //! Statistics for the `sudoku-lab` experiments.
 //!
 //! * [`summarize`] — descriptive statistics (n, min, max, mean, median, SD);
-//! * [`fisher_exact_two_sided`], [`binomial_test_two_sided`] — exact tests
+//! * [`fisher_exact_two_sided`], [`fisher_exact_less`], [`binomial_test_two_sided`] — exact tests
 //!   for success counts, matching R's `fisher.test` / `binom.test`;
 //! * [`welch_t_test`] — Welch's t-test from summary statistics;
 //! * [`mann_whitney_u`] — Mann–Whitney U with normal approximation, matching
@@ -73,8 +73,8 @@ pub use error::StatsError;
 pub use friedman::{friedman_test, iman_davenport, FriedmanResult, ImanDavenportResult};
 pub use holm::holm_adjust;
 pub use hypothesis::{
-    binomial_test_two_sided, fisher_exact_two_sided, mann_whitney_u, welch_t_test,
-    MannWhitneyResult, WelchResult,
+    binomial_test_two_sided, fisher_exact_less, fisher_exact_two_sided, mann_whitney_u,
+    welch_t_test, MannWhitneyResult, WelchResult,
 };
 pub use pi::{performance_index, pi_curve, PiCase, PuzzleStats};
 pub use posthoc::{

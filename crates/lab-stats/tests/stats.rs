@@ -767,3 +767,32 @@ fn wilson_interval_table() {
     assert!(lab_stats::wilson_interval(0, 0, z).0.is_nan());
     assert!(lab_stats::wilson_interval(5, 4, z).1.is_nan());
 }
+
+/// The one-sided ("less") Fisher test against exact values: the hypergeometric lower tail
+/// summed in rational arithmetic (Python `fractions` over `math.comb`), to 1e-12 relative.
+#[test]
+fn fisher_less_matches_exact_rational_tails() {
+    type Table = (u64, u64, u64, u64);
+    let cases: &[(Table, f64)] = &[
+        ((0, 5, 95, 5), 2.609758845233906e-06),
+        ((3, 2, 95, 5), 0.0348363659456048),
+        ((5, 0, 95, 5), 1.0),
+        ((1, 9, 12, 88), 0.6643265568198118),
+        ((10, 10, 50, 50), 0.5964668987250176),
+        ((40, 60, 95, 5), 3.0139813237759538e-18),
+        ((0, 0, 3, 4), 1.0),
+        ((2, 3, 0, 7), 1.0),
+        ((20, 0, 100, 0), 1.0),
+    ];
+    for &((a, b, c, d), want) in cases {
+        let got = lab_stats::fisher_exact_less(a, b, c, d);
+        assert!(
+            (got - want).abs() <= 1e-12 * want.max(1e-300),
+            "({a}, {b}, {c}, {d}): {got} against {want}"
+        );
+    }
+    // A lower bound on the second row can only raise the p-value (the test stays valid).
+    assert!(
+        lab_stats::fisher_exact_less(3, 2, 90, 10) >= lab_stats::fisher_exact_less(3, 2, 95, 5)
+    );
+}

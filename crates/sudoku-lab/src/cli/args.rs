@@ -347,6 +347,10 @@ pub struct ReadingsArgs {
     /// Capped runs stop at this multiple of the published maximum generations (0: no caps).
     #[arg(long, default_value_t = 2.0)]
     pub cap: f64,
+    /// On rows that print a mean but no maximum, capped runs stop at this multiple of the
+    /// published mean generations of successes, tested against Markov's bound (0: no mean caps).
+    #[arg(long, default_value_t = 20.0)]
+    pub mean_cap: f64,
     /// Family-wise error rate of a reading's elimination over the whole race.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,

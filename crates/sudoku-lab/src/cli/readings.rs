@@ -29,6 +29,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         max_runs: a.max_runs,
         rounds: a.rounds.clone(),
         cap_factor: (a.cap > 0.0).then_some(a.cap),
+        mean_cap_factor: (a.mean_cap > 0.0).then_some(a.mean_cap),
         alpha: a.alpha,
     })?;
     let threads = threads(a.threads)?;
@@ -159,6 +160,9 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     if !(a.cap == 0.0 || (a.cap >= 1.0 && a.cap <= 1e6)) {
         bail!("--cap {} must be 0 (no caps) or between 1 and 10^6 (a cap below the published maximum would censor successes the paper counts)", a.cap);
     }
+    if !(a.mean_cap == 0.0 || (a.mean_cap >= 2.0 && a.mean_cap <= 1e6)) {
+        bail!("--mean-cap {} must be 0 (no mean caps) or between 2 and 10^6 (the Markov bound of a cap k x mean is 1 - 1/k of the successes)", a.mean_cap);
+    }
     if a.max_runs == Some(0) {
         bail!("--max-runs must be at least 1");
     }
@@ -187,7 +191,7 @@ fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
 /// this is unchanged.
 fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
     let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "spec": setup.request.spec,
         "algorithm": a.algorithm,
         "keys": setup.space.keys,
@@ -199,6 +203,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
         "alpha": a.alpha,
         "synthetic": hidden.map(|(h, s)| (setup.space.id(h), s)),
     });
+    // Only where a row gets a mean cap (races without one keep their settings, and resume).
+    if setup.uses_mean_cap() {
+        value["mean_cap"] = serde_json::json!(a.mean_cap);
+    }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 

@@ -9,6 +9,14 @@
 //! median" (paper: `ceil(s/2)`) are proportions with a Fisher test each. A run stopped at a
 //! cap of at least the maximum is censored there, but it has not solved by the maximum nor by
 //! the median for certain, so these two tests need no full-budget run.
+//!
+//! A row that prints the mean generations of its successes but no maximum (RESEDA's tables)
+//! gets a *mean cap* instead: by Markov's inequality applied to the paper's own successful
+//! runs, fewer than `s / k` of them took `k` times their mean or more, so at least
+//! `s - floor(s * mean / cap)` solved within `cap = k x mean` (the printed mean plus half a unit,
+//! for its rounding). "Solved by the cap" is compared with that lower bound by a one-sided
+//! Fisher test (ours lower than the paper's); a bound below the paper's true count only
+//! raises the p-value, so the test stays valid.
 
 use crate::reports::groups::PublishedRow;
 use anyhow::{bail, Result};
@@ -28,20 +36,26 @@ pub struct Target {
     pub level: String,
     pub row: PublishedRow,
     /// The generation budget of a capped run on this puzzle (a multiple of the published
-    /// maximum, at most the full budget); None where the paper prints no maximum or the
-    /// algorithm's runs cannot be capped.
+    /// maximum, or of the published mean where no maximum is printed; at most the full
+    /// budget); None where the paper prints neither or the algorithm's runs cannot be capped.
     pub cap: Option<u64>,
+    /// With a mean cap: the fewest of the paper's runs that solved within the cap (Markov).
+    pub by_cap_bound: Option<u64>,
+}
+
+/// How capped runs are stopped: multiples of the published maximum and of the published mean.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Caps {
+    /// Cap = this multiple of the published maximum.
+    pub max_factor: Option<f64>,
+    /// Where no maximum is printed: cap = this multiple of the published mean (Markov).
+    pub mean_factor: Option<f64>,
 }
 
 impl Target {
     /// The target of `row` on race puzzle `puzzle`, its published numbers checked (a hostile
     /// file could hold a count above its runs or a median above its maximum).
-    pub fn new(
-        puzzle: usize,
-        row: &PublishedRow,
-        cap_factor: Option<f64>,
-        full: u64,
-    ) -> Result<Target> {
+    pub fn new(puzzle: usize, row: &PublishedRow, caps: Caps, full: u64) -> Result<Target> {
         let at = || format!("published row '{}' ({})", row.level, row.algorithm);
         if let (Some(c), Some(n)) = (row.count, row.runs) {
             if c > n || n == 0 {
@@ -61,7 +75,7 @@ impl Target {
                 bail!("{}: minimum, median and maximum out of order", at());
             }
         }
-        let cap = match (cap_factor, row.maximum, row.count, row.runs) {
+        let cap = match (caps.max_factor, row.maximum, row.count, row.runs) {
             (Some(f), Some(max), Some(_), Some(_)) => Some(
                 ((max * f).ceil() as u64)
                     .max(max.ceil() as u64)
@@ -69,13 +83,18 @@ impl Target {
             ),
             _ => None,
         };
+        let mean = match cap {
+            None => mean_cap(row, caps.mean_factor, full),
+            Some(_) => None,
+        };
         Ok(Target {
             puzzle,
             entry: 0,
             counter: false,
             level: row.level.clone(),
             row: row.clone(),
-            cap,
+            cap: cap.or(mean.map(|m| m.0)),
+            by_cap_bound: mean.map(|m| m.1),
         })
     }
 
@@ -89,6 +108,20 @@ impl Target {
     }
 }
 
+/// The mean cap of a row without a maximum, and the fewest of the paper's successes within it
+/// (Markov): None without a mean, count and runs, or when the cap reaches the full budget (it
+/// would save nothing).
+fn mean_cap(row: &PublishedRow, factor: Option<f64>, full: u64) -> Option<(u64, u64)> {
+    let (f, avg, s, _) = (factor?, row.average?, row.count?, row.runs?);
+    let mean = avg + 0.5;
+    let cap = (mean * f).ceil() as u64;
+    if cap >= full || s == 0 {
+        return None;
+    }
+    let over = ((s as f64) * mean / cap as f64).floor() as u64;
+    Some((cap.max(1), s - over.min(s)))
+}
+
 /// What runs 0..n of a reading on one puzzle show under one budget.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tally {
@@ -96,6 +129,8 @@ pub struct Tally {
     pub solved: u64,
     pub by_max: u64,
     pub by_median: u64,
+    /// Solved within the mean cap (rows with [`Target::by_cap_bound`]).
+    pub by_cap: u64,
     /// Generations of the solved runs.
     pub generations: Vec<f64>,
     /// The counter's value of every run (counter races).
@@ -117,6 +152,8 @@ impl Tally {
         self.generations.push(g);
         self.by_max += u64::from(t.row.maximum.is_some_and(|m| g <= m));
         self.by_median += u64::from(t.row.median.is_some_and(|m| g <= m));
+        let within = t.by_cap_bound.is_some() && t.cap.is_some_and(|c| generations <= c);
+        self.by_cap += u64::from(within);
     }
 }
 
@@ -133,13 +170,21 @@ fn fisher(cell: String, ours: u64, n: u64, paper: u64, paper_n: u64) -> Test {
     Test { cell, p }
 }
 
-/// The tests a capped run answers: solved by the published maximum and by the median.
+/// The tests a capped run answers: solved by the published maximum and by the median, or
+/// solved by the mean cap (one-sided, against the Markov bound).
 pub fn capped_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
     let (Some(s), Some(n)) = (t.row.count, t.row.runs) else {
         return;
     };
     if x.runs == 0 {
         return;
+    }
+    if let Some(bound) = t.by_cap_bound {
+        let p = lab_stats::fisher_exact_less(x.by_cap, x.runs - x.by_cap, bound, n - bound.min(n));
+        out.push(Test {
+            cell: format!("{}/solved_by_cap", t.level),
+            p,
+        });
     }
     if t.row.maximum.is_some() {
         out.push(fisher(
@@ -227,9 +272,73 @@ mod tests {
         .remove(0)
     }
 
+    const MAX2: Caps = Caps {
+        max_factor: Some(2.0),
+        mean_factor: Some(20.0),
+    };
+
+    /// A row with only a count and a mean (RESEDA's layout).
+    fn mean_row(count: u64, average: f64) -> PublishedRow {
+        let text = format!("level,algorithm,runs,count,average\neasy,X,100,{count},{average}\n");
+        crate::reports::groups::parse_published(&text, "published")
+            .unwrap()
+            .remove(0)
+    }
+
+    /// The mean cap, table-driven: cap = ceil(k (mean + 0.5)); the Markov bound s - floor(s
+    /// (mean + 0.5) / cap); none at or above the full budget, without successes, or where a
+    /// maximum gives the cap.
+    #[test]
+    fn mean_caps_follow_markov() {
+        type Case = (u64, f64, u64, Option<(u64, u64)>);
+        let cases: &[Case] = &[
+            // count, average, full budget, (cap, bound)
+            (100, 6.0, 100_000, Some((130, 95))),
+            (98, 574.0, 100_000, Some((11490, 94))),
+            (12, 7.0, 100_000, Some((150, 12))),
+            (100, 6.0, 130, None),
+            (100, 6.0, 131, Some((130, 95))),
+            (0, 6.0, 100_000, None),
+        ];
+        for &(count, avg, full, want) in cases {
+            let t = Target::new(0, &mean_row(count, avg), MAX2, full).unwrap();
+            assert_eq!(t.cap.zip(t.by_cap_bound), want, "{count} {avg} {full}");
+        }
+        let t = Target::new(0, &row(100, 300.0, 50.0), MAX2, 50_000).unwrap();
+        assert_eq!((t.cap, t.by_cap_bound), (Some(600), None));
+        let off = Caps {
+            max_factor: Some(2.0),
+            mean_factor: None,
+        };
+        let t = Target::new(0, &mean_row(100, 6.0), off, 100_000).unwrap();
+        assert_eq!((t.cap, t.by_cap_bound), (None, None));
+    }
+
+    /// A reading whose runs never solve within the mean cap is rejected on it; one whose
+    /// runs solve within it is not, even when it solves far faster than the paper's mean.
+    #[test]
+    fn the_mean_cap_test_is_one_sided() {
+        let t = Target::new(0, &mean_row(100, 6.0), MAX2, 100_000).unwrap();
+        let mut never = Tally::default();
+        let mut quick = Tally::default();
+        for _ in 0..5 {
+            never.add(&t, false, 130, None);
+            quick.add(&t, true, 1, None);
+        }
+        let p = |x: &Tally| {
+            let mut tests = Vec::new();
+            capped_tests(&t, x, &mut tests);
+            assert_eq!(tests.len(), 1);
+            assert_eq!(tests[0].cell, "easy/solved_by_cap");
+            tests[0].p
+        };
+        assert!(p(&never) < 1e-5, "{}", p(&never));
+        assert_eq!(p(&quick), 1.0);
+    }
+
     #[test]
     fn capped_runs_answer_the_quantile_tests() {
-        let t = Target::new(0, &row(100, 300.0, 50.0), Some(2.0), 50_000).unwrap();
+        let t = Target::new(0, &row(100, 300.0, 50.0), MAX2, 50_000).unwrap();
         assert_eq!(t.cap, Some(600));
         let mut x = Tally::default();
         for _ in 0..10 {
@@ -256,12 +365,10 @@ mod tests {
 
     #[test]
     fn hostile_rows_are_refused() {
-        assert!(Target::new(0, &row(101, 300.0, 50.0), None, 10).is_err());
-        assert!(Target::new(0, &row(10, 30.0, 50.0), None, 10).is_err());
+        assert!(Target::new(0, &row(101, 300.0, 50.0), Caps::default(), 10).is_err());
+        assert!(Target::new(0, &row(10, 30.0, 50.0), Caps::default(), 10).is_err());
         assert_eq!(
-            Target::new(0, &row(10, 300.0, 50.0), Some(2.0), 10)
-                .unwrap()
-                .cap,
+            Target::new(0, &row(10, 300.0, 50.0), MAX2, 10).unwrap().cap,
             Some(10)
         );
     }

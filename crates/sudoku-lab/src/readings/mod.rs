@@ -26,7 +26,7 @@ use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
 use crate::spec::{AlgorithmSpec, Loaded, Spec};
 use anyhow::{bail, Context, Result};
-use cells::Target;
+use cells::{Caps, Target};
 use space::Space;
 use std::path::{Path, PathBuf};
 use sudoku_core::Puzzle;
@@ -49,6 +49,9 @@ pub struct Request {
     pub rounds: Vec<u64>,
     /// Runs stopped at this multiple of the published maximum (None: no caps).
     pub cap_factor: Option<f64>,
+    /// On rows without a maximum, runs stopped at this multiple of the published mean of
+    /// successes (None: no mean caps). See [`cells`] for the Markov bound it tests.
+    pub mean_cap_factor: Option<f64>,
     pub alpha: f64,
 }
 
@@ -159,11 +162,21 @@ impl Setup {
         self.loaded.runs.iter().copied().max().unwrap_or(0)
     }
 
+    /// Whether a published row of the race gets a mean cap (it then depends on `--mean-cap`).
+    pub fn uses_mean_cap(&self) -> bool {
+        (self.targets(&self.rows).ok().into_iter().flatten()).any(|t| t.by_cap_bound.is_some())
+    }
+
     /// The published cells of `rows` on the race's puzzles, cheapest first (ties in puzzle
     /// order); a puzzle whose label has no row is not tested.
     pub fn targets(&self, rows: &[PublishedRow]) -> Result<Vec<Target>> {
         let cappable = crate::algos::cappable(&self.algorithm.algorithm);
-        let factor = self.request.cap_factor.filter(|_| cappable);
+        // A counter race's average is of the counter, not of generations: no mean cap.
+        let caps = Caps {
+            max_factor: self.request.cap_factor.filter(|_| cappable),
+            mean_factor: (self.request.mean_cap_factor)
+                .filter(|_| cappable && self.spec.counter.is_none()),
+        };
         let many = self.entries.len() > 1;
         let mut targets = Vec::new();
         for (e, entry) in self.entries.iter().enumerate() {
@@ -173,7 +186,7 @@ impl Setup {
                     .iter()
                     .filter(|r| &r.level == label && r.algorithm == column);
                 for row in mine {
-                    let mut t = Target::new(p, row, factor, self.full())?;
+                    let mut t = Target::new(p, row, caps, self.full())?;
                     t.entry = e;
                     t.counter = self.spec.counter.is_some();
                     if many {

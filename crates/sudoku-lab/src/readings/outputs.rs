@@ -123,6 +123,10 @@ pub struct Cost {
     pub factorial_generations: f64,
     /// The same at the race's runs per puzzle (`--max-runs`).
     pub factorial_generations_race: f64,
+    /// An upper bound of the full factorial's generations: every run the race made counts its
+    /// generations, except a capped run that did not solve, which counts the full budget (no
+    /// run costs more); a run the race did not make counts the full budget.
+    pub factorial_generations_max: f64,
 }
 
 /// The race's cost, and an estimate of the full factorial's: per reading and puzzle, its
@@ -137,19 +141,18 @@ pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
     let mut pairs: Vec<(usize, usize)> = targets.iter().map(|t| (t.entry, t.puzzle)).collect();
     pairs.sort_unstable();
     pairs.dedup();
-    // (sum, n, ended) per pair and reading.
-    let mut seen = vec![(0f64, 0u64, true); readings * pairs.len()];
-    for (i, &(e, p)) in pairs.iter().enumerate() {
+    let mut seen = Vec::with_capacity(readings * pairs.len());
+    for &(e, p) in &pairs {
         for r in 0..readings {
-            seen[i * readings + r] = mean_of(setup, store, setup.solver(r, e), p);
+            seen.push(mean_of(setup, store, setup.solver(r, e), p));
         }
     }
-    let (mut factorial, mut at_race) = (0f64, 0f64);
+    let (mut factorial, mut at_race, mut high) = (0f64, 0f64, 0f64);
     for (i, &(_, p)) in pairs.iter().enumerate() {
         let cells = &seen[i * readings..(i + 1) * readings];
         let ended: Vec<f64> = (cells.iter())
-            .filter(|c| c.2 && c.1 > 0)
-            .map(|c| c.0 / c.1 as f64)
+            .filter(|c| c.ended && c.n > 0)
+            .map(|c| c.sum / c.n as f64)
             .collect();
         let fallback = if ended.is_empty() {
             0.0
@@ -157,9 +160,15 @@ pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
             ended.iter().sum::<f64>() / ended.len() as f64
         };
         for c in cells {
-            let mean = if c.1 > 0 { c.0 / c.1 as f64 } else { fallback };
+            let mean = if c.n > 0 {
+                c.sum / c.n as f64
+            } else {
+                fallback
+            };
             factorial += mean * setup.protocol_runs[p] as f64;
             at_race += mean * setup.loaded.runs[p] as f64;
+            let unmade = setup.protocol_runs[p].saturating_sub(c.high.1);
+            high += c.high.0 + (unmade * setup.full()) as f64;
         }
     }
     let per_reading: u64 = pairs.iter().map(|&(_, p)| setup.protocol_runs[p]).sum();
@@ -169,30 +178,59 @@ pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
         factorial_runs: readings as u64 * per_reading,
         factorial_generations: factorial,
         factorial_generations_race: at_race,
+        factorial_generations_max: high,
     }
 }
 
 /// The generations of the runs of `solver` on puzzle `p`: (sum, count, ended) over the runs
 /// that ran to their end, else over its capped runs (ended false).
-fn mean_of(setup: &Setup, store: &Store, solver: usize, p: usize) -> (f64, u64, bool) {
-    let (mut ended, mut censored) = ((0f64, 0u64), (0f64, 0u64));
+fn mean_of(setup: &Setup, store: &Store, solver: usize, p: usize) -> Seen {
+    let (mut ended, mut censored, mut high) = ((0f64, 0u64), (0f64, 0u64), (0f64, 0u64));
     for run in 0..setup.loaded.runs[p] {
         let (s, pz) = (solver as u32, p as u32);
         match (store.seen(s, pz, run, setup.full()), store.best(s, pz, run)) {
-            (Some(x), _) => ended = (ended.0 + x.generations as f64, ended.1 + 1),
-            (None, Some(b)) => censored = (censored.0 + b.generations as f64, censored.1 + 1),
+            (Some(x), _) => {
+                ended = (ended.0 + x.generations as f64, ended.1 + 1);
+                high = (high.0 + x.generations as f64, high.1 + 1);
+            }
+            (None, Some(b)) => {
+                censored = (censored.0 + b.generations as f64, censored.1 + 1);
+                let g = if b.solved {
+                    b.generations
+                } else {
+                    setup.full()
+                };
+                high = (high.0 + g as f64, high.1 + 1);
+            }
             _ => {}
         }
     }
-    if ended.1 > 0 {
+    let (sum, n, ended) = if ended.1 > 0 {
         (ended.0, ended.1, true)
     } else {
         (censored.0, censored.1, false)
+    };
+    Seen {
+        sum,
+        n,
+        ended,
+        high,
     }
 }
 
+/// What a reading's runs on one puzzle cost: the sum and number of the runs [`mean_of`]
+/// counts (`ended`: run to their end), and the sum and number of every run the race made,
+/// a capped failure at the full budget.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    sum: f64,
+    n: u64,
+    ended: bool,
+    high: (f64, u64),
+}
+
 /// The header of race.csv.
-pub const RACE_HEADER: &str = "experiment,entries,readings,survived,eliminated,hidden,hidden_status,others_eliminated,others_eliminated_share,runs,generations,factorial_runs,factorial_generations,share_of_factorial";
+pub const RACE_HEADER: &str = "experiment,entries,readings,survived,eliminated,hidden,hidden_status,others_eliminated,others_eliminated_share,runs,generations,factorial_runs,factorial_generations,share_of_factorial,factorial_generations_max,share_of_factorial_min";
 
 /// race.csv: the race in one row (what a summary of several races, and the site, read): the
 /// experiment, the raced entries, readings, survivors, the hidden reading's fate and the
@@ -219,7 +257,7 @@ pub fn write_race(path: &Path, f: &Findings) -> Result<()> {
     let c = &f.cost;
     let entries: Vec<&str> = f.setup.entries.iter().map(|a| a.label.as_str()).collect();
     let line = format!(
-        "{},{},{n},{survived},{},{hidden},{status},{out},{share},{},{},{},{:.0},{:.4}",
+        "{},{},{n},{survived},{},{hidden},{status},{out},{share},{},{},{},{:.0},{:.4},{:.0},{:.4}",
         csv_text(&f.setup.request.spec.id),
         csv_text(&entries.join(" ")),
         n - survived,
@@ -228,6 +266,8 @@ pub fn write_race(path: &Path, f: &Findings) -> Result<()> {
         c.factorial_runs,
         c.factorial_generations,
         c.generations as f64 / c.factorial_generations.max(1.0),
+        c.factorial_generations_max,
+        c.generations as f64 / c.factorial_generations_max.max(1.0),
     );
     write_atomic_with(path, |out| {
         writeln!(out, "{RACE_HEADER}")?;
@@ -311,11 +351,16 @@ fn report_text(f: &Findings) -> String {
         cells_text(setup, f.race.targets)
     );
     s += &synthetic_text(f);
-    s += &format!(
-        "## Survivors\n\n{} of {} readings survive: they are **consistent with the published table** (none of its cells rejects them at the tests below); this says which readings the table does not contradict, not what the authors did.\n\n",
-        survivors.len(),
-        space.len()
-    );
+    s += &match survivors.len() {
+        0 => format!(
+            "## Survivors\n\nNone of the {} readings survives: every one is contradicted by some cell of the published table at the tests below.\n\n",
+            space.len()
+        ),
+        n => format!(
+            "## Survivors\n\n{n} of {} readings survive: they are **consistent with the published table** (none of its cells rejects them at the tests below); this says which readings the table does not contradict, not what the authors did.\n\n",
+            space.len()
+        ),
+    };
     s += &survivors_table(f, &survivors);
     s += &eliminations_text(f);
     s += &cost_text(&f.cost);
@@ -383,7 +428,7 @@ fn cost_text(c: &Cost) -> String {
         }
     };
     format!(
-        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations).\n\n",
+        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations). An upper bound of the full factorial's generations, {:.0}, counts every run the race made at its generations but a capped run that did not solve, and every run it did not make, at the full budget: against it the race spent {:.2} %, so its share lies between {:.2} % and about {:.2} %.\n\n",
         c.runs,
         c.generations,
         c.factorial_runs,
@@ -391,6 +436,10 @@ fn cost_text(c: &Cost) -> String {
         share(c.factorial_generations),
         share(c.factorial_generations_race),
         c.factorial_generations_race,
+        c.factorial_generations_max,
+        share(c.factorial_generations_max),
+        share(c.factorial_generations_max),
+        share(c.factorial_generations),
     )
 }
 
@@ -422,7 +471,7 @@ fn statistics_text(f: &Findings) -> String {
         "## Statistics\n\n\
         - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.\n\
         - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
-        - Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
+{}- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
         - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
         - Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
         f.setup.spec.master_seed,
@@ -430,10 +479,24 @@ fn statistics_text(f: &Findings) -> String {
         r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
         f.setup.request.cap_factor.map_or("no cap: ".to_string() + "", |c| format!("{c}")),
         r.full,
+        mean_cap_text(f),
         r.alpha,
         r.looks(),
         r.threshold(),
         r.alpha,
+    )
+}
+
+/// The bullet on mean caps, where a row has one (else empty).
+fn mean_cap_text(f: &Findings) -> String {
+    let (Some(k), true) = (
+        f.setup.request.mean_cap_factor,
+        f.race.targets.iter().any(|t| t.by_cap_bound.is_some()),
+    ) else {
+        return String::new();
+    };
+    format!(
+        "- Mean caps: on a row that prints the mean generations of its successes but no maximum, runs first stop at {k} x (that mean + 0.5, for its rounding), at most the full budget. By Markov's inequality fewer than 1/{k} of the paper's successes took that long, so at least successes - floor(successes x (mean + 0.5) / cap) of its runs solved within the cap; the proportion of our runs solved within the cap is compared with that lower bound by a one-sided Fisher test (ours lower). A lower bound can only raise the p-value, so the test is conservative.\n"
     )
 }
 

@@ -311,7 +311,7 @@ fn markdown(rows: &[RaceRow]) -> String {
             100.0 * v.min_share
         );
     }
-    s += "| race | experiment | entries | readings | survived | hidden | hidden reading | others eliminated | runs | generations | share of the full factorial |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    s += "| race | experiment | entries | readings | survived | hidden | hidden reading | others eliminated | runs | generations | share of the full factorial (estimate; against its upper bound) |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
         let share = r.get("others_eliminated_share");
         let others = match share.parse::<f64>() {
@@ -319,7 +319,7 @@ fn markdown(rows: &[RaceRow]) -> String {
             Err(_) => "-".into(),
         };
         s += &format!(
-            "| [{f}]({f}/report.md) | {} | {} | {} | {} | {} | {} | {others} | {} | {} | {:.2} % |\n",
+            "| [{f}]({f}/report.md) | {} | {} | {} | {} | {} | {} | {others} | {} | {} | {:.2} %; {:.2} % |\n",
             r.get("experiment"),
             r.get("entries"),
             r.get("readings"),
@@ -329,6 +329,7 @@ fn markdown(rows: &[RaceRow]) -> String {
             r.get("runs"),
             r.get("generations"),
             100.0 * r.num("share_of_factorial"),
+            100.0 * r.num("share_of_factorial_min"),
             f = r.folder,
         );
     }

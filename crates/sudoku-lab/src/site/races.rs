@@ -110,7 +110,11 @@ pub fn index_section(all: &[Races]) -> String {
 }
 
 fn share(x: &RaceRow) -> String {
-    format!("{:.2} %", 100.0 * x.num("share_of_factorial"))
+    format!(
+        "{:.2} % ({:.2} % of its upper bound)",
+        100.0 * x.num("share_of_factorial"),
+        100.0 * x.num("share_of_factorial_min")
+    )
 }
 
 /// Every page of `r` (a race's, or a set's and its races'): (file name, HTML).
