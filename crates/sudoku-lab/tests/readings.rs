@@ -376,6 +376,26 @@ fn several_columns_are_raced_together_with_the_protocols_seeds() {
         index.contains("Reading searches") && index.contains("both.html"),
         "{index}"
     );
+    // The README block of the reading searches: every race with its figures, and the
+    // survivors of each from readings.csv (the first reading survives both races here).
+    let block = std::fs::read_to_string(dir.join("site/readings-summary.md")).unwrap();
+    assert!(block.contains("| [both]("), "{block}");
+    assert!(block.contains("- both: the first reading"), "{block}");
+    // A hostile readings.csv (a row out of place) fails the site, naming the file and line.
+    let readings = std::fs::read_to_string(out.join("readings.csv")).unwrap();
+    std::fs::write(
+        out.join("readings.csv"),
+        readings.replacen("\nr2,", "\nr7,", 1),
+    )
+    .unwrap();
+    let mut hostile = bin();
+    hostile.args(["report", "--results"]).arg(dir.join("races"));
+    let o = run(hostile.arg("--out").arg(dir.join("site")));
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("both/readings.csv:3"), "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.join("site/index.html")).unwrap();
+    assert_eq!(after, index, "the refused report wrote a page");
+    std::fs::write(out.join("readings.csv"), readings).unwrap();
     // A hostile race.csv is refused, naming it, and the summary is left as it was.
     std::fs::create_dir_all(dir.join("races/bad")).unwrap();
     std::fs::write(dir.join("races/bad/race.csv"), "experiment\n<b>x</b>\n").unwrap();

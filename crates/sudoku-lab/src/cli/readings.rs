@@ -116,7 +116,7 @@ fn run_race(
     store.finish(&protocol)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
-    let cost = outputs::cost(setup, &targets, &store);
+    let cost = outputs::cost(setup, &targets, &store, &fates);
     let findings = Findings {
         setup,
         race: &race,

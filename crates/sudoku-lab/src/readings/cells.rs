@@ -108,6 +108,16 @@ impl Target {
     }
 }
 
+impl Target {
+    /// The published share of successful runs (0 where the row prints no count).
+    pub fn success_rate(&self) -> f64 {
+        match (self.row.count, self.row.runs) {
+            (Some(c), Some(n)) if n > 0 => c as f64 / n as f64,
+            _ => 0.0,
+        }
+    }
+}
+
 /// The mean cap of a row without a maximum, and the fewest of the paper's successes within it
 /// (Markov): None without a mean, count and runs, or when the cap reaches the full budget (it
 /// would save nothing).

@@ -127,6 +127,9 @@ pub struct Cost {
     /// generations, except a capped run that did not solve, which counts the full budget (no
     /// run costs more); a run the race did not make counts the full budget.
     pub factorial_generations_max: f64,
+    /// Generations of the runs of the readings that survived: the part of the cost no
+    /// elimination can save (a survivor has the full protocol).
+    pub survivor_generations: u64,
 }
 
 /// The race's cost, and an estimate of the full factorial's: per reading and puzzle, its
@@ -135,7 +138,7 @@ pub struct Cost {
 /// underestimate); where it has none, the mean over the readings that ran to their end there
 /// (0 where none did). The full factorial itself is never run, so this is an estimate, biased
 /// low where runs were capped.
-pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
+pub fn cost(setup: &Setup, targets: &[Target], store: &Store, fates: &[Fate]) -> Cost {
     let readings = setup.space.len();
     // The (entry, puzzle) pairs the race tests: the full factorial runs each for every reading.
     let mut pairs: Vec<(usize, usize)> = targets.iter().map(|t| (t.entry, t.puzzle)).collect();
@@ -179,6 +182,13 @@ pub fn cost(setup: &Setup, targets: &[Target], store: &Store) -> Cost {
         factorial_generations: factorial,
         factorial_generations_race: at_race,
         factorial_generations_max: high,
+        survivor_generations: (store.records().iter())
+            .filter(|r| {
+                let reading = r.reading as usize / setup.entries.len().max(1);
+                fates.get(reading).is_some_and(|f| f.eliminated.is_none())
+            })
+            .map(|r| r.generations)
+            .sum(),
     }
 }
 
@@ -428,7 +438,7 @@ fn cost_text(c: &Cost) -> String {
         }
     };
     format!(
-        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations). An upper bound of the full factorial's generations, {:.0}, counts every run the race made at its generations but a capped run that did not solve, and every run it did not make, at the full budget: against it the race spent {:.2} %, so its share lies between {:.2} % and about {:.2} %.\n\n",
+        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations). An upper bound of the full factorial's generations, {:.0}, counts every run the race made at its generations but a capped run that did not solve, and every run it did not make, at the full budget: against it the race spent {:.2} %, so its share lies between {:.2} % and about {:.2} %. The survivors' own runs took {} generations ({:.2} % of the estimate): a survivor gets the full protocol, so no order of elimination brings the share below that.\n\n",
         c.runs,
         c.generations,
         c.factorial_runs,
@@ -440,6 +450,8 @@ fn cost_text(c: &Cost) -> String {
         share(c.factorial_generations_max),
         share(c.factorial_generations_max),
         share(c.factorial_generations),
+        c.survivor_generations,
+        100.0 * c.survivor_generations as f64 / c.factorial_generations.max(1.0),
     )
 }
 

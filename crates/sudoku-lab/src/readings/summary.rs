@@ -55,6 +55,54 @@ pub fn load(dir: &Path) -> Result<Vec<RaceRow>> {
     Ok(out)
 }
 
+/// The surviving readings of a race folder's readings.csv, each as the options where it
+/// differs from the race's first reading (`r1`: every option at its first-listed value, the
+/// paper as we read it), in the file's order. Hostile like race.csv: a symlink, a header
+/// without `reading` first and `status` after the options, a row of another length, or a
+/// reading id out of place is refused, naming the file and line.
+pub fn survivors(dir: &Path) -> Result<Vec<Vec<(String, String)>>> {
+    let path = dir.join("readings.csv");
+    check_regular(&path)?;
+    let text = crate::spec::read_spec(&path)?;
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.with_context(|| format!("{}:{}: not CSV", path.display(), i + 1))?;
+        rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
+    }
+    let Some((head, body)) = rows.split_first() else {
+        bail!("{}: empty", path.display());
+    };
+    let status = head.iter().position(|h| h == "status");
+    let Some(status) = status.filter(|&k| head[0] == "reading" && k >= 2) else {
+        bail!("{}:1: not the header of a readings.csv", path.display());
+    };
+    let mut out = Vec::new();
+    for (i, row) in body.iter().enumerate() {
+        let line = i + 2;
+        let id = row[0]
+            .strip_prefix('r')
+            .and_then(|n| n.parse::<usize>().ok());
+        if row.len() != head.len() || id != Some(i + 1) {
+            bail!("{}:{line}: not a reading row", path.display());
+        }
+        match row[status].as_str() {
+            "survived" => {}
+            "eliminated" => continue,
+            other => bail!("{}:{line}: status '{other}'", path.display()),
+        }
+        let first = &body[0];
+        let differs = (1..status)
+            .filter(|&k| row[k] != first[k])
+            .map(|k| (head[k].clone(), row[k].clone()))
+            .collect();
+        out.push(differs);
+    }
+    Ok(out)
+}
+
 /// One race.csv: the header and one row of its fields, numbers where numbers belong.
 fn read_race(path: &Path, folder: &str) -> Result<RaceRow> {
     let text = crate::spec::read_spec(path)?;

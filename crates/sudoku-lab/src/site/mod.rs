@@ -132,6 +132,11 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         bail!("--out must not be the results folder itself");
     }
     let base = relative_url(&out_abs, &results_abs);
+    // Read (and check) every race's readings.csv before anything is written.
+    let root = results_abs.parent().unwrap_or(&results_abs);
+    let readings_block = (!searches.is_empty())
+        .then(|| races::readme_block(&searches, &relative_url(root, &results_abs)))
+        .transpose()?;
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     let mut missing = 0;
     for e in &experiments {
@@ -159,6 +164,12 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         .then(|| results_abs.parent().map(|p| p.join("README.md")))
         .flatten();
     write_findings(&experiments, &out, &base, &results_abs, readme.as_deref())?;
+    if let Some(block) = &readings_block {
+        write_atomic(&out.join("readings-summary.md"), block.as_bytes())?;
+        if let Some(readme) = readme.as_deref().filter(|r| r.is_file()) {
+            update_block(readme, races::START, races::END, block)?;
+        }
+    }
     let removed = remove_stale(&out, &written)?;
     println!(
         "{}: index.html, findings.html, findings.md, findings-summary.md and {} experiment pages{}{}",
@@ -214,25 +225,29 @@ fn write_findings(
     let link = format!("{}/findings.md#", relative_url(root, &out_abs));
     let block = summary::summary_file(&entries, &link);
     write_atomic(&out.join("findings-summary.md"), block.as_bytes())?;
-    let Some(readme) = readme.filter(|r| r.is_file()) else {
-        return Ok(());
-    };
+    match readme.filter(|r| r.is_file()) {
+        Some(readme) => update_block(readme, summary::START, summary::END, &block),
+        None => Ok(()),
+    }
+}
+
+/// Write `block` between `start` and `end` in `readme` when it differs and the block there is
+/// one `report` wrote (text written by hand is left, with a warning).
+fn update_block(readme: &Path, start: &str, end: &str, block: &str) -> Result<()> {
     let text = std::fs::read_to_string(readme)
         .with_context(|| format!("cannot read {}", readme.display()))?;
-    if summary::block_is_current(&text, &block) {
+    if summary::current_between(&text, start, end, block) {
         return Ok(());
     }
-    if !summary::block_is_generated(&text) {
+    if !summary::generated_between(&text, start, end) {
         eprintln!(
-            "warning: {}: the block between {} and {} holds text not written by `sudoku-lab \
-             report`; left as it is (move that text outside the markers, then rerun)",
+            "warning: {}: the block between {start} and {end} holds text not written by \
+             `sudoku-lab report`; left as it is (move that text outside the markers, then rerun)",
             readme.display(),
-            summary::START,
-            summary::END
         );
-    } else if let Some(new) = summary::with_block(&text, &block) {
+    } else if let Some(new) = summary::with_block_between(&text, start, end, block) {
         write_atomic(readme, new.as_bytes())?;
-        println!("{}: findings summary updated", readme.display());
+        println!("{}: block {start} updated", readme.display());
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 use super::html::{escape, page, url_path};
 use super::markdown;
+use super::summary::md_text;
 use crate::readings::summary::{load, RaceRow};
 use anyhow::Result;
 use std::fmt::Write as _;
@@ -107,6 +108,81 @@ pub fn index_section(all: &[Races]) -> String {
         );
     }
     b + "</tbody></table></div>\n"
+}
+
+/// The markers of the README block of the reading searches (`readings-summary.md`).
+pub const START: &str = "<!-- readings-summary -->";
+pub const END: &str = "<!-- /readings-summary -->";
+
+/// The most survivors listed per race in the README block.
+const LISTED: usize = 6;
+
+/// `readings-summary.md`: every race (the races of a set by their own folder) in one table
+/// with its figures from race.csv, then the survivors of each race from readings.csv, as the
+/// options where each differs from the race's first reading. `results` is the results
+/// folder's URL from the README's folder. Every number and value is read from the files.
+pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
+    let mut s = format!(
+        "{} from the race folders: do not edit. -->\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial: estimate; of its upper bound |\n|---|---|---|---|---|---|---|\n",
+        super::summary::GENERATED
+    );
+    let races: Vec<&Races> = (all.iter())
+        .flat_map(|r| {
+            if r.race.is_some() {
+                vec![r]
+            } else {
+                r.members.iter().collect()
+            }
+        })
+        .collect();
+    let mut lists = String::new();
+    for r in races {
+        let Some(x) = &r.race else { continue };
+        let link = format!("{results}/{}/report.md", url_path(&r.folder));
+        let hidden = match x.get("hidden") {
+            "" => "-".to_string(),
+            h => format!("{h}: {}", x.get("hidden_status")),
+        };
+        let _ = writeln!(
+            s,
+            "| [{}]({link}) | {} | {} | {} | {} | {} | {:.2} %; {:.2} % |",
+            md_text(&r.folder),
+            md_text(x.get("experiment")),
+            md_text(x.get("entries")),
+            md_text(x.get("readings")),
+            md_text(x.get("survived")),
+            md_text(&hidden),
+            100.0 * x.num("share_of_factorial"),
+            100.0 * x.num("share_of_factorial_min"),
+        );
+        lists += &survivors_line(r)?;
+    }
+    if !lists.is_empty() {
+        s += "\nSurvivors, by the options where each differs from the race's first reading (every option at its first-listed value):\n\n";
+        s += &lists;
+    }
+    Ok(s)
+}
+
+/// One bullet: a race's survivors (at most [`LISTED`]), or "none".
+fn survivors_line(r: &Races) -> Result<String> {
+    let all = crate::readings::summary::survivors(&r.dir)?;
+    let text = |d: &Vec<(String, String)>| match d.is_empty() {
+        true => "the first reading".to_string(),
+        false => (d.iter())
+            .map(|(k, v)| format!("`{}` = {}", md_text(k), md_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let mut shown: Vec<String> = all.iter().take(LISTED).map(text).collect();
+    if all.len() > LISTED {
+        shown.push(format!("and {} more", all.len() - LISTED));
+    }
+    let list = match shown.is_empty() {
+        true => "none (no reading fits)".to_string(),
+        false => shown.join("; "),
+    };
+    Ok(format!("- {}: {list}\n", md_text(&r.folder)))
 }
 
 fn share(x: &RaceRow) -> String {
@@ -225,4 +301,24 @@ fn files(dir: &Path, files_url: &str) -> String {
         );
     }
     s + "</ul>\n"
+}
+
+#[cfg(test)]
+mod tests {
+    /// The README's block of the reading searches (when it has the markers) is the committed
+    /// docs/readings-summary.md, which the site test checks is what `report` writes for the
+    /// committed races: a README whose survivors or shares drifted fails here.
+    #[test]
+    fn the_readme_readings_block_is_current() {
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+        let block = std::fs::read_to_string(repo.join("docs/readings-summary.md")).unwrap();
+        assert!(
+            super::super::summary::current_between(&readme, super::START, super::END, &block),
+            "README.md: the block between {} and {} is not docs/readings-summary.md: run \
+             `sudoku-lab report`",
+            super::START,
+            super::END
+        );
+    }
 }

@@ -326,35 +326,59 @@ pub fn findings_file(entries: &[Entry], results: &str) -> String {
     s
 }
 
+#[cfg(test)]
 /// The text between the README's markers, if it has both (in order).
 pub fn marked_block(readme: &str) -> Option<&str> {
-    let a = readme.find(START)? + START.len();
-    let b = a + readme[a..].find(END)?;
+    block_between(readme, START, END)
+}
+
+/// The text between `start` and `end` in `readme`, if it has both (in order).
+pub fn block_between<'a>(readme: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let a = readme.find(start)? + start.len();
+    let b = a + readme[a..].find(end)?;
     Some(&readme[a..b])
 }
 
+#[cfg(test)]
 /// `readme` with its marked block replaced by `summary` (None without both markers).
 pub fn with_block(readme: &str, summary: &str) -> Option<String> {
-    let block = marked_block(readme)?;
+    with_block_between(readme, START, END, summary)
+}
+
+/// `readme` with the block between `start` and `end` replaced by `text`.
+pub fn with_block_between(readme: &str, start: &str, end: &str, text: &str) -> Option<String> {
+    let block = block_between(readme, start, end)?;
     let a = block.as_ptr() as usize - readme.as_ptr() as usize;
     Some(format!(
         "{}\n{}{}",
         &readme[..a],
-        summary,
+        text,
         &readme[a + block.len()..]
     ))
 }
 
+#[cfg(test)]
 /// Whether `report` may write the README's block: it is empty or one `report` wrote (never
 /// text written by hand, which it would destroy).
 pub fn block_is_generated(readme: &str) -> bool {
-    marked_block(readme)
+    generated_between(readme, START, END)
+}
+
+/// [`block_is_generated`] for the block between `start` and `end`.
+pub fn generated_between(readme: &str, start: &str, end: &str) -> bool {
+    block_between(readme, start, end)
         .is_some_and(|b| b.trim().is_empty() || b.trim_start().starts_with(GENERATED))
 }
 
+#[cfg(test)]
 /// Whether the README's block is `summary` (true when the README has no markers).
 pub fn block_is_current(readme: &str, summary: &str) -> bool {
-    marked_block(readme).is_none_or(|b| b.trim() == summary.trim())
+    current_between(readme, START, END, summary)
+}
+
+/// [`block_is_current`] for the block between `start` and `end`.
+pub fn current_between(readme: &str, start: &str, end: &str, text: &str) -> bool {
+    block_between(readme, start, end).is_none_or(|b| b.trim() == text.trim())
 }
 
 #[cfg(test)]
