@@ -509,3 +509,33 @@ params = { population = 200, diversity = "bucketing" }
     let report = read(&dir, "syn", "report.md");
     assert!(report.contains("The hidden reading survived"), "{report}");
 }
+
+/// Curtailment is exact: a race that stops a reading's capped runs once its elimination is
+/// decided eliminates the same readings, in the same round and stage, as one that makes every
+/// run (`--no-curtail`), with no more runs; and it is the same on 1 and 2 threads.
+#[test]
+fn curtailed_races_eliminate_as_complete_ones() {
+    let dir = fixture();
+    race(&dir, "cut", &["--threads", "2"]);
+    race(&dir, "cut1", &["--threads", "1"]);
+    race(&dir, "all", &["--no-curtail", "--threads", "2"]);
+    for f in ["runs.csv", "readings.csv"] {
+        assert_eq!(read(&dir, "cut", f), read(&dir, "cut1", f), "{f}");
+    }
+    // reading, options, status, round, runs, stage (the p-value of a curtailed elimination is
+    // the largest over the outcomes its remaining runs could have had).
+    let fates = |out: &str| -> Vec<String> {
+        (read(&dir, out, "readings.csv").lines())
+            .map(|l| l.split(',').take(7).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(fates("cut"), fates("all"));
+    let runs = |out: &str| read(&dir, out, "runs.csv").lines().count();
+    // On this instance two readings are decided after 2 of their 4 first-round runs on Easy.
+    assert!(
+        runs("cut") < runs("all"),
+        "{} >= {}",
+        runs("cut"),
+        runs("all")
+    );
+}

@@ -366,6 +366,10 @@ pub struct ReadingsArgs {
     /// Discard the race's earlier files in the output folder and start over.
     #[arg(long)]
     pub fresh: bool,
+    /// Give every reading all its capped runs of a round, even once its elimination is
+    /// decided (the same eliminations; more runs; to check curtailment).
+    #[arg(long)]
+    pub no_curtail: bool,
     /// Race against a table made from this hidden reading (KEY=V,...; options left out take
     /// their first value) instead of the published one.
     #[arg(long, value_name = "KEY=V,...")]

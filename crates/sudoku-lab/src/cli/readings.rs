@@ -30,6 +30,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         rounds: a.rounds.clone(),
         cap_factor: (a.cap > 0.0).then_some(a.cap),
         mean_cap_factor: (a.mean_cap > 0.0).then_some(a.mean_cap),
+        curtail: !a.no_curtail,
         alpha: a.alpha,
     })?;
     let threads = threads(a.threads)?;
@@ -111,6 +112,7 @@ fn run_race(
         alpha: setup.request.alpha,
         threads,
         entries: setup.entries.len(),
+        curtail: setup.request.curtail,
     };
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
@@ -206,6 +208,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     // Only where a row gets a mean cap (races without one keep their settings, and resume).
     if setup.uses_mean_cap() {
         value["mean_cap"] = serde_json::json!(a.mean_cap);
+    }
+    // Curtailment changes which runs are made, not the eliminations: recorded when off.
+    if a.no_curtail {
+        value["curtail"] = serde_json::json!(false);
     }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -52,6 +52,8 @@ pub struct Request {
     /// On rows without a maximum, runs stopped at this multiple of the published mean of
     /// successes (None: no mean caps). See [`cells`] for the Markov bound it tests.
     pub mean_cap_factor: Option<f64>,
+    /// Stop a reading's capped runs once its elimination is decided (`--no-curtail`: off).
+    pub curtail: bool,
     pub alpha: f64,
 }
 

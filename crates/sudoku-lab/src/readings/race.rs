@@ -19,6 +19,11 @@ use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
 use super::store::{Job, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
+use std::collections::HashMap;
+
+/// A reading whose elimination is decided before its runs are complete: the cell with the
+/// smallest adjusted p-value and the largest such p-value over its remaining runs' outcomes.
+type Decided = (String, f64);
 
 /// A stage of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +80,8 @@ pub struct Race<'a> {
     /// The number of raced entries: reading r on entry e is the protocol's algorithm
     /// `r * entries + e`.
     pub entries: usize,
+    /// Stop a reading's capped runs once its elimination is decided ([`Race::curtail`]).
+    pub curtail: bool,
 }
 
 impl Race<'_> {
@@ -109,11 +116,23 @@ impl Race<'_> {
                     let alive: Vec<usize> = (0..readings)
                         .filter(|&r| fates[r].eliminated.is_none())
                         .collect();
-                    let jobs = self.jobs(&alive, j, n, stage);
-                    store.execute(self.protocol, &jobs, self.threads)?;
+                    let decided = match stage {
+                        Stage::Capped => self.execute_curtailed(store, &alive, j, n)?,
+                        Stage::Full => {
+                            let jobs = self.jobs(&alive, j, n, stage);
+                            store.execute(self.protocol, &jobs, self.threads)?;
+                            HashMap::new()
+                        }
+                    };
                     for &r in &alive {
-                        let tests = self.tests(store, r, j, n, stage);
-                        self.judge(&mut fates[r], &tests, look, (k, n, stage));
+                        let at = (k, n, stage);
+                        match decided.get(&r) {
+                            Some(d) => Self::eliminate(&mut fates[r], d, look, at),
+                            None => {
+                                let tests = self.tests(store, r, j, n, stage);
+                                self.judge(&mut fates[r], &tests, look, at);
+                            }
+                        }
                     }
                     look += 1;
                 }
@@ -186,6 +205,117 @@ impl Race<'_> {
         tests
     }
 
+    /// The capped runs of target `j` for the `alive` readings, run by run (run 0 of every
+    /// reading, then run 1, ...), with curtailment: a reading stops getting runs once its
+    /// elimination at this look is decided whatever its remaining runs show (see
+    /// [`Race::curtail`]). Exact: the decision is the one all runs would give, and it depends
+    /// on the reading's own runs only, so on no thread count. The decided readings, with
+    /// the cell and largest adjusted p-value over the remaining runs' outcomes.
+    fn execute_curtailed(
+        &self,
+        store: &mut Store,
+        alive: &[usize],
+        j: usize,
+        n: u64,
+    ) -> Result<HashMap<usize, Decided>> {
+        let t = &self.targets[j];
+        let mut decided = HashMap::new();
+        let Some(cap) = t.cap else {
+            return Ok(decided);
+        };
+        let runs = n.min(self.protocol.runs[t.puzzle]);
+        if !self.curtail {
+            store.execute(
+                self.protocol,
+                &self.jobs(alive, j, n, Stage::Capped),
+                self.threads,
+            )?;
+            return Ok(decided);
+        }
+        let mut open = alive.to_vec();
+        for run in 0..runs {
+            let jobs: Vec<Job> = (open.iter())
+                .map(|&r| {
+                    (
+                        (r * self.entries + t.entry) as u32,
+                        t.puzzle as u32,
+                        run,
+                        cap,
+                    )
+                })
+                .collect();
+            store.execute(self.protocol, &jobs, self.threads)?;
+            open.retain(|&r| match self.curtail(store, r, j, n, run + 1) {
+                Some(d) => {
+                    decided.insert(r, d);
+                    false
+                }
+                None => true,
+            });
+            if open.is_empty() {
+                break;
+            }
+        }
+        Ok(decided)
+    }
+
+    /// Whether reading `r`'s elimination at the capped look after target `j` is decided by
+    /// its first `upto` runs there: every outcome of its remaining runs (each solved by the
+    /// median, solved by the maximum only, or neither; for a mean cap, solved within it or
+    /// not) leaves a Holm-adjusted p-value at most the threshold. Only runs 0..upto count,
+    /// even where a folder holds later ones (from an earlier binary), so the decision and its
+    /// p-value do not depend on the folder's history. None when no run is left (the look
+    /// judges the runs as they are) or some outcome saves it.
+    fn curtail(&self, store: &Store, r: usize, j: usize, n: u64, upto: u64) -> Option<Decided> {
+        let t = &self.targets[j];
+        let cap = t.cap?;
+        let x = self.tally(store, r, t, upto, cap);
+        let left = n.min(self.protocol.runs[t.puzzle]).checked_sub(upto)?;
+        if left == 0 || x.runs != upto {
+            return None;
+        }
+        let mut others = self.tests(store, r, j, n, Stage::Capped);
+        others.retain(|c| !c.cell.starts_with(&format!("{}/", t.level)));
+        let mut worst: Option<Decided> = None;
+        // The outcome at the paper's own rates first: a reading that can still be saved is
+        // found at once; then every outcome.
+        let likely = likely_outcome(t, left);
+        let every = (0..=left)
+            .rev()
+            .flat_map(|a| (0..=left - a).map(move |b| (a, b)));
+        let order = std::iter::once(likely).chain(every);
+        for (a, b) in order {
+            let mut y = x.clone();
+            y.runs += left;
+            y.by_median += a;
+            y.by_max += a + b;
+            y.by_cap += a;
+            let mut tests = others.clone();
+            capped_tests(t, &y, &mut tests);
+            let (i, q) = holm_min(&tests)?;
+            if q > self.threshold() {
+                return None;
+            }
+            if worst.as_ref().is_none_or(|w| q > w.1) {
+                worst = Some((tests[i].cell.clone(), q));
+            }
+        }
+        worst
+    }
+
+    /// Eliminate a reading decided by curtailment at look `look`.
+    fn eliminate(fate: &mut Fate, d: &Decided, look: usize, at: (usize, u64, Stage)) {
+        fate.min_p = Some(d.1);
+        fate.last_look = look;
+        fate.eliminated = Some(Elimination {
+            round: at.0 + 1,
+            runs: at.1,
+            stage: at.2,
+            cell: d.0.clone(),
+            p_holm: d.1,
+        });
+    }
+
     /// Record a look at a reading: its smallest Holm-adjusted p-value, and its elimination
     /// when that is at most the threshold.
     fn judge(&self, fate: &mut Fate, tests: &[Test], look: usize, at: (usize, u64, Stage)) {
@@ -202,6 +332,24 @@ impl Race<'_> {
                 cell: tests[i].cell.clone(),
                 p_holm: q,
             });
+        }
+    }
+}
+
+/// The outcome of `left` more runs at the paper's rates: (solved by the median, solved by the
+/// maximum only), by its successes, ceil(successes / 2) by the median, and for a mean cap its
+/// bound within the cap.
+fn likely_outcome(t: &Target, left: u64) -> (u64, u64) {
+    let (Some(s), Some(n)) = (t.row.count, t.row.runs.filter(|&n| n > 0)) else {
+        return (0, 0);
+    };
+    let share = |k: u64| ((left as f64) * k as f64 / n as f64).round() as u64;
+    match t.by_cap_bound {
+        Some(bound) => (share(bound).min(left), 0),
+        None => {
+            let by_max = share(s).min(left);
+            let by_median = share(s.div_ceil(2)).min(by_max);
+            (by_median, by_max - by_median)
         }
     }
 }
