@@ -539,3 +539,29 @@ fn curtailed_races_eliminate_as_complete_ones() {
         runs("all")
     );
 }
+
+/// The same on rows that print only a count and a mean (RESEDA's), where full-budget runs are
+/// curtailed too (their tests are proportions): the same fates as every run.
+#[test]
+fn curtailed_full_stage_races_eliminate_as_complete_ones() {
+    let dir = two_columns();
+    let go = |out: &str, extra: &[&str]| {
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        cmd.args(["--algorithm", "all", "--rounds", "3,6", "--threads", "2"]);
+        ok(cmd.args(extra).arg("--out").arg(dir.join(out)));
+        std::fs::read_to_string(dir.join(out).join("readings.csv")).unwrap()
+    };
+    let fates = |csv: &str| -> Vec<String> {
+        (csv.lines())
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let status = f
+                    .iter()
+                    .position(|x| *x == "status" || *x == "survived" || *x == "eliminated");
+                f[..status.map_or(f.len(), |s| (s + 4).min(f.len()))].join(",")
+            })
+            .collect()
+    };
+    assert_eq!(fates(&go("cut", &[])), fates(&go("all", &["--no-curtail"])));
+}

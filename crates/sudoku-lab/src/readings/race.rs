@@ -116,14 +116,7 @@ impl Race<'_> {
                     let alive: Vec<usize> = (0..readings)
                         .filter(|&r| fates[r].eliminated.is_none())
                         .collect();
-                    let decided = match stage {
-                        Stage::Capped => self.execute_curtailed(store, &alive, j, n)?,
-                        Stage::Full => {
-                            let jobs = self.jobs(&alive, j, n, stage);
-                            store.execute(self.protocol, &jobs, self.threads)?;
-                            HashMap::new()
-                        }
-                    };
+                    let decided = self.execute_curtailed(store, &alive, j, n, stage)?;
                     for &r in &alive {
                         let at = (k, n, stage);
                         match decided.get(&r) {
@@ -217,19 +210,16 @@ impl Race<'_> {
         alive: &[usize],
         j: usize,
         n: u64,
+        stage: Stage,
     ) -> Result<HashMap<usize, Decided>> {
         let t = &self.targets[j];
         let mut decided = HashMap::new();
-        let Some(cap) = t.cap else {
+        let Some(budget) = self.budget(t, stage) else {
             return Ok(decided);
         };
         let runs = n.min(self.protocol.runs[t.puzzle]);
-        if !self.curtail {
-            store.execute(
-                self.protocol,
-                &self.jobs(alive, j, n, Stage::Capped),
-                self.threads,
-            )?;
+        if !self.curtail || !curtailable(t, stage) {
+            store.execute(self.protocol, &self.jobs(alive, j, n, stage), self.threads)?;
             return Ok(decided);
         }
         let mut open = alive.to_vec();
@@ -240,12 +230,12 @@ impl Race<'_> {
                         (r * self.entries + t.entry) as u32,
                         t.puzzle as u32,
                         run,
-                        cap,
+                        budget,
                     )
                 })
                 .collect();
             store.execute(self.protocol, &jobs, self.threads)?;
-            open.retain(|&r| match self.curtail(store, r, j, n, run + 1) {
+            open.retain(|&r| match self.curtail(store, r, j, (n, run + 1), stage) {
                 Some(d) => {
                     decided.insert(r, d);
                     false
@@ -266,15 +256,22 @@ impl Race<'_> {
     /// even where a folder holds later ones (from an earlier binary), so the decision and its
     /// p-value do not depend on the folder's history. None when no run is left (the look
     /// judges the runs as they are) or some outcome saves it.
-    fn curtail(&self, store: &Store, r: usize, j: usize, n: u64, upto: u64) -> Option<Decided> {
+    fn curtail(
+        &self,
+        store: &Store,
+        r: usize,
+        j: usize,
+        (n, upto): (u64, u64),
+        stage: Stage,
+    ) -> Option<Decided> {
         let t = &self.targets[j];
-        let cap = t.cap?;
-        let x = self.tally(store, r, t, upto, cap);
+        let budget = self.budget(t, stage)?;
+        let x = self.tally(store, r, t, upto, budget);
         let left = n.min(self.protocol.runs[t.puzzle]).checked_sub(upto)?;
         if left == 0 || x.runs != upto {
             return None;
         }
-        let mut others = self.tests(store, r, j, n, Stage::Capped);
+        let mut others = self.tests(store, r, j, n, stage);
         others.retain(|c| !c.cell.starts_with(&format!("{}/", t.level)));
         let mut worst: Option<Decided> = None;
         // The outcome at the paper's own rates first: a reading that can still be saved is
@@ -290,8 +287,12 @@ impl Race<'_> {
             y.by_median += a;
             y.by_max += a + b;
             y.by_cap += a;
+            y.solved += a + b;
             let mut tests = others.clone();
             capped_tests(t, &y, &mut tests);
+            if stage == Stage::Full {
+                full_tests(t, &y, &mut tests);
+            }
             let (i, q) = holm_min(&tests)?;
             if q > self.threshold() {
                 return None;
@@ -332,6 +333,23 @@ impl Race<'_> {
                 cell: tests[i].cell.clone(),
                 p_holm: q,
             });
+        }
+    }
+}
+
+/// Whether a row's runs may be curtailed in `stage`: always in the capped stage (its tests,
+/// solved by the maximum, the median or a mean cap, are proportions of runs); in the full
+/// stage only where every test is a proportion too, so that the remaining runs' outcomes are
+/// counts: no Welch test (no published mean and SD), no maximum or median (their tests then
+/// count solves within them, which the outcomes below do not tell apart from later ones),
+/// not a counter row.
+fn curtailable(t: &Target, stage: Stage) -> bool {
+    match stage {
+        Stage::Capped => true,
+        Stage::Full => {
+            let r = &t.row;
+            let welch = r.average.is_some() && r.sd.is_some();
+            !(t.counter || welch || r.maximum.is_some() || r.median.is_some())
         }
     }
 }
