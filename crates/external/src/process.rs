@@ -357,6 +357,23 @@ pub fn is_executable(path: &Path) -> bool {
 mod tests {
     use super::*;
 
+    /// `sh -c script`, started and waited for until it has ended.
+    fn ended(script: &str) -> Process {
+        let launch = Launch {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            env: Vec::new(),
+            dir: ".".into(),
+            max_line: 1024,
+            max_stderr: 1024,
+        };
+        let mut p = Process::start(&launch).unwrap();
+        assert!(p
+            .wait_until(Instant::now() + Duration::from_secs(10))
+            .is_some());
+        p
+    }
+
     /// A write to a process that has exited fails with an error instead of raising SIGPIPE,
     /// even with SIGPIPE's default disposition (which sudoku-lab's binary restores, and under
     /// which a write to a closed pipe would end the whole runner). With flags 0 instead of
@@ -367,18 +384,7 @@ mod tests {
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
-        let launch = Launch {
-            program: "sh".into(),
-            args: vec!["-c".into(), "exit 0".into()],
-            env: Vec::new(),
-            dir: ".".into(),
-            max_line: 1024,
-            max_stderr: 1024,
-        };
-        let mut p = Process::start(&launch).unwrap();
-        assert!(p
-            .wait_until(Instant::now() + Duration::from_secs(10))
-            .is_some());
+        let mut p = ended("exit 0");
         let sent = (0..100)
             .map(|_| p.send(&"x".repeat(4096)))
             .find(Result::is_err);
@@ -422,18 +428,7 @@ mod tests {
     #[test]
     fn the_last_stderr_of_a_process_that_ended_is_kept() {
         for _ in 0..20 {
-            let launch = Launch {
-                program: "sh".into(),
-                args: vec!["-c".into(), "echo last words >&2; kill -ABRT $$".into()],
-                env: Vec::new(),
-                dir: ".".into(),
-                max_line: 1024,
-                max_stderr: 1024,
-            };
-            let mut p = Process::start(&launch).unwrap();
-            assert!(p
-                .wait_until(Instant::now() + Duration::from_secs(10))
-                .is_some());
+            let mut p = ended("echo last words >&2; kill -ABRT $$");
             p.kill();
             let err = String::from_utf8(p.take_final_stderr()).unwrap();
             assert!(err.contains("last words"), "{err:?}");

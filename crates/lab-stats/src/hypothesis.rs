@@ -35,26 +35,15 @@ const R_REL_ERR: f64 = 1.0 + 1e-7;
 /// Returns `1.0` when a margin is zero (only one table is possible) and
 /// `NaN` only if the grand total overflows `u64`.
 pub fn fisher_exact_two_sided(a: u64, b: u64, c: u64, d: u64) -> f64 {
-    // R: m = column-1 total, n = column-2 total, k = row-1 total, x = a.
-    let (Some(m), Some(n), Some(k)) = (a.checked_add(c), b.checked_add(d), a.checked_add(b)) else {
-        return f64::NAN;
+    let h = match Hypergeometric::of(a, b, c, d) {
+        Ok(h) => h,
+        Err(p) => return p,
     };
-    if m.checked_add(n).is_none() {
-        return f64::NAN;
-    }
-    let lo = k.saturating_sub(n);
-    let hi = k.min(m);
-    if lo == hi {
-        return 1.0;
-    }
-    // Unnormalised log-density; the common denominator C(m+n, k) cancels.
-    let log_d = |x: u64| ln_binomial(m, x) + ln_binomial(n, k - x);
+    let (lo, hi) = (h.lo, h.hi);
+    let log_d = |x: u64| h.log_d(x);
     let observed = log_d(a);
     let threshold = observed + R_REL_ERR.ln();
-    // The hypergeometric distribution is unimodal; its mode is
-    // floor((k+1)(m+1)/(m+n+2)), which gives the normalising maximum.
-    let mode = ((k as f64 + 1.0) * (m as f64 + 1.0) / (m as f64 + n as f64 + 2.0)).floor() as u64;
-    let max_log = log_d(mode.clamp(lo, hi)).max(observed);
+    let max_log = h.max_log().max(observed);
     let mut total = 0.0;
     let mut tail = 0.0;
     for x in lo..=hi {
@@ -72,6 +61,49 @@ pub fn fisher_exact_two_sided(a: u64, b: u64, c: u64, d: u64) -> f64 {
     }
 }
 
+/// The null distribution of Fisher's exact test for `[[a, b], [c, d]]`: `X` (the top-left
+/// cell) hypergeometric with the table's margins, over its support `lo..=hi`. In R's terms
+/// m = column-1 total, n = column-2 total, k = row-1 total.
+struct Hypergeometric {
+    m: u64,
+    n: u64,
+    k: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl Hypergeometric {
+    /// The distribution, or the p-value to return at once: `1.0` when a margin is zero (one
+    /// table only), `NaN` when the grand total overflows `u64`.
+    fn of(a: u64, b: u64, c: u64, d: u64) -> Result<Hypergeometric, f64> {
+        let (Some(m), Some(n), Some(k)) = (a.checked_add(c), b.checked_add(d), a.checked_add(b))
+        else {
+            return Err(f64::NAN);
+        };
+        if m.checked_add(n).is_none() {
+            return Err(f64::NAN);
+        }
+        let (lo, hi) = (k.saturating_sub(n), k.min(m));
+        if lo == hi {
+            return Err(1.0);
+        }
+        Ok(Hypergeometric { m, n, k, lo, hi })
+    }
+
+    /// Unnormalised log-density at `x`; the common denominator C(m+n, k) cancels.
+    fn log_d(&self, x: u64) -> f64 {
+        ln_binomial(self.m, x) + ln_binomial(self.n, self.k - x)
+    }
+
+    /// The log-density at the mode, `floor((k+1)(m+1)/(m+n+2))` (the distribution is
+    /// unimodal): the normalising maximum.
+    fn max_log(&self) -> f64 {
+        let (m, n, k) = (self.m as f64, self.n as f64, self.k as f64);
+        let mode = ((k + 1.0) * (m + 1.0) / (m + n + 2.0)).floor() as u64;
+        self.log_d(mode.clamp(self.lo, self.hi))
+    }
+}
+
 /// One-sided p-value of Fisher's exact test for the 2x2 table `[[a, b], [c, d]]` against the
 /// alternative that the first row's proportion `a / (a + b)` is *lower* than the second's:
 /// `P(X <= a)` for `X` hypergeometric with the table's margins (R's
@@ -82,20 +114,12 @@ pub fn fisher_exact_two_sided(a: u64, b: u64, c: u64, d: u64) -> f64 {
 /// valid (conservative). Log space, as [`fisher_exact_two_sided`]. Returns `1.0` when a
 /// margin is zero and `NaN` if the grand total overflows `u64`.
 pub fn fisher_exact_less(a: u64, b: u64, c: u64, d: u64) -> f64 {
-    let (Some(m), Some(n), Some(k)) = (a.checked_add(c), b.checked_add(d), a.checked_add(b)) else {
-        return f64::NAN;
+    let h = match Hypergeometric::of(a, b, c, d) {
+        Ok(h) => h,
+        Err(p) => return p,
     };
-    if m.checked_add(n).is_none() {
-        return f64::NAN;
-    }
-    let lo = k.saturating_sub(n);
-    let hi = k.min(m);
-    if lo == hi {
-        return 1.0;
-    }
-    let log_d = |x: u64| ln_binomial(m, x) + ln_binomial(n, k - x);
-    let mode = ((k as f64 + 1.0) * (m as f64 + 1.0) / (m as f64 + n as f64 + 2.0)).floor() as u64;
-    let max_log = log_d(mode.clamp(lo, hi));
+    let (lo, hi, max_log) = (h.lo, h.hi, h.max_log());
+    let log_d = |x: u64| h.log_d(x);
     let (mut total, mut tail) = (0.0, 0.0);
     for x in lo..=hi {
         let w = (log_d(x) - max_log).exp();

@@ -234,9 +234,11 @@ pub struct Joint {
 /// The joint table of the races of `dir` when they race the same readings (same option
 /// columns and readings in their readings.csv), else None. A reading survives jointly when it
 /// survived every race; with races run at alpha / k each (k races), a reading consistent with
-/// every table is eliminated by one of them with probability at most alpha.
+/// every table is eliminated by one of them with probability at most alpha. Synthetic races
+/// (each against the table of its own hidden reading) have no joint table: no reading is
+/// meant to fit them all.
 pub fn joint(dir: &Path, rows: &[RaceRow]) -> Result<Option<Joint>> {
-    if rows.len() < 2 {
+    if rows.len() < 2 || rows.iter().any(|r| !r.get("hidden").is_empty()) {
         return Ok(None);
     }
     let mut tables = Vec::new();

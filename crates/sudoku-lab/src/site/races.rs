@@ -123,7 +123,7 @@ const LISTED: usize = 6;
 /// folder's URL from the README's folder. Every number and value is read from the files.
 pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
     let mut s = format!(
-        "{} from the race folders: do not edit. -->\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial: estimate; of its upper bound |\n|---|---|---|---|---|---|---|\n",
+        "{} from the race folders: do not edit. -->\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial (estimated) |\n|---|---|---|---|---|---|---|\n",
         super::summary::GENERATED
     );
     let races: Vec<&Races> = (all.iter())
@@ -145,7 +145,7 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
         };
         let _ = writeln!(
             s,
-            "| [{}]({link}) | {} | {} | {} | {} | {} | {:.2} %; {:.2} % |",
+            "| [{}]({link}) | {} | {} | {} | {} | {} | {:.2} % |",
             md_text(&r.folder),
             md_text(x.get("experiment")),
             md_text(x.get("entries")),
@@ -153,7 +153,6 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
             md_text(x.get("survived")),
             md_text(&hidden),
             100.0 * x.num("share_of_factorial"),
-            100.0 * x.num("share_of_factorial_min"),
         );
         lists += &survivors_line(r)?;
     }
@@ -182,7 +181,35 @@ fn survivors_line(r: &Races) -> Result<String> {
         true => "none (no reading fits)".to_string(),
         false => shown.join("; "),
     };
-    Ok(format!("- {}: {list}\n", md_text(&r.folder)))
+    let mut keys: Vec<&str> = all.iter().flatten().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let words = paper_words(r, &keys);
+    Ok(format!("- {}: {list}{words}\n", md_text(&r.folder)))
+}
+
+/// The paper's words behind the options `keys` (from the raced algorithm's ambiguity table,
+/// for a race of an embedded experiment), as a sentence; empty when unknown.
+fn paper_words(r: &Races, keys: &[&str]) -> String {
+    let Some(x) = &r.race else {
+        return String::new();
+    };
+    let Ok(spec) = crate::spec::embedded(x.get("experiment")) else {
+        return String::new();
+    };
+    let first = x.get("entries").split(' ').next().unwrap_or("");
+    let Some(entry) = spec.algorithms.iter().find(|a| a.label == first) else {
+        return String::new();
+    };
+    let table = crate::algos::ambiguities(&entry.algorithm);
+    let quoted: Vec<String> = (keys.iter())
+        .filter_map(|k| table.iter().find(|a| a.key == *k))
+        .map(|a| format!("`{}` (paper: \"{}\")", a.key, md_text(a.words)))
+        .collect();
+    match quoted.is_empty() {
+        true => String::new(),
+        false => format!(". Where they depart from the text as we read it (first-listed values), the paper's words: {}", quoted.join("; ")),
+    }
 }
 
 fn share(x: &RaceRow) -> String {
