@@ -364,7 +364,7 @@ fn is_bibliography(p: &Path) -> bool {
 fn is_generated(p: &Path) -> bool {
     p.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("findings"))
+        .is_some_and(|n| n.starts_with("findings") || n == "readings-summary.md")
 }
 
 /// The committed values by group: `results/<id>` for each experiment, `results-bench`,
@@ -639,9 +639,10 @@ fn no_relative_link_of_the_prose_is_broken() {
             .unwrap_or(&doc)
             .display()
             .to_string();
-        // docs/findings-summary.md is the README's block (the README includes it between its
-        // markers), so its links are written from the README's folder and checked from there.
-        let base = if name == "docs/findings-summary.md" {
+        // docs/findings-summary.md and docs/readings-summary.md are README blocks (the README
+        // includes them between its markers), so their links are written from the README's
+        // folder and checked from there.
+        let base = if name == "docs/findings-summary.md" || name == "docs/readings-summary.md" {
             repo().join("README.md")
         } else {
             doc.clone()

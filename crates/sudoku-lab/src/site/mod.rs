@@ -132,11 +132,8 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         bail!("--out must not be the results folder itself");
     }
     let base = relative_url(&out_abs, &results_abs);
-    // Read (and check) every race's readings.csv before anything is written.
-    let root = results_abs.parent().unwrap_or(&results_abs);
-    let readings_block = (!searches.is_empty())
-        .then(|| races::readme_block(&searches, &relative_url(root, &results_abs)))
-        .transpose()?;
+    // Every race's readings.csv read (and checked) before anything is written.
+    let readings_block = readings_block(&searches, &results_abs)?;
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     let mut missing = 0;
     for e in &experiments {
@@ -165,10 +162,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         .flatten();
     write_findings(&experiments, &out, &base, &results_abs, readme.as_deref())?;
     if let Some(block) = &readings_block {
-        write_atomic(&out.join("readings-summary.md"), block.as_bytes())?;
-        if let Some(readme) = readme.as_deref().filter(|r| r.is_file()) {
-            update_block(readme, races::START, races::END, block)?;
-        }
+        write_readings_block(&out, block, readme.as_deref())?;
     }
     let removed = remove_stale(&out, &written)?;
     println!(
@@ -227,6 +221,26 @@ fn write_findings(
     write_atomic(&out.join("findings-summary.md"), block.as_bytes())?;
     match readme.filter(|r| r.is_file()) {
         Some(readme) => update_block(readme, summary::START, summary::END, &block),
+        None => Ok(()),
+    }
+}
+
+/// The README block of the reading searches (None without any), its links from the README's
+/// folder (the results folder's parent).
+fn readings_block(searches: &[races::Races], results_abs: &Path) -> Result<Option<String>> {
+    if searches.is_empty() {
+        return Ok(None);
+    }
+    let root = results_abs.parent().unwrap_or(results_abs);
+    races::readme_block(searches, &relative_url(root, results_abs)).map(Some)
+}
+
+/// readings-summary.md into `out`, and into the README block of `readme` when that file
+/// exists and has the markers.
+fn write_readings_block(out: &Path, block: &str, readme: Option<&Path>) -> Result<()> {
+    write_atomic(&out.join("readings-summary.md"), block.as_bytes())?;
+    match readme.filter(|r| r.is_file()) {
+        Some(readme) => update_block(readme, races::START, races::END, block),
         None => Ok(()),
     }
 }

@@ -154,10 +154,16 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
             md_text(&hidden),
             100.0 * x.num("share_of_factorial"),
         );
-        lists += &survivors_line(r)?;
+        // The survivors of a synthetic race say nothing about the paper: listed only in
+        // their reports.
+        if x.get("hidden").is_empty() {
+            lists += &survivors_line(r)?;
+        } else {
+            crate::readings::summary::survivors(&r.dir)?;
+        }
     }
     if !lists.is_empty() {
-        s += "\nSurvivors, by the options where each differs from the race's first reading (every option at its first-listed value):\n\n";
+        s += "\nSurvivors of the races against published tables, by the options where each differs from the race's first reading (every option at its first-listed value):\n\n";
         s += &lists;
     }
     Ok(s)
@@ -169,7 +175,7 @@ fn survivors_line(r: &Races) -> Result<String> {
     let text = |d: &Vec<(String, String)>| match d.is_empty() {
         true => "the first reading".to_string(),
         false => (d.iter())
-            .map(|(k, v)| format!("`{}` = {}", md_text(k), md_text(v)))
+            .map(|(k, v)| format!("{} = {}", code(k), md_text(v)))
             .collect::<Vec<_>>()
             .join(", "),
     };
@@ -188,6 +194,16 @@ fn survivors_line(r: &Races) -> Result<String> {
     Ok(format!("- {}: {list}{words}\n", md_text(&r.folder)))
 }
 
+/// `s` as a Markdown code span (a code span shows backslashes as they are, so the text is not
+/// escaped; backticks, pipes and line breaks, which would end it or the table, are dropped).
+fn code(s: &str) -> String {
+    let kept: String = s
+        .chars()
+        .filter(|c| !matches!(c, '`' | '|' | '\n' | '\r'))
+        .collect();
+    format!("`{kept}`")
+}
+
 /// The paper's words behind the options `keys` (from the raced algorithm's ambiguity table,
 /// for a race of an embedded experiment), as a sentence; empty when unknown.
 fn paper_words(r: &Races, keys: &[&str]) -> String {
@@ -204,7 +220,7 @@ fn paper_words(r: &Races, keys: &[&str]) -> String {
     let table = crate::algos::ambiguities(&entry.algorithm);
     let quoted: Vec<String> = (keys.iter())
         .filter_map(|k| table.iter().find(|a| a.key == *k))
-        .map(|a| format!("`{}` (paper: \"{}\")", a.key, md_text(a.words)))
+        .map(|a| format!("{} (paper: \"{}\")", code(a.key), md_text(a.words)))
         .collect();
     match quoted.is_empty() {
         true => String::new(),
