@@ -181,8 +181,24 @@ impl Race<'_> {
     /// runs: in the capped stage the quantile tests of targets 0..=j; in the full stage every
     /// test of targets 0..=j and the quantile tests of the others (from their capped runs).
     fn tests(&self, store: &Store, r: usize, j: usize, n: u64, stage: Stage) -> Vec<Test> {
+        self.tests_but(store, r, (j, None), n, stage)
+    }
+
+    /// [`Race::tests`] without those of target `skip` (curtailment adds them itself, for
+    /// every outcome of the remaining runs).
+    fn tests_but(
+        &self,
+        store: &Store,
+        r: usize,
+        (j, skip): (usize, Option<usize>),
+        n: u64,
+        stage: Stage,
+    ) -> Vec<Test> {
         let mut tests = Vec::new();
         for (i, t) in self.targets.iter().enumerate() {
+            if skip == Some(i) {
+                continue;
+            }
             match (stage, i <= j, t.cap) {
                 (Stage::Full, true, _) => {
                     let x = self.tally(store, r, t, n, self.full);
@@ -271,8 +287,7 @@ impl Race<'_> {
         if left == 0 || x.runs != upto {
             return None;
         }
-        let mut others = self.tests(store, r, j, n, stage);
-        others.retain(|c| !c.cell.starts_with(&format!("{}/", t.level)));
+        let others = self.tests_but(store, r, (j, Some(j)), n, stage);
         let mut worst: Option<Decided> = None;
         // The outcome at the paper's own rates first: a reading that can still be saved is
         // found at once; then every outcome.
