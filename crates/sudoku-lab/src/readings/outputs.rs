@@ -27,11 +27,12 @@ pub fn fit_order(fates: &[Fate]) -> Vec<usize> {
     order
 }
 
-/// Generations and evaluations executed per reading (every run of the run file, capped runs
-/// and their reruns included, on every raced entry).
+/// Generations and evaluations spent per reading: every run the race needed, capped runs and
+/// their reruns included, on every raced entry ([`Store::spent`]: runs of the folder that
+/// the race did not ask for are not counted).
 pub fn spent(store: &Store, readings: usize, entries: usize) -> Vec<(u64, u64, u64)> {
     let mut out = vec![(0u64, 0u64, 0u64); readings];
-    for r in store.records() {
+    for r in store.spent() {
         let o = &mut out[r.reading as usize / entries.max(1)];
         (o.0, o.1, o.2) = (o.0 + r.generations, o.1 + r.evaluations, o.2 + 1);
     }
@@ -113,9 +114,12 @@ pub fn write_published(path: &Path, rows: &[PublishedRow]) -> Result<()> {
 /// The effort of the race against the full factorial at the full protocol.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cost {
-    /// Generations and runs the race executed (every record of the run file).
+    /// Generations and runs the race needed ([`Store::spent`]).
     pub generations: u64,
     pub runs: u64,
+    /// Runs and generations the run file holds: more than the race needed where an earlier
+    /// binary made runs this race does not ask for.
+    pub held: (u64, u64),
     /// Runs of the full factorial at the full protocol: readings x the protocol's runs of
     /// every race puzzle.
     pub factorial_runs: u64,
@@ -176,13 +180,17 @@ pub fn cost(setup: &Setup, targets: &[Target], store: &Store, fates: &[Fate]) ->
     }
     let per_reading: u64 = pairs.iter().map(|&(_, p)| setup.protocol_runs[p]).sum();
     Cost {
-        generations: store.records().iter().map(|r| r.generations).sum(),
-        runs: store.records().len() as u64,
+        generations: store.spent().iter().map(|r| r.generations).sum(),
+        runs: store.spent().len() as u64,
+        held: (
+            store.records().len() as u64,
+            store.records().iter().map(|r| r.generations).sum(),
+        ),
         factorial_runs: readings as u64 * per_reading,
         factorial_generations: factorial,
         factorial_generations_race: at_race,
         factorial_generations_max: high,
-        survivor_generations: (store.records().iter())
+        survivor_generations: (store.spent().iter())
             .filter(|r| {
                 let reading = r.reading as usize / setup.entries.len().max(1);
                 fates.get(reading).is_some_and(|f| f.eliminated.is_none())
@@ -438,9 +446,10 @@ fn cost_text(c: &Cost) -> String {
         }
     };
     format!(
-        "## Cost\n\nThe race executed {} runs and {} generations. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations). An upper bound of the full factorial's generations, {:.0}, counts every run the race made at its generations but a capped run that did not solve, and every run it did not make, at the full budget: against it the race spent {:.2} %, so its share lies between {:.2} % and about {:.2} %. The survivors' own runs took {} generations ({:.2} % of the estimate): a survivor gets the full protocol, so no order of elimination brings the share below that.\n\n",
+        "## Cost\n\nThe race needed {} runs and {} generations{}. The full factorial at the full protocol is {} runs; its generations are estimated at {:.0} (per reading and puzzle, the mean generations of its runs that ran to their end; of its capped runs, censored at the cap, where it has only those; of the other readings where it has none; so an underestimate where runs were capped): the race spent {:.2} % of it ({:.1} % of the full factorial at the race's own runs per puzzle, {:.0} generations). An upper bound of the full factorial's generations, {:.0}, counts every run the race made at its generations but a capped run that did not solve, and every run it did not make, at the full budget: against it the race spent {:.2} %, so its share lies between {:.2} % and about {:.2} %. The survivors' own runs took {} generations ({:.2} % of the estimate): a survivor gets the full protocol, so no order of elimination brings the share below that.\n\n",
         c.runs,
         c.generations,
+        held_text(c),
         c.factorial_runs,
         c.factorial_generations,
         share(c.factorial_generations),
@@ -452,6 +461,18 @@ fn cost_text(c: &Cost) -> String {
         share(c.factorial_generations),
         c.survivor_generations,
         100.0 * c.survivor_generations as f64 / c.factorial_generations.max(1.0),
+    )
+}
+
+/// Where the run file holds more than the race needed (runs an earlier binary made), what
+/// it holds; the cost counts only what the race needed.
+fn held_text(c: &Cost) -> String {
+    if c.held == (c.runs, c.generations) {
+        return String::new();
+    }
+    format!(
+        " (counted as it would have made them in an empty folder: its run file holds {} runs and {} generations, made in part by an earlier binary that gave readings runs the race no longer asks for, or larger budgets than it asks; those are not counted)",
+        c.held.0, c.held.1
     )
 }
 
@@ -485,7 +506,7 @@ fn statistics_text(f: &Findings) -> String {
         - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
 {}- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
         - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
-        - Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
+{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
         f.setup.spec.master_seed,
         f.setup.spec.id,
         r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
@@ -496,7 +517,17 @@ fn statistics_text(f: &Findings) -> String {
         r.looks(),
         r.threshold(),
         r.alpha,
+        curtail_text(f),
     )
+}
+
+/// The bullet on curtailment: how a reading stops getting runs within a row once its
+/// elimination there is decided, and which p-value it is then given.
+fn curtail_text(f: &Findings) -> String {
+    if !f.setup.request.curtail {
+        return "- Curtailment: off (`--no-curtail`): every reading alive at a look had all its runs of the round on that row before the look.\n".into();
+    }
+    "- Curtailment: capped runs, and full-budget runs on rows whose tests are all proportions (no mean, median or maximum), are made run by run. After run k of a row, a reading gets no more runs there once every outcome of its remaining runs of the round (each solved by the median, by the maximum only, or neither; for a mean cap, within it or not), with its other cells as they are, leaves its smallest Holm-adjusted p-value at most the threshold above: the look would eliminate it whatever those runs gave. It is eliminated with the largest such p-value over the outcomes, so the p-value reported is the worst case, never a lucky one. Only runs 0..k count, so a decision does not depend on runs a folder holds from an earlier binary; `--no-curtail` gives the same eliminations with more runs (tested).\n".into()
 }
 
 /// The bullet on mean caps, where a row has one (else empty).

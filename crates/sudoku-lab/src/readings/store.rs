@@ -64,6 +64,12 @@ pub struct Store {
     full: u64,
     /// The counter the race compares (the spec's `counter`), if any.
     counter: Option<String>,
+    /// The runs the race's requests needed, as they would have been made in an empty folder
+    /// (see [`Store::spend`]), and per (reading, puzzle, run) the most informative of them.
+    spent: Vec<Record>,
+    spent_best: HashMap<(u32, u32, u64), Record>,
+    /// Every record by (reading, puzzle, run, cap): the run a job of that budget made.
+    by_cap: HashMap<(u32, u32, u64, u64), Record>,
 }
 
 impl Store {
@@ -76,6 +82,9 @@ impl Store {
             best: HashMap::new(),
             full,
             counter: protocol.spec.counter.clone(),
+            spent: Vec::new(),
+            spent_best: HashMap::new(),
+            by_cap: HashMap::new(),
         };
         let header = store.header();
         if !path.exists() {
@@ -126,6 +135,7 @@ impl Store {
 
     fn insert(&mut self, r: Record) {
         self.records.push(r);
+        self.by_cap.insert((r.reading, r.puzzle, r.run, r.cap), r);
         let key = (r.reading, r.puzzle, r.run);
         let better = self.best.get(&key).is_none_or(|o| r.cap > o.cap);
         if better {
@@ -138,20 +148,52 @@ impl Store {
     /// generation g is the same run under any budget of at least g; a run stopped at its cap
     /// is known under any budget up to that cap, unsolved beyond what it ran.
     pub fn seen(&self, reading: u32, puzzle: u32, run: u64, cap: u64) -> Option<Seen> {
-        let o = self.best.get(&(reading, puzzle, run))?;
-        let ended = o.solved || o.generations < o.cap || o.cap >= self.full;
-        if o.generations <= cap && (ended || cap <= o.cap) {
-            return Some(Seen {
-                solved: o.solved,
-                generations: o.generations,
-                counter: o.counter,
-            });
+        answer(self.best.get(&(reading, puzzle, run))?, self.full, cap)
+    }
+
+    /// Count the jobs of a request that the runs counted so far do not answer, each as the
+    /// run the race would have made for it in an empty folder: its record cut at the job's
+    /// budget. A folder may hold runs an earlier binary made that the race no longer asks
+    /// for, or made at a larger budget than it now asks; the cost counts neither, so it does
+    /// not depend on the folder's history. Evaluations of a run cut short are pro rata of its
+    /// generations (only for such runs of an earlier binary).
+    fn spend(&mut self, jobs: &[Job]) {
+        for &(r, p, run, cap) in jobs {
+            let key = (r, p, run);
+            let answered =
+                (self.spent_best.get(&key)).is_some_and(|o| answer(o, self.full, cap).is_some());
+            // The record made for a job of this budget, else the most informative one.
+            let made = self.by_cap.get(&(r, p, run, cap));
+            let Some(real) = made.or_else(|| self.best.get(&key)).copied() else {
+                continue;
+            };
+            let Some(seen) = answer(&real, self.full, cap).filter(|_| !answered) else {
+                continue;
+            };
+            let evaluations = if real.generations <= cap {
+                real.evaluations
+            } else {
+                ((real.evaluations as f64) * cap as f64 / real.generations.max(1) as f64).round()
+                    as u64
+            };
+            let v = Record {
+                cap,
+                solved: seen.solved,
+                generations: seen.generations,
+                evaluations,
+                counter: seen.counter,
+                ..real
+            };
+            self.spent.push(v);
+            if self.spent_best.get(&key).is_none_or(|o| cap > o.cap) {
+                self.spent_best.insert(key, v);
+            }
         }
-        (o.generations > cap).then_some(Seen {
-            solved: false,
-            generations: cap,
-            counter: None,
-        })
+    }
+
+    /// The runs the race needed so far, as it would have made them in an empty folder.
+    pub fn spent(&self) -> &[Record] {
+        &self.spent
     }
 
     /// Execute the jobs not yet known on `threads` threads, appending each record as it
@@ -161,6 +203,7 @@ impl Store {
             .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
             .collect();
         if todo.is_empty() {
+            self.spend(jobs);
             return Ok(());
         }
         let plan = protocol.plan();
@@ -191,6 +234,7 @@ impl Store {
         for r in done {
             self.insert(r);
         }
+        self.spend(jobs);
         Ok(())
     }
 
@@ -219,6 +263,24 @@ impl Store {
 }
 
 /// Execute one job through the protocol.
+/// What a run with record `o` shows under a budget of `cap` generations, if the record
+/// tells (see [`Store::seen`]).
+fn answer(o: &Record, full: u64, cap: u64) -> Option<Seen> {
+    let ended = o.solved || o.generations < o.cap || o.cap >= full;
+    if o.generations <= cap && (ended || cap <= o.cap) {
+        return Some(Seen {
+            solved: o.solved,
+            generations: o.generations,
+            counter: o.counter,
+        });
+    }
+    (o.generations > cap).then_some(Seen {
+        solved: false,
+        generations: cap,
+        counter: None,
+    })
+}
+
 fn run_one(
     protocol: &Protocol,
     plan: &Plan,
@@ -369,6 +431,9 @@ mod tests {
             best: HashMap::new(),
             full: 1000,
             counter: None,
+            spent: Vec::new(),
+            spent_best: HashMap::new(),
+            by_cap: HashMap::new(),
         };
         for (run, &(cap, solved, generations)) in records.iter().enumerate() {
             s.insert(Record {
@@ -411,6 +476,62 @@ mod tests {
         // Ran the full budget.
         assert_eq!(seen(3, 1000), Some((false, 1000)));
         assert_eq!(s.seen(0, 0, 9, 10), None);
+    }
+
+    /// The cost counts each job as the race would have made it in an empty folder: a run
+    /// of an earlier binary at the full budget counts only up to the cap asked for first, then
+    /// in full when the full budget is asked for; a job a counted run answers counts nothing,
+    /// and runs never asked for count nothing. A record made at the budget asked counts as it
+    /// is, even where a larger one supersedes it.
+    #[test]
+    fn the_cost_counts_what_the_race_asked_for() {
+        // Run 0 ran the full budget unsolved, run 1 solved at 40, run 2 was never asked for.
+        let mut s = store(&[]);
+        for (run, solved, generations) in [(0, false, 1000), (1, true, 40), (2, false, 1000)] {
+            s.insert(Record {
+                reading: 0,
+                puzzle: 0,
+                run,
+                cap: 1000,
+                seed: 0,
+                solved,
+                generations,
+                evaluations: generations * 10,
+                counter: None,
+            });
+        }
+        let costs = |s: &Store| {
+            (s.spent().iter())
+                .map(|r| (r.run, r.cap, r.solved, r.generations, r.evaluations))
+                .collect::<Vec<_>>()
+        };
+        // A round of capped jobs (cap 100), asked twice: counted once.
+        s.spend(&[(0, 0, 0, 100), (0, 0, 1, 100), (0, 0, 0, 100)]);
+        assert_eq!(
+            costs(&s),
+            vec![(0, 100, false, 100, 1000), (1, 100, true, 40, 400)]
+        );
+        // The full budget: run 0 counts again in full; run 1's solved capped run answers it.
+        s.spend(&[(0, 0, 0, 1000), (0, 0, 1, 1000), (0, 0, 0, 50)]);
+        assert_eq!(
+            costs(&s),
+            vec![
+                (0, 100, false, 100, 1000),
+                (1, 100, true, 40, 400),
+                (0, 1000, false, 1000, 10000)
+            ]
+        );
+        assert_eq!(s.records().len(), 3);
+        // Run 2 has a capped record (exact evaluations) beside its full one.
+        let capped = Record {
+            cap: 100,
+            generations: 100,
+            evaluations: 7,
+            ..s.records[2]
+        };
+        s.insert(capped);
+        s.spend(&[(0, 0, 2, 100)]);
+        assert_eq!(costs(&s)[3], (2, 100, false, 100, 7));
     }
 
     /// A rerun under a larger cap supersedes the capped record; both stay in the file.
