@@ -62,6 +62,13 @@ pub trait Algorithm: Sync {
     fn cappable(&self) -> bool {
         true
     }
+    /// Another option table whose runs are this one's (see [`SameRun`]): `readings` then
+    /// makes the run once and reads it for both readings. None where no such table is known
+    /// (the default: every reading gets its own runs). The runner tests every claim by running
+    /// both tables with the same seeds.
+    fn same_run(&self, _options: &Options) -> Option<SameRun> {
+        None
+    }
     /// The grid orders the algorithm handles (None: any).
     fn orders(&self) -> Option<&'static [usize]> {
         None
@@ -84,6 +91,19 @@ pub trait Algorithm: Sync {
     fn default_max_generations(&self) -> u64 {
         50_000
     }
+}
+
+/// Options that make the same run as `self`'s: with the same seed and budget, a run of
+/// `options` ends as the run of the table asked about, in `solved`, `evaluations` and its
+/// counters, and in `generations` but for `solved_shift`: a solved run of the table asked
+/// about reports `solved_shift` generations fewer (saturating at 0) than the same run of
+/// `options`. Such options change only what a run reports, or choose between code paths that
+/// the other options make identical (e.g. two orders of a sort that the selection then reads
+/// the same way).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SameRun {
+    pub options: Options,
+    pub solved_shift: u64,
 }
 
 /// Deserialise an option table into a crate's own struct (use `#[serde(deny_unknown_fields)]`

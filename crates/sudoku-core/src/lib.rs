@@ -26,7 +26,7 @@ mod mk_eval;
 pub mod parse;
 pub mod seed;
 
-pub use algorithm::{Algorithm, OptionError, Options};
+pub use algorithm::{Algorithm, OptionError, Options, SameRun};
 pub use ambiguity::Ambiguity;
 pub use bank::{bank, bank_puzzle};
 pub use contract::{Budget, NoObserver, Observer, RunOutcome, Solver, Termination};

@@ -565,3 +565,40 @@ fn curtailed_full_stage_races_eliminate_as_complete_ones() {
     };
     assert_eq!(fates(&go("cut", &[])), fates(&go("all", &["--no-curtail"])));
 }
+
+/// Readings the algorithm names as making the same runs share them: with `elitism = best`,
+/// `elite_order` ascending and ascending-literal, and `success_generation` current and
+/// completed (a solved run one generation less), six readings make the runs of two. The race
+/// eliminates the same readings with the same p-values as one where every reading has its own
+/// runs (`--no-shared-runs`), and its run file holds only the two readings' runs.
+#[test]
+fn readings_that_make_the_same_runs_share_them() {
+    let dir = fixture();
+    let options = [
+        "--options",
+        "elitism=best",
+        "--options",
+        "elite_order=ascending,ascending-literal,best-first",
+        "--options",
+        "success_generation=current,completed",
+    ];
+    race(&dir, "shared", &options);
+    race(&dir, "own", &[&options[..], &["--no-shared-runs"]].concat());
+    // reading, options, status, round, runs, stage, cell, p_holm, min_p_holm.
+    let fates = |out: &str| -> Vec<String> {
+        (read(&dir, out, "readings.csv").lines())
+            .map(|l| l.split(',').take(11).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(fates("shared"), fates("own"));
+    let made = |out: &str| -> std::collections::BTreeSet<String> {
+        (read(&dir, out, "runs.csv").lines().skip(1))
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(made("own").len(), 6);
+    // Readings r1 (ascending, current) and r5 (best-first, current) make every run.
+    assert_eq!(made("shared"), ["r1", "r5"].map(String::from).into());
+    let report = read(&dir, "shared", "report.md");
+    assert!(report.contains("share the runs of another"), "{report}");
+}

@@ -59,6 +59,12 @@ pub fn ambiguities(name: &str) -> &'static [sudoku_core::Ambiguity] {
     find(name).map_or(&[], |a| a.ambiguities())
 }
 
+/// The options whose runs are those of `options` (see [`sudoku_core::SameRun`]), if the
+/// algorithm knows any.
+pub fn same_run(name: &str, options: &toml::Table) -> Option<sudoku_core::SameRun> {
+    find(name).ok()?.same_run(options)
+}
+
 /// Whether a run of the algorithm stops at its first solution, so that a run under a smaller
 /// generation budget is the full run cut short (tested for each algorithm): what lets
 /// `readings` stop runs at a cap and count them as censored. Benbassat's generator GA runs to
@@ -288,6 +294,75 @@ mod tests {
                 assert_eq!(got, want, "{name} {params}");
             }
         }
+    }
+
+    /// Every claim of `same_run` holds: on a sample of every algorithm's readings (every
+    /// 7th of the product of its ambiguity table), a reading the algorithm names as making
+    /// the same runs as another ends each run as that one does, with the same seed: solved,
+    /// evaluations and counters equal, generations equal or, for a solved run, shifted as
+    /// declared; and the other reading is canonical (it names no other itself).
+    #[test]
+    fn same_run_claims_hold() {
+        let puzzle = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        let (mut claims, mut solved) = (std::collections::BTreeMap::new(), 0);
+        // Each algorithm as its ambiguity table leaves it, and the bases under which a claim
+        // holds (RESEDA's without partial restarts, with one and with several attempts).
+        let bases = REGISTRY.iter().map(|a| (*a, "")).chain([
+            (find("reseda").unwrap(), "zones = 0"),
+            (find("reseda").unwrap(), "zones = 0\nattempts = 3"),
+        ]);
+        for (a, base) in bases {
+            let table = a.ambiguities();
+            let total: usize = table.iter().map(|x| x.values.len()).product();
+            for k in (0..total).step_by(7) {
+                let mut options: toml::Table = toml::from_str(base).unwrap();
+                let mut rest = k;
+                for x in table.iter().rev() {
+                    let v = x.values[rest % x.values.len()];
+                    rest /= x.values.len();
+                    options.insert(x.key.into(), option_value(v));
+                }
+                let Some(same) = a.same_run(&options) else {
+                    continue;
+                };
+                assert!(
+                    a.same_run(&same.options).is_none(),
+                    "{} {options}",
+                    a.name()
+                );
+                *claims.entry(a.name()).or_insert(0) += 1;
+                for seed in [1, 2] {
+                    let run = |o: &toml::Table| {
+                        let mut rng = sudoku_core::rng_from_seed(seed);
+                        (a.build(o).unwrap()).solve(
+                            puzzle,
+                            &Budget::generations(400),
+                            &mut rng,
+                            &mut sudoku_core::NoObserver,
+                        )
+                    };
+                    let (mine, theirs) = (run(&options), run(&same.options));
+                    let what = format!("{} {options} seed {seed}", a.name());
+                    assert_eq!(mine.solved, theirs.solved, "{what}");
+                    assert_eq!(mine.evaluations, theirs.evaluations, "{what}");
+                    assert_eq!(mine.counters, theirs.counters, "{what}");
+                    let shift = if theirs.solved { same.solved_shift } else { 0 };
+                    assert_eq!(
+                        mine.generations,
+                        theirs.generations.saturating_sub(shift),
+                        "{what}"
+                    );
+                    solved += usize::from(mine.solved);
+                }
+            }
+        }
+        // The sample holds claims of both algorithms that make them, and solved runs (where
+        // a shift shows).
+        let many = |name| claims.get(name).is_some_and(|&n| n >= 5);
+        assert!(
+            many("ret-ga") && many("reseda") && solved >= 5,
+            "{claims:?}, {solved} solved runs"
+        );
     }
 
     /// Every value of every ambiguity table builds a solver through this registry, the

@@ -185,6 +185,23 @@ impl Algorithm for ResedaAlgorithm {
     fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
         ::reseda::AMBIGUITIES
     }
+    /// Without partial restarts (`zones = 0`), the result of a failed resolution only
+    /// decides the grid (and its cost) a failed run returns, never what a run does next: the
+    /// two values of `failed_result` make the same runs (`reseda::Reseda::solve`; the most
+    /// probable grid draws nothing from the RNG).
+    fn same_run(&self, options: &Options) -> Option<sudoku_core::SameRun> {
+        let no_zones = options.get("zones").and_then(toml::Value::as_integer) == Some(0);
+        let most =
+            options.get("failed_result").and_then(toml::Value::as_str) == Some("most-probable");
+        (no_zones && most).then(|| {
+            let mut same = options.clone();
+            same.insert("failed_result".into(), "best-sample".into());
+            sudoku_core::SameRun {
+                options: same,
+                solved_shift: 0,
+            }
+        })
+    }
     fn individuals(&self, options: &Options, _n: usize) -> Option<(&'static str, u64)> {
         let d = ResedaConfig::default().samples;
         Some(("samples", super::int_option(options, "samples", d)))

@@ -203,6 +203,26 @@ impl Algorithm for RetGaAlgorithm {
     fn ambiguities(&self) -> &'static [sudoku_core::Ambiguity] {
         ::ret_ga::AMBIGUITIES
     }
+    /// Two readings make the same runs: with `elitism = best`, `elite_order = ascending` and
+    /// `ascending-literal` sort the pool the same way and keep its best 10N alike
+    /// (`ret_ga::ops::select_survivors`); and `success_generation = completed` is the run of
+    /// `current` that reports a solution found in generation g as g - 1 (at 0 for the initial
+    /// population) and stops at the same budget.
+    fn same_run(&self, options: &Options) -> Option<sudoku_core::SameRun> {
+        let text = |k: &str| options.get(k).and_then(toml::Value::as_str);
+        let mut same = options.clone();
+        if text("elitism") == Some("best") && text("elite_order") == Some("ascending-literal") {
+            same.insert("elite_order".into(), "ascending".into());
+        }
+        let completed = text("success_generation") == Some("completed");
+        if completed {
+            same.insert("success_generation".into(), "current".into());
+        }
+        (same != *options).then_some(sudoku_core::SameRun {
+            options: same,
+            solved_shift: u64::from(completed),
+        })
+    }
     fn individuals(&self, options: &Options, n: usize) -> Option<(&'static str, u64)> {
         let d = ::ret_ga::RetGaConfig::default().population_factor;
         Some((

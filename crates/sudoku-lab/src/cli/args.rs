@@ -370,6 +370,10 @@ pub struct ReadingsArgs {
     /// decided (the same eliminations; more runs; to check curtailment).
     #[arg(long)]
     pub no_curtail: bool,
+    /// Give every reading its own runs, even where the algorithm knows that two readings make
+    /// the same runs (the same eliminations; more runs; to check the sharing).
+    #[arg(long)]
+    pub no_shared_runs: bool,
     /// Race against a table made from this hidden reading (KEY=V,...; options left out take
     /// their first value) instead of the published one.
     #[arg(long, value_name = "KEY=V,...")]

@@ -31,6 +31,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         cap_factor: (a.cap > 0.0).then_some(a.cap),
         mean_cap_factor: (a.mean_cap > 0.0).then_some(a.mean_cap),
         curtail: !a.no_curtail,
+        share: !a.no_shared_runs,
         alpha: a.alpha,
     })?;
     let threads = threads(a.threads)?;
@@ -104,6 +105,9 @@ fn run_race(
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
     let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
     let race = Race {
         protocol: &protocol,
         targets: &targets,
@@ -212,6 +216,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     // Curtailment changes which runs are made, not the eliminations: recorded when off.
     if a.no_curtail {
         value["curtail"] = serde_json::json!(false);
+    }
+    // So does sharing runs between readings that make the same runs.
+    if a.no_shared_runs {
+        value["shared_runs"] = serde_json::json!(false);
     }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -54,6 +54,9 @@ pub struct Request {
     pub mean_cap_factor: Option<f64>,
     /// Stop a reading's capped runs once its elimination is decided (`--no-curtail`: off).
     pub curtail: bool,
+    /// Readings that make the same runs share them (`--no-shared-runs`: off); see
+    /// [`Setup::shared_runs`].
+    pub share: bool,
     pub alpha: f64,
 }
 
@@ -147,6 +150,34 @@ impl Setup {
     /// The protocol's algorithm of reading `r` on raced entry `e`.
     pub fn solver(&self, r: usize, e: usize) -> usize {
         r * self.entries.len() + e
+    }
+
+    /// Per solver (reading x entry), the solver whose runs it reads and the generations its
+    /// solved runs report fewer: another solver of the race whose options the algorithm
+    /// names as making the same runs ([`crate::algos::same_run`]), with the same budgets, and
+    /// that has no such other itself; else the solver itself. Every run has the protocol's
+    /// seed of its puzzle and run index whatever the solver, so the two make the same runs.
+    pub fn shared_runs(&self) -> Vec<(u32, u64)> {
+        let algs = &self.spec.algorithms;
+        let same_budget = |a: &AlgorithmSpec, b: &AlgorithmSpec| {
+            a.algorithm == b.algorithm
+                && a.max_generations == b.max_generations
+                && a.max_evaluations == b.max_evaluations
+        };
+        let canonical: Vec<bool> = (algs.iter())
+            .map(|a| crate::algos::same_run(&a.algorithm, &a.params).is_none())
+            .collect();
+        (algs.iter().enumerate())
+            .map(|(s, a)| {
+                let Some(same) = crate::algos::same_run(&a.algorithm, &a.params) else {
+                    return (s as u32, 0);
+                };
+                let own = (0..algs.len()).find(|&o| {
+                    canonical[o] && same_budget(a, &algs[o]) && algs[o].params == same.options
+                });
+                own.map_or((s as u32, 0), |o| (o as u32, same.solved_shift))
+            })
+            .collect()
     }
 
     /// The protocol whose algorithms are the readings.

@@ -506,7 +506,7 @@ fn statistics_text(f: &Findings) -> String {
         - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
 {}- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
         - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
-{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
+{}{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
         f.setup.spec.master_seed,
         f.setup.spec.id,
         r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
@@ -518,6 +518,33 @@ fn statistics_text(f: &Findings) -> String {
         r.threshold(),
         r.alpha,
         curtail_text(f),
+        shared_text(f),
+    )
+}
+
+/// The bullet on shared runs, where readings share them (or sharing is off).
+fn shared_text(f: &Findings) -> String {
+    if !f.setup.request.share {
+        return "- Shared runs: off (`--no-shared-runs`): every reading made its own runs.\n"
+            .into();
+    }
+    let alias = f.setup.shared_runs();
+    let entries = f.setup.entries.len().max(1);
+    let (mut sharing, mut shifted) = (0, 0);
+    for r in 0..f.fates.len() {
+        let mine = &alias[r * entries..(r + 1) * entries];
+        let own = |(s, a): (usize, &(u32, u64))| a.0 as usize == r * entries + s;
+        if !mine.iter().enumerate().all(own) {
+            sharing += 1;
+            shifted += usize::from(mine.iter().any(|a| a.1 > 0));
+        }
+    }
+    if sharing == 0 {
+        return String::new();
+    }
+    format!(
+        "- Shared runs: {sharing} of the {} readings share the runs of another (on every raced column, or on those where the algorithm's claim holds) that the algorithm names as making the same runs with the same seed (`same_run` of its crate, tested by running both): each such run is made once and read by both; {shifted} of them report a solved run's generations shifted as the algorithm states (e.g. a solution credited to the last completed generation). The tests see the same outcomes either way (`--no-shared-runs` gives the same eliminations, tested); the run file holds the runs once, under the reading that made them, and the cost counts them once.\n",
+        f.fates.len()
     )
 }
 

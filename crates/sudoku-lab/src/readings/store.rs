@@ -70,6 +70,9 @@ pub struct Store {
     spent_best: HashMap<(u32, u32, u64), Record>,
     /// Every record by (reading, puzzle, run, cap): the run a job of that budget made.
     by_cap: HashMap<(u32, u32, u64, u64), Record>,
+    /// Per reading, the reading whose runs it reads and the generations a solved run of
+    /// that reading reports fewer (see [`Store::share`]); empty: every reading its own.
+    alias: Vec<(u32, u64)>,
 }
 
 impl Store {
@@ -85,6 +88,7 @@ impl Store {
             spent: Vec::new(),
             spent_best: HashMap::new(),
             by_cap: HashMap::new(),
+            alias: Vec::new(),
         };
         let header = store.header();
         if !path.exists() {
@@ -148,7 +152,41 @@ impl Store {
     /// generation g is the same run under any budget of at least g; a run stopped at its cap
     /// is known under any budget up to that cap, unsolved beyond what it ran.
     pub fn seen(&self, reading: u32, puzzle: u32, run: u64, cap: u64) -> Option<Seen> {
-        answer(self.best.get(&(reading, puzzle, run))?, self.full, cap)
+        let (own, shift) = self.own(reading);
+        let mut seen = answer(self.best.get(&(own, puzzle, run))?, self.full, cap)?;
+        if seen.solved {
+            seen.generations = seen.generations.saturating_sub(shift);
+        }
+        Some(seen)
+    }
+
+    /// Let readings share runs: `alias[r]` is (the reading whose runs reading r reads, the
+    /// generations a solved run of r reports fewer), from the algorithm's
+    /// [`sudoku_core::Algorithm::same_run`]. Jobs of r are then made (and counted) as jobs of
+    /// the other reading. A folder's earlier runs of r stay in the run file, unread.
+    pub fn share(&mut self, alias: Vec<(u32, u64)>) {
+        self.alias = alias;
+    }
+
+    /// The reading whose runs `reading` reads, and the shift of its solved runs.
+    fn own(&self, reading: u32) -> (u32, u64) {
+        self.alias
+            .get(reading as usize)
+            .copied()
+            .unwrap_or((reading, 0))
+    }
+
+    /// The jobs as the readings whose runs they read (each once).
+    fn owned(&self, jobs: &[Job]) -> Vec<Job> {
+        let mut out: Vec<Job> = Vec::with_capacity(jobs.len());
+        let mut seen = std::collections::HashSet::new();
+        for &(r, p, run, cap) in jobs {
+            let job = (self.own(r).0, p, run, cap);
+            if seen.insert(job) {
+                out.push(job);
+            }
+        }
+        out
     }
 
     /// Count the jobs of a request that the runs counted so far do not answer, each as the
@@ -199,11 +237,12 @@ impl Store {
     /// Execute the jobs not yet known on `threads` threads, appending each record as it
     /// finishes.
     pub fn execute(&mut self, protocol: &Protocol, jobs: &[Job], threads: usize) -> Result<()> {
+        let jobs = self.owned(jobs);
         let todo: Vec<Job> = (jobs.iter().copied())
             .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
             .collect();
         if todo.is_empty() {
-            self.spend(jobs);
+            self.spend(&jobs);
             return Ok(());
         }
         let plan = protocol.plan();
@@ -234,7 +273,7 @@ impl Store {
         for r in done {
             self.insert(r);
         }
-        self.spend(jobs);
+        self.spend(&jobs);
         Ok(())
     }
 
@@ -251,9 +290,15 @@ impl Store {
         })
     }
 
-    /// The most informative record of a run (the one with the largest cap), if any.
-    pub fn best(&self, reading: u32, puzzle: u32, run: u64) -> Option<&Record> {
-        self.best.get(&(reading, puzzle, run))
+    /// The most informative record of a run (the one with the largest cap), if any, as the
+    /// reading would report it (a shared run's solved generations shifted).
+    pub fn best(&self, reading: u32, puzzle: u32, run: u64) -> Option<Record> {
+        let (own, shift) = self.own(reading);
+        let mut r = *self.best.get(&(own, puzzle, run))?;
+        if r.solved {
+            r.generations = r.generations.saturating_sub(shift);
+        }
+        Some(r)
     }
 
     /// Every executed record.
@@ -434,6 +479,7 @@ mod tests {
             spent: Vec::new(),
             spent_best: HashMap::new(),
             by_cap: HashMap::new(),
+            alias: Vec::new(),
         };
         for (run, &(cap, solved, generations)) in records.iter().enumerate() {
             s.insert(Record {
