@@ -502,7 +502,7 @@ fn statistics_text(f: &Findings) -> String {
     let r = f.race;
     format!(
         "## Statistics\n\n\
-        - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.\n\
+        - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.{}\n\
         - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
 {}- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
         - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
@@ -510,6 +510,7 @@ fn statistics_text(f: &Findings) -> String {
         f.setup.spec.master_seed,
         f.setup.spec.id,
         r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+        max_runs_text(f),
         f.setup.request.cap_factor.map_or("no cap: ".to_string() + "", |c| format!("{c}")),
         r.full,
         mean_cap_text(f),
@@ -546,6 +547,18 @@ fn shared_text(f: &Findings) -> String {
         "- Shared runs: {sharing} of the {} readings share the runs of another (on every raced column, or on those where the algorithm's claim holds) that the algorithm names as making the same runs with the same seed (`same_run` of its crate, tested by running both): each such run is made once and read by both; {shifted} of them report a solved run's generations shifted as the algorithm states (e.g. a solution credited to the last completed generation). The tests see the same outcomes either way (`--no-shared-runs` gives the same eliminations, tested); the run file holds the runs once, under the reading that made them, and the cost counts them once.\n",
         f.fates.len()
     )
+}
+
+/// Where `--max-runs` stops the race before the protocol's runs, what that leaves untested.
+fn max_runs_text(f: &Findings) -> String {
+    let (race, protocol) = (
+        f.setup.max_runs(),
+        f.setup.protocol_runs.iter().copied().max().unwrap_or(0),
+    );
+    if race >= protocol {
+        return String::new();
+    }
+    format!(" The race stops at {race} runs per puzzle (`--max-runs`), fewer than the protocol's {protocol}: the tests compare our {race} runs with the paper's {protocol}, and a survivor has not had the runs beyond them, so survival here is weaker evidence than after the full protocol.")
 }
 
 /// The bullet on curtailment: how a reading stops getting runs within a row once its
