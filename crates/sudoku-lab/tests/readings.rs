@@ -407,6 +407,17 @@ fn several_columns_are_raced_together_with_the_protocols_seeds() {
         std::fs::read_to_string(dir.join("races/summary.csv")).unwrap(),
         csv
     );
+    // Within a results folder, the folder of races is a set, and the README block gives its
+    // joint answer from the races' readings.csv.
+    std::fs::remove_dir_all(dir.join("races/bad")).unwrap();
+    std::fs::create_dir_all(dir.join("results")).unwrap();
+    std::fs::rename(dir.join("races"), dir.join("results/races")).unwrap();
+    let mut site = bin();
+    site.args(["report", "--results"]).arg(dir.join("results"));
+    ok(site.arg("--out").arg(dir.join("site2")));
+    let block = std::fs::read_to_string(dir.join("site2/readings-summary.md")).unwrap();
+    let joint = "- races (jointly: a reading must survive both, only-a9): ";
+    assert!(block.contains(joint), "{block}");
 }
 
 /// Entries that cannot share readings are refused in one line.

@@ -136,6 +136,9 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
         })
         .collect();
     let mut lists = String::new();
+    for set in all.iter().filter(|r| r.race.is_none()) {
+        lists += &joint_line(set)?;
+    }
     for r in races {
         let Some(x) = &r.race else { continue };
         let link = format!("{results}/{}/report.md", url_path(&r.folder));
@@ -167,6 +170,42 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
         s += &lists;
     }
     Ok(s)
+}
+
+/// One bullet for a folder of races against published tables that race the same readings:
+/// the readings that survived every race of it (its joint table), or none; empty for other
+/// folders.
+fn joint_line(set: &Races) -> Result<String> {
+    let rows: Vec<crate::readings::summary::RaceRow> =
+        set.members.iter().filter_map(|m| m.race.clone()).collect();
+    let Some(j) = crate::readings::summary::joint(&set.dir, &rows)? else {
+        return Ok(String::new());
+    };
+    let names: Vec<String> = rows.iter().map(|r| md_text(&r.folder)).collect();
+    let status = j.header.len().saturating_sub(rows.len() + 1);
+    let kept: Vec<String> = (j.rows.iter())
+        .filter(|r| r.last().map(String::as_str) == Some("survived"))
+        .take(LISTED)
+        .map(|r| {
+            (j.header[1..status].iter().zip(&r[1..status]))
+                .map(|(k, v)| format!("{} = {}", code(k), md_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    let list = match (j.survivors, kept.is_empty()) {
+        (_, true) => format!(
+            "none of the {} readings survives every race (no reading fits them all)",
+            j.rows.len()
+        ),
+        (n, false) if n > LISTED => format!("{}; and {} more", kept.join("; "), n - LISTED),
+        _ => kept.join("; "),
+    };
+    Ok(format!(
+        "- {} (jointly: a reading must survive {}): {list}\n",
+        md_text(&set.folder),
+        names.join(", ")
+    ))
 }
 
 /// One bullet: a race's survivors (at most [`LISTED`]), or "none".
