@@ -314,7 +314,10 @@ fn live_markup(html: &str) -> Vec<String> {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '!')
             .collect();
         let attrs = attributes(&tag[name.len().min(tag.len())..]);
-        let ours = name == "script" && attrs == [("id".to_string(), "verdict-filter".to_string())];
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        // Ours: the verdict filter, and the site's stylesheet (written from a constant).
+        let ours = (name == "script" && attrs == [pair("id", "verdict-filter")])
+            || (name == "link" && attrs == [pair("rel", "stylesheet"), pair("href", "site.css")]);
         if [
             "script", "iframe", "object", "embed", "svg", "base", "frame", "link",
         ]

@@ -57,7 +57,9 @@ pub fn relative_url(from: &Path, to: &Path) -> String {
     }
 }
 
-const CSS: &str = r#"
+/// The site's stylesheet, written once beside the pages as [`STYLESHEET`] (every page links
+/// it, so the pages do not repeat it).
+pub const CSS: &str = r#"
 :root { --fg:#1d232b; --muted:#5b6573; --line:#d8dde3; --bg:#ffffff; --head:#f3f5f8; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -147,13 +149,16 @@ details > summary { cursor: pointer; color: #0b5cad; }
 .report h1 { font-size: 1.3em; }
 "#;
 
+/// The stylesheet's file name beside the pages.
+pub const STYLESHEET: &str = "site.css";
+
 /// A whole page: `title` in the head and the top bar, `sub` (HTML) under it, `body` (HTML).
 pub fn page(title: &str, sub: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"{GENERATOR}\">\n<title>{t}</title>\n\
-         <style>{CSS}</style>\n</head>\n<body>\n<header class=\"top\">{sub}<h1>{t}</h1></header>\n\
+         <link rel=\"stylesheet\" href=\"{STYLESHEET}\">\n</head>\n<body>\n<header class=\"top\">{sub}<h1>{t}</h1></header>\n\
          <main>\n{body}\n</main>\n</body>\n</html>\n",
         t = escape(title),
     )

@@ -135,6 +135,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     // Every race's readings.csv read (and checked) before anything is written.
     let readings_block = readings_block(&searches, &results_abs)?;
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
+    write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
     let mut missing = 0;
     for e in &experiments {
         let (body, miss) = experiment_page(e, &base, results);
