@@ -164,16 +164,16 @@ impl Setup {
                 && a.max_generations == b.max_generations
                 && a.max_evaluations == b.max_evaluations
         };
-        let canonical: Vec<bool> = (algs.iter())
-            .map(|a| crate::algos::same_run(&a.algorithm, &a.params).is_none())
+        let sames: Vec<Option<sudoku_core::SameRun>> = (algs.iter())
+            .map(|a| crate::algos::same_run(&a.algorithm, &a.params))
             .collect();
-        (algs.iter().enumerate())
-            .map(|(s, a)| {
-                let Some(same) = crate::algos::same_run(&a.algorithm, &a.params) else {
+        (algs.iter().zip(&sames).enumerate())
+            .map(|(s, (a, same))| {
+                let Some(same) = same else {
                     return (s as u32, 0);
                 };
                 let own = (0..algs.len()).find(|&o| {
-                    canonical[o] && same_budget(a, &algs[o]) && algs[o].params == same.options
+                    sames[o].is_none() && same_budget(a, &algs[o]) && algs[o].params == same.options
                 });
                 own.map_or((s as u32, 0), |o| (o as u32, same.solved_shift))
             })
