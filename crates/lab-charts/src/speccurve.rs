@@ -85,9 +85,10 @@ fn draw<DB: DrawingBackend>(
             BLACK.stroke_width(1),
         ))
         .map_err(err)?;
+        // In the left margin, beside the axis labels: over the plot it would hide readings.
         root.draw(&Text::new(
             "threshold",
-            (w as i32 - right - 70, y - 14),
+            (left - 110, y - 6),
             font(11.0).color(&BLACK),
         ))
         .map_err(err)?;
