@@ -613,3 +613,74 @@ fn readings_that_make_the_same_runs_share_them() {
     let report = read(&dir, "shared", "report.md");
     assert!(report.contains("share the runs of another"), "{report}");
 }
+
+/// Every committed race's outputs are what the code makes of its runs: each race folder of
+/// `results/` (one with `race.csv`) holds command.json, and replaying it with `--resume` over a
+/// copy of the folder, which runs nothing, rewrites readings.csv, race.csv, report.md,
+/// published.csv, runs.csv and the chart byte for byte.
+#[test]
+fn committed_races_are_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let results = root.join("results");
+    let mut races = Vec::new();
+    for e in std::fs::read_dir(&results).unwrap() {
+        let dir = e.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("readings-") || !dir.is_dir() {
+            continue;
+        }
+        let mut sub: Vec<PathBuf> = (std::fs::read_dir(&dir).unwrap())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("race.csv").is_file())
+            .collect();
+        if dir.join("race.csv").is_file() {
+            sub.push(dir.clone());
+        }
+        races.extend(sub);
+    }
+    races.sort();
+    assert!(races.len() >= 10, "{races:?}");
+    let tmp = tmpdir("committed-races");
+    for (k, race) in races.iter().enumerate() {
+        let command = std::fs::read_to_string(race.join("command.json"))
+            .unwrap_or_else(|_| panic!("{}: no command.json", race.display()));
+        let args: Vec<String> = serde_json::from_str(&command).unwrap();
+        let copy = tmp.join(k.to_string());
+        copy_tree(race, &copy);
+        let mut cmd = bin();
+        cmd.current_dir(&root).args(&args).arg("--out").arg(&copy);
+        ok(cmd.args(["--resume", "--threads", "2"]));
+        for f in [
+            "readings.csv",
+            "race.csv",
+            "report.md",
+            "published.csv",
+            "runs.csv",
+            "spec-curve.svg",
+        ] {
+            let want = std::fs::read_to_string(race.join(f)).unwrap();
+            let got = std::fs::read_to_string(copy.join(f)).unwrap();
+            assert!(
+                got == want,
+                "{}: {f} is not what the code makes of its runs",
+                race.display()
+            );
+        }
+    }
+}
+
+/// A copy of a race folder: its files and its `synthetic/` folder.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap();
+        if p.is_dir() {
+            if name == "synthetic" {
+                copy_tree(&p, &to.join(name));
+            }
+        } else {
+            std::fs::copy(&p, to.join(name)).unwrap();
+        }
+    }
+}

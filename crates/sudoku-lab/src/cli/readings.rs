@@ -59,6 +59,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         default_out(&setup.request.spec.id, label, hidden.is_some())
     });
     let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
+    crate::protocol::io::write_atomic(&out.join("command.json"), command(a).as_bytes())?;
     let rows = match hidden {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
         None => setup.rows.clone(),
@@ -80,6 +81,43 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         source,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// command.json: the arguments of `sudoku-lab` that make this race (without `--out`,
+/// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
+/// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
+/// so for every committed race, so the committed outputs are the code's).
+fn command(a: &ReadingsArgs) -> String {
+    let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
+    let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
+    arg("--algorithm", a.algorithm.clone());
+    if let Some(p) = &a.published {
+        arg("--published", p.display().to_string());
+    }
+    for o in &a.options {
+        arg("--options", o.clone());
+    }
+    if let Some(m) = a.max_runs {
+        arg("--max-runs", m.to_string());
+    }
+    let rounds = a.rounds.iter().map(u64::to_string).collect::<Vec<_>>();
+    arg("--rounds", rounds.join(","));
+    arg("--cap", a.cap.to_string());
+    arg("--mean-cap", a.mean_cap.to_string());
+    arg("--alpha", a.alpha.to_string());
+    if let Some(h) = &a.synthetic {
+        arg("--synthetic", h.clone());
+    }
+    if let Some(s) = a.synthetic_seed {
+        arg("--synthetic-seed", s.to_string());
+    }
+    if a.no_curtail {
+        v.push("--no-curtail".into());
+    }
+    if a.no_shared_runs {
+        v.push("--no-shared-runs".into());
+    }
+    serde_json::to_string(&v).unwrap_or_default() + "\n"
 }
 
 /// `sudoku-lab readings-summary DIR`.
