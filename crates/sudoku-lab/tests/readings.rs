@@ -617,7 +617,8 @@ fn readings_that_make_the_same_runs_share_them() {
 /// Every committed race's outputs are what the code makes of its runs: each race folder of
 /// `results/` (one with `race.csv`) holds command.json, and replaying it with `--resume` over a
 /// copy of the folder, which runs nothing, rewrites readings.csv, race.csv, report.md,
-/// published.csv, runs.csv and the chart byte for byte.
+/// published.csv, runs.csv and the chart byte for byte; and readings-summary over copies of
+/// its races rewrites each folder of races' summary.csv, summary.md and joint.csv.
 #[test]
 fn committed_races_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -641,6 +642,41 @@ fn committed_races_are_current() {
     races.sort();
     assert!(races.len() >= 10, "{races:?}");
     let tmp = tmpdir("committed-races");
+    // The folders of races: summary.csv, summary.md and joint.csv from their races' files.
+    let sets: Vec<PathBuf> = (std::fs::read_dir(&results).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("readings-")
+        })
+        .filter(|p| p.join("summary.csv").is_file())
+        .collect();
+    assert!(sets.len() >= 3, "{sets:?}");
+    for (k, set) in sets.iter().enumerate() {
+        let copy = tmp.join(format!("set{k}"));
+        for e in std::fs::read_dir(set).unwrap() {
+            let member = e.unwrap().path();
+            for f in ["race.csv", "readings.csv"] {
+                if member.join(f).is_file() {
+                    let to = copy.join(member.file_name().unwrap());
+                    std::fs::create_dir_all(&to).unwrap();
+                    std::fs::copy(member.join(f), to.join(f)).unwrap();
+                }
+            }
+        }
+        ok(bin().arg("readings-summary").arg(&copy));
+        for f in ["summary.csv", "summary.md", "joint.csv"] {
+            let want = std::fs::read_to_string(set.join(f)).ok();
+            let got = std::fs::read_to_string(copy.join(f)).ok();
+            assert!(
+                got == want,
+                "{}: {f} is not what the code makes",
+                set.display()
+            );
+        }
+    }
     for (k, race) in races.iter().enumerate() {
         let command = std::fs::read_to_string(race.join("command.json"))
             .unwrap_or_else(|_| panic!("{}: no command.json", race.display()));
