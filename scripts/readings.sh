@@ -8,8 +8,7 @@
 #   validation-ret-ga   synthetic Ret-GA tables from 6 hidden readings (Table 1's Easy and
 #                       1 Star rows)
 #   reseda              RESEDA Tables 1, 2 and 3, each alone (alpha 0.05) and jointly (each at
-#                       alpha 0.05 / 3, survivors of all three in joint/joint.csv); Table 3
-#                       up to 100 of its 1000 runs per column
+#                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
 #   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
 #   ret-ga              the Ret-GA column of Table 1 (384 readings)
 #   benbassat           Benbassat's distinct boards, standard and bucketing GA together (the
@@ -69,14 +68,9 @@ for name in "${names[@]}"; do
       done
       "$bin" readings-summary "$d" ;;
     reseda)
-      # Table 3's columns have 1000 runs each; a survivor's 1000 runs of every column cost
-      # hours per reading on RESEDA's hard puzzle, so Table 3 is raced up to 100 runs per
-      # column, as Tables 1 and 2 (docs/readings.md: what that leaves untested).
       for t in 1 2 3; do
-        limit=()
-        [ "$t" = 3 ] && limit=(--max-runs 100)
-        race reseda-table$t --algorithm all "${limit[@]}" --out results/readings-reseda-table$t
-        race reseda-table$t --algorithm all "${limit[@]}" --alpha 0.0166667 \
+        race reseda-table$t --algorithm all --out results/readings-reseda-table$t
+        race reseda-table$t --algorithm all --alpha 0.0166667 \
           --out results/readings-reseda-joint/table$t
       done
       "$bin" readings-summary results/readings-reseda-joint ;;
