@@ -1,0 +1,45 @@
+//! One seeded run with the default configuration, for instruction counts under callgrind
+//! (`scripts/callgrind-kernels.sh` runs it at two budgets and takes the difference, which
+//! removes the start-up): `callgrind_mk_ga <bank puzzle> <generations|evaluations> <limit>
+//! <seed>`. Prints the run's generations, evaluations and whether it solved. It uses only the
+//! crate's public API of older revisions too, so the script can build it at any revision.
+use mk_ga::{MkGa, MkGaConfig};
+use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Solver};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: callgrind_mk_ga <bank puzzle> <generations|evaluations> <limit> <seed>";
+    if args.len() != 5 {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    }
+    let puzzle = bank_puzzle(&args[1]).unwrap_or_else(|e| {
+        eprintln!("callgrind_mk_ga: puzzle {}: {e}", args[1]);
+        std::process::exit(2)
+    });
+    let number = |s: &str, what: &str| -> u64 {
+        s.parse().unwrap_or_else(|_| {
+            eprintln!("callgrind_mk_ga: {what} {s:?} is not a whole number; {usage}");
+            std::process::exit(2)
+        })
+    };
+    let limit = number(&args[3], "limit");
+    let budget = match args[2].as_str() {
+        "generations" => Budget {
+            max_generations: Some(limit),
+            max_evaluations: None,
+        },
+        "evaluations" => Budget {
+            max_generations: None,
+            max_evaluations: Some(limit),
+        },
+        other => {
+            eprintln!("callgrind_mk_ga: budget {other:?}; {usage}");
+            std::process::exit(2)
+        }
+    };
+    let solver = MkGa::new(MkGaConfig::default()).expect("the default configuration is valid");
+    let mut rng = rng_from_seed(number(&args[4], "seed"));
+    let out = solver.solve(puzzle, &budget, &mut rng, &mut NoObserver);
+    println!("{} {} {}", out.generations, out.evaluations, out.solved);
+}
