@@ -3,7 +3,7 @@
 //! removes the start-up): `callgrind_lewis_sa <bank puzzle> <generations|evaluations> <limit>
 //! <seed>`. Prints the run's generations, evaluations and whether it solved. It uses only the
 //! crate's public API of older revisions too, so the script can build it at any revision.
-use lewis_sa::{LewisSa, LewisConfig};
+use lewis_sa::{LewisConfig, LewisSa};
 use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Solver};
 
 fn main() {

@@ -34,7 +34,9 @@
 //!    ([`ops::Counts::cost`], equal to [`sudoku_core::fitness::rows_cols_missing`]); 0 exactly
 //!    for a solution. Kept incrementally in per-row and per-column count tables: a swap
 //!    touches only the two rows and the two columns of its cells, and neither a row nor a
-//!    column they share ([`ops::Counts::swap_delta`]).
+//!    column they share ([`ops::Counts::swap_delta`]). The annealing's loop runs on
+//!    [`ops::Kernel`], the same tables and moves in fixed-size arrays without bounds checks
+//!    (tested to draw and decide exactly as [`ops::Layout::pick_move`] and `Counts` do).
 //! 3. **Move.** Two distinct free cells of one box swap their values ([`ops::Layout::pick_move`];
 //!    the box is drawn among boxes with at least two free cells, see [`BoxChoice`]).
 //! 4. **Initial temperature** t0: the standard deviation ([`ops::std_dev`], divisor n) of the
@@ -103,10 +105,11 @@
 //! resets the temperature long before that, which is why it is not the default.
 
 pub mod ops;
+#[cfg(test)]
+mod reference;
 
 pub use ops::BoxChoice;
-use ops::{acceptance_probability, std_dev, Counts, Layout};
-use rand::Rng as _;
+use ops::{acceptance_probability, std_dev, Kernel, Layout};
 use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination};
 use thiserror::Error;
 
@@ -219,18 +222,18 @@ impl LewisSa {
     }
 }
 
-/// The state of one run: current solution with its count tables and cost, best solution.
-struct State<'a> {
-    layout: &'a Layout,
+/// The state of one run: current solution (cells and the hot-loop tables of
+/// [`ops::Kernel`]) and its cost, best solution.
+struct State {
     cells: Vec<u8>,
-    counts: Counts,
+    kernel: Box<Kernel>,
     cost: u32,
     best: Vec<u8>,
     best_cost: u32,
     evaluations: u64,
 }
 
-impl State<'_> {
+impl State {
     /// Keep the current solution as the best when it beats it; tell the observer if it asked.
     #[inline]
     fn note_best(&mut self, grids: bool, observer: &mut dyn Observer) {
@@ -243,9 +246,9 @@ impl State<'_> {
         }
     }
 
-    #[inline]
-    fn apply(&mut self, a: usize, b: usize, delta: i32) {
-        self.counts.apply_swap(self.layout, &mut self.cells, a, b);
+    #[inline(always)]
+    fn apply(&mut self, p: usize, q: usize, delta: i32) {
+        self.kernel.apply(p, q, &mut self.cells);
         self.cost = self.cost.wrapping_add_signed(delta);
     }
 }
@@ -253,6 +256,44 @@ impl State<'_> {
 #[inline]
 fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
     budget.max_evaluations.is_some_and(|m| evaluations >= m)
+}
+
+/// One Markov chain of at most `moves` moves at the acceptance probabilities `accept` (indexed
+/// by the uphill cost change, 1 to 4; index 0 and 5 to 7 unused): the kernel walks until a new
+/// best, which is recorded here. Stops early at a solution.
+#[allow(clippy::too_many_arguments)]
+fn chain(
+    st: &mut State,
+    choice: BoxChoice,
+    moves: u64,
+    accept: &[f64; 8],
+    rng: &mut Rng,
+    tally: &mut [u64; 2],
+    grids: bool,
+    observer: &mut dyn Observer,
+) {
+    let mut left = moves;
+    while left > 0 {
+        let best = st.best_cost;
+        let done = st.kernel.walk(
+            &mut st.cells,
+            choice,
+            left,
+            accept,
+            rng,
+            &mut st.cost,
+            best,
+            tally,
+        );
+        st.evaluations += done;
+        left -= done;
+        if st.cost < st.best_cost {
+            st.note_best(grids, observer);
+            if st.best_cost == 0 {
+                break;
+            }
+        }
+    }
 }
 
 impl Solver for LewisSa {
@@ -272,13 +313,12 @@ impl Solver for LewisSa {
         let geom = layout.geom;
         let mut cells = vec![0u8; geom.cells()];
         layout.random_fill(&mut cells, rng);
-        let counts = Counts::new(&layout, &cells);
-        let cost = counts.cost();
+        let kernel = Kernel::new(&layout, &cells);
+        let cost = kernel.cost();
         let mut st = State {
-            layout: &layout,
             best: cells.clone(),
             cells,
-            counts,
+            kernel,
             cost,
             best_cost: cost,
             evaluations: 1,
@@ -288,7 +328,8 @@ impl Solver for LewisSa {
         }
         let free = layout.free_cells as u64;
         let chain_length = cfg.chain_length.unwrap_or(free * free);
-        let (mut chains, mut reheats, mut accepted, mut improving) = (0u64, 0u64, 0u64, 0u64);
+        let (mut chains, mut reheats) = (0u64, 0u64);
+        let mut tally = [0u64; 2];
         let mut t0 = 0.0;
         let mut early = None;
         if st.best_cost == 0 {
@@ -305,23 +346,21 @@ impl Solver for LewisSa {
                     early = Some(Termination::EvaluationLimit);
                     break;
                 }
-                let (a, b) = layout
-                    .pick_move(cfg.box_choice, rng)
-                    .expect("a box has two free cells");
-                let delta = st.counts.swap_delta(&layout, &st.cells, a, b);
+                let (p, q) = st.kernel.pick(cfg.box_choice, rng);
+                let delta = st.kernel.delta(p, q);
                 st.evaluations += 1;
                 samples.push(st.cost.wrapping_add_signed(delta));
                 match cfg.t0_sampling {
                     T0Sampling::Walk => {
-                        st.apply(a, b, delta);
+                        st.apply(p, q, delta);
                         st.note_best(grids, observer);
                     }
                     T0Sampling::Neighbours => {
                         if st.cost.wrapping_add_signed(delta) < st.best_cost {
                             // An evaluated neighbour better than any solution so far.
-                            st.apply(a, b, delta);
+                            st.apply(p, q, delta);
                             st.note_best(grids, observer);
-                            st.apply(a, b, -delta);
+                            st.apply(p, q, -delta);
                         }
                     }
                 }
@@ -346,33 +385,42 @@ impl Solver for LewisSa {
                 chains += 1;
                 let grids = observer.wants_grids();
                 let (start_cost, start_best) = (st.cost, st.best_cost);
-                // The evaluation limit, checked once for the whole chain: it ends the chain
-                // after exactly the moves left.
                 // exp(-delta / t) for the possible uphill deltas (a swap changes at most two
                 // rows and two columns by one missing value each, so delta <= 4), once a chain.
-                let accept: [f64; 5] = std::array::from_fn(|d| acceptance_probability(d as i32, t));
+                let accept: [f64; 8] = std::array::from_fn(|d| {
+                    if d <= 4 {
+                        acceptance_probability(d as i32, t)
+                    } else {
+                        0.0
+                    }
+                });
+                // The evaluation limit, checked once for the whole chain: it ends the chain
+                // after exactly the moves left.
                 let room = budget
                     .max_evaluations
                     .map_or(u64::MAX, |m| m.saturating_sub(st.evaluations));
-                for _ in 0..chain_length.min(room) {
-                    let (a, b) = layout
-                        .pick_move(cfg.box_choice, rng)
-                        .expect("a box has two free cells");
-                    let delta = st.counts.swap_delta(&layout, &st.cells, a, b);
-                    st.evaluations += 1;
-                    if delta <= 0 || rng.random::<f64>() < accept[delta as usize] {
-                        st.apply(a, b, delta);
-                        accepted += 1;
-                        if delta < 0 {
-                            improving += 1;
-                            if st.cost < st.best_cost {
-                                st.note_best(grids, observer);
-                                if st.best_cost == 0 {
-                                    break;
-                                }
-                            }
-                        }
-                    }
+                let moves = chain_length.min(room);
+                match cfg.box_choice {
+                    BoxChoice::UniformBox => chain(
+                        &mut st,
+                        BoxChoice::UniformBox,
+                        moves,
+                        &accept,
+                        rng,
+                        &mut tally,
+                        grids,
+                        observer,
+                    ),
+                    BoxChoice::UniformPair => chain(
+                        &mut st,
+                        BoxChoice::UniformPair,
+                        moves,
+                        &accept,
+                        rng,
+                        &mut tally,
+                        grids,
+                        observer,
+                    ),
                 }
                 observer.generation(chains, st.evaluations, st.best_cost as f64);
                 if st.best_cost == 0 {
@@ -392,8 +440,8 @@ impl Solver for LewisSa {
                         && !out_of_evaluations(budget, st.evaluations)
                     {
                         layout.random_fill(&mut st.cells, rng);
-                        st.counts.recount(&layout, &st.cells);
-                        st.cost = st.counts.cost();
+                        st.kernel.load(&layout, &st.cells);
+                        st.cost = st.kernel.cost();
                         st.evaluations += 1;
                         st.note_best(grids, observer);
                     }
@@ -411,10 +459,236 @@ impl Solver for LewisSa {
             grid: Grid::from_cells(geom, st.best).expect("cells in range"),
             counters: vec![
                 ("reheats", reheats),
-                ("accepted_moves", accepted),
-                ("improving_moves", improving),
+                ("accepted_moves", tally[0]),
+                ("improving_moves", tally[1]),
                 ("t0_x1000", (t0 * 1000.0).round() as u64),
             ],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The hot loop against the loop of revision 1ee7bd4 ([`crate::reference`]): the same
+    //! random draws in the same order and the same decisions, checked move by move and over
+    //! whole runs (outcome, counters, observer calls, and the generator's state after the run).
+
+    use super::*;
+    use crate::ops::{below, Counts};
+    use rand::{Rng as _, RngCore};
+    use sudoku_core::{bank_puzzle, exact, rng_from_seed, Geometry, NoObserver};
+
+    /// Every observer call, in order.
+    #[derive(Default, PartialEq, Debug)]
+    struct Log {
+        grids: bool,
+        events: Vec<String>,
+    }
+
+    impl Observer for Log {
+        fn generation(&mut self, g: u64, e: u64, best: f64) {
+            self.events.push(format!("gen {g} {e} {best}"));
+        }
+        fn restart(&mut self, g: u64) {
+            self.events.push(format!("restart {g}"));
+        }
+        fn wants_grids(&self) -> bool {
+            self.grids
+        }
+        fn best_grid(&mut self, e: u64, cells: &[u8]) {
+            self.events.push(format!("grid {e} {cells:?}"));
+        }
+    }
+
+    fn blanked(r: usize, c: usize, blank: f64, seed: u64) -> Puzzle {
+        let geom = Geometry::new(r, c).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut g = exact::random_solution(geom, &mut rng);
+        for v in g.cells_mut() {
+            if rng.random_bool(blank) {
+                *v = 0;
+            }
+        }
+        Puzzle::new(format!("{r}x{c}"), g)
+    }
+
+    fn puzzles() -> Vec<Puzzle> {
+        let mut p: Vec<Puzzle> = ["mk_1star", "mk_superdifficult", "reseda_hard"]
+            .iter()
+            .map(|id| bank_puzzle(id).unwrap().clone())
+            .collect();
+        for (i, &(r, c)) in [(2, 2), (2, 3), (3, 4), (4, 4), (5, 5)].iter().enumerate() {
+            p.push(blanked(r, c, 0.5, 7 + i as u64));
+        }
+        // A grid with single free cells in some boxes and none in others.
+        p.push(blanked(3, 3, 0.08, 3));
+        p
+    }
+
+    fn configs() -> Vec<LewisConfig> {
+        let d = LewisConfig::default;
+        vec![
+            d(),
+            LewisConfig {
+                box_choice: BoxChoice::UniformPair,
+                ..d()
+            },
+            LewisConfig {
+                t0_sampling: T0Sampling::Walk,
+                reheat: Reheat::Randomise,
+                reheat_after: 2,
+                chain_length: Some(500),
+                ..d()
+            },
+            LewisConfig {
+                reheat_trigger: ReheatTrigger::BestCost,
+                reheat: Reheat::Never,
+                alpha: 0.9,
+                chain_length: Some(300),
+                ..d()
+            },
+            LewisConfig {
+                t0_samples: 2,
+                alpha: 0.5,
+                chain_length: Some(50),
+                box_choice: BoxChoice::UniformPair,
+                reheat: Reheat::Randomise,
+                reheat_after: 1,
+                ..d()
+            },
+        ]
+    }
+
+    #[test]
+    fn below_draws_as_random_range() {
+        for seed in 0..50u64 {
+            let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+            for k in 0..2000u32 {
+                // Small ranges as in the loop, and large ones where the second draw happens.
+                let range = match k % 4 {
+                    0 => 1 + k % 25,
+                    1 => 1 + k % 2,
+                    2 => u32::MAX - k,
+                    _ => (1 << 31) + k * 7919,
+                };
+                let want = a.random_range(0..range as usize);
+                assert_eq!(
+                    below(&mut b, range) as usize,
+                    want,
+                    "seed {seed} range {range}"
+                );
+            }
+            assert_eq!(a.next_u64(), b.next_u64(), "seed {seed}: streams diverged");
+        }
+    }
+
+    #[test]
+    fn kernel_moves_and_deltas_equal_layout_and_counts_step_by_step() {
+        for (i, p) in puzzles().iter().enumerate() {
+            let layout = Layout::new(&p.grid);
+            if layout.swappable.is_empty() {
+                continue;
+            }
+            let mut rng = rng_from_seed(40 + i as u64);
+            let mut cells = vec![0u8; p.geometry().cells()];
+            layout.random_fill(&mut cells, &mut rng);
+            let mut counts = Counts::new(&layout, &cells);
+            let mut kernel = Kernel::new(&layout, &cells);
+            let mut fast_cells = cells.clone();
+            assert_eq!(kernel.cost(), counts.cost());
+            for k in 0..4000 {
+                let choice = if k % 3 == 0 {
+                    BoxChoice::UniformPair
+                } else {
+                    BoxChoice::UniformBox
+                };
+                let mut fast_rng = rng.clone();
+                let (a, b) = layout.pick_move(choice, &mut rng).unwrap();
+                let (p, q) = kernel.pick(choice, &mut fast_rng);
+                assert_eq!((kernel.cell(p), kernel.cell(q)), (a, b), "{} move {k}", p);
+                assert_eq!(rng, fast_rng, "move {k}: the draws differ");
+                let delta = counts.swap_delta(&layout, &cells, a, b);
+                assert_eq!(kernel.delta(p, q), delta, "move {k}");
+                if rng.random_bool(0.5) {
+                    counts.apply_swap(&layout, &mut cells, a, b);
+                    kernel.apply(p, q, &mut fast_cells);
+                    assert_eq!(fast_cells, cells);
+                    assert_eq!(kernel.cost(), counts.cost());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_runs_equal_the_reference_loop_over_many_seeds() {
+        let budgets = [
+            Budget {
+                max_generations: None,
+                max_evaluations: Some(20_000),
+            },
+            Budget {
+                max_generations: Some(7),
+                max_evaluations: None,
+            },
+            Budget {
+                max_generations: None,
+                max_evaluations: Some(37),
+            },
+        ];
+        let mut runs = 0;
+        for (pi, p) in puzzles().iter().enumerate() {
+            for (ci, cfg) in configs().into_iter().enumerate() {
+                let sa = LewisSa::new(cfg.clone()).unwrap();
+                for (bi, budget) in budgets.iter().enumerate() {
+                    for seed in 0..4u64 {
+                        let s = seed + 10 * (pi as u64 + 10 * (ci as u64 + 10 * bi as u64));
+                        let grids = seed % 2 == 0;
+                        let (mut r1, mut r2) = (rng_from_seed(s), rng_from_seed(s));
+                        let (mut o1, mut o2) = (
+                            Log {
+                                grids,
+                                ..Log::default()
+                            },
+                            Log {
+                                grids,
+                                ..Log::default()
+                            },
+                        );
+                        let want = reference::solve(&cfg, p, budget, &mut r1, &mut o1);
+                        let got = sa.solve(p, budget, &mut r2, &mut o2);
+                        let at = format!("{} config {ci} budget {bi} seed {s}", p.id);
+                        assert_eq!(got, want, "{at}");
+                        assert_eq!(o2, o1, "{at}: observer calls");
+                        assert_eq!(r2.next_u64(), r1.next_u64(), "{at}: generator state");
+                        runs += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(runs, 9 * 5 * 3 * 4);
+    }
+
+    #[test]
+    fn solved_runs_equal_the_reference_loop() {
+        // Runs to the end (solved), where the new-best path and its early stop matter.
+        let cfg = LewisConfig::default();
+        let sa = LewisSa::new(cfg.clone()).unwrap();
+        let mut solved = 0;
+        for id in ["mk_1star", "mk_easy", "reseda_easy"] {
+            let p = bank_puzzle(id).unwrap();
+            for seed in 0..3u64 {
+                let (mut r1, mut r2) = (rng_from_seed(seed), rng_from_seed(seed));
+                let budget = Budget::generations(2000);
+                let want = reference::solve(&cfg, p, &budget, &mut r1, &mut NoObserver);
+                let got = sa.solve(p, &budget, &mut r2, &mut NoObserver);
+                assert_eq!(got, want, "{id} seed {seed}");
+                assert_eq!(r2.next_u64(), r1.next_u64(), "{id} seed {seed}");
+                solved += usize::from(got.solved);
+            }
+        }
+        assert!(
+            solved >= 6,
+            "only {solved} of 9 runs solved: the test lost its point"
+        );
     }
 }

@@ -195,3 +195,276 @@ pub fn std_dev(costs: &[u32]) -> f64 {
         / n)
         .sqrt()
 }
+
+/// A uniform integer in `0..range` (`range >= 1`), drawing from `rng` exactly as rand 0.9's
+/// `rng.random_range(0..range)` does for a `usize` range below 2^32 (one `u32`, widened and
+/// multiplied by the range; a second `u32` only in the rare biased case): the same random
+/// stream and the same value, without the generic range checks. Tested against
+/// `random_range` over many ranges and seeds.
+#[inline(always)]
+pub fn below<R: rand::RngCore + ?Sized>(rng: &mut R, range: u32) -> u32 {
+    let m = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut hi, lo) = ((m >> 32) as u32, m as u32);
+    if lo > range.wrapping_neg() {
+        let new_hi = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+        hi += u32::from(lo.checked_add(new_hi).is_none());
+    }
+    hi
+}
+
+/// Free cells of the swappable boxes at most (25 x 25 grids: 625), a power of two.
+const SLOTS: usize = 1024;
+/// Entries of the count table: every u16 offset plus every u8 value fits, so an index
+/// `offset + value` needs no bounds check (the tables use 2 N units of stride N + 1, at most
+/// 1300 entries, for N <= 25; the rest of the 64 KiB stays 0 and is never read).
+const TABLE: usize = (1 << 16) + 256;
+/// Swappable boxes at most (25).
+const SPANS: usize = 32;
+
+/// One free cell of a swappable box in the hot loop: its cell, the offsets of its row and of
+/// its column in [`Kernel`]'s count table, and its current value.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    row: u16,
+    col: u16,
+    cell: u16,
+    val: u8,
+}
+
+/// The annealing's hot-loop state: the free cells of the swappable boxes (in
+/// [`Layout::swappable`] order) with their current values, and the row and column count
+/// tables in one array (rows first, then columns, stride N + 1). The arrays have fixed sizes
+/// that bound every index the types allow (the count table) or are powers of two with the
+/// index masked to them (the cells), so the loop has no bounds checks; the masks never change
+/// an index (the sizes bound every grid of sudoku-core). It draws its
+/// moves exactly as [`Layout::pick_move`] and computes the same cost changes as
+/// [`Counts::swap_delta`]; built once per run.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    table: [u8; TABLE],
+    slots: [Slot; SLOTS],
+    spans: [(u16, u16); SPANS],
+    boxes: u32,
+    pair_prefix: Vec<u64>,
+    order: usize,
+}
+
+impl Kernel {
+    /// The tables of `layout` holding `cells`, in one allocation (the hot loop then needs one
+    /// base address).
+    pub fn new(layout: &Layout, cells: &[u8]) -> Box<Self> {
+        let n = layout.geom.n();
+        assert!(2 * n * (n + 1) <= TABLE && layout.move_cells.len() <= SLOTS && n <= SPANS);
+        let mut slots = [Slot::default(); SLOTS];
+        for (slot, &c) in slots.iter_mut().zip(&layout.move_cells) {
+            let c = c as usize;
+            *slot = Slot {
+                row: (layout.row_of[c] as usize * (n + 1)) as u16,
+                col: ((n + layout.col_of[c] as usize) * (n + 1)) as u16,
+                cell: c as u16,
+                val: 0,
+            };
+        }
+        let mut spans = [(0, 0); SPANS];
+        for (span, &(start, len)) in spans.iter_mut().zip(&layout.move_spans) {
+            *span = (start as u16, len as u16);
+        }
+        let mut k = Box::new(Kernel {
+            slots,
+            table: [0; TABLE],
+            spans,
+            boxes: layout.swappable.len() as u32,
+            pair_prefix: layout.pair_prefix.clone(),
+            order: n,
+        });
+        k.load(layout, cells);
+        k
+    }
+
+    /// Rebuild the values and the count tables from `cells` (after a refill).
+    pub fn load(&mut self, layout: &Layout, cells: &[u8]) {
+        let s = self.order + 1;
+        self.table.fill(0);
+        for (cell, &v) in cells.iter().enumerate() {
+            let v = v as usize;
+            self.table[layout.row_of[cell] as usize * s + v] += 1;
+            self.table[(self.order + layout.col_of[cell] as usize) * s + v] += 1;
+        }
+        for slot in self.slots.iter_mut().take(layout.move_cells.len()) {
+            slot.val = cells[slot.cell as usize];
+        }
+    }
+
+    /// The cost of the tables: values 1..=N with count 0, over every row and column (the same
+    /// as [`Counts::cost`]).
+    pub fn cost(&self) -> u32 {
+        let s = self.order + 1;
+        self.table[..2 * self.order * s]
+            .chunks_exact(s)
+            .map(|unit| unit[1..].iter().filter(|&&k| k == 0).count() as u32)
+            .sum()
+    }
+
+    /// A move as two slot indices, drawn from `rng` exactly as [`Layout::pick_move`] draws its
+    /// cells (the same calls in the same order). Needs at least one swappable box.
+    #[inline(always)]
+    pub fn pick<R: Rng + ?Sized>(&self, choice: BoxChoice, rng: &mut R) -> (usize, usize) {
+        let slot = match choice {
+            BoxChoice::UniformBox => below(rng, self.boxes) as usize,
+            BoxChoice::UniformPair => {
+                let total = self.pair_prefix[self.pair_prefix.len() - 1];
+                let r = rng.random_range(0..total);
+                self.pair_prefix.partition_point(|&p| p <= r)
+            }
+        };
+        let (start, m) = self.spans[slot & (SPANS - 1)];
+        let i = below(rng, u32::from(m));
+        let mut j = below(rng, u32::from(m) - 1);
+        if j >= i {
+            j += 1;
+        }
+        (start as usize + i as usize, start as usize + j as usize)
+    }
+
+    /// The cell of slot `p`.
+    #[inline]
+    pub fn cell(&self, p: usize) -> usize {
+        self.slots[p & (SLOTS - 1)].cell as usize
+    }
+
+    #[inline(always)]
+    fn count(&self, offset: u16, v: u8) -> u8 {
+        self.table[offset as usize + v as usize]
+    }
+
+    #[inline(always)]
+    fn bump(&mut self, offset: u16, out: u8, inn: u8) {
+        self.table[offset as usize + out as usize] -= 1;
+        self.table[offset as usize + inn as usize] += 1;
+    }
+
+    /// The cost change of swapping the values of slots `p` and `q` (two free cells of one
+    /// box): the same value as [`Counts::swap_delta`] of their cells.
+    #[inline(always)]
+    pub fn delta(&self, p: usize, q: usize) -> i32 {
+        let (a, b) = (self.slots[p & (SLOTS - 1)], self.slots[q & (SLOTS - 1)]);
+        let (x, y) = (a.val, b.val);
+        let unit = |o: u16, out: u8, inn: u8| -> i32 {
+            i32::from(self.count(o, out) == 1) - i32::from(self.count(o, inn) == 0)
+        };
+        let mut d = 0;
+        if a.row != b.row {
+            d += unit(a.row, x, y) + unit(b.row, y, x);
+        }
+        if a.col != b.col {
+            d += unit(a.col, x, y) + unit(b.col, y, x);
+        }
+        d
+    }
+
+    /// Moves of a Markov chain from the solution `cells` of cost `*cost`: at most `moves`
+    /// moves drawn by `choice`, each accepted when its cost change `delta` is <= 0 or, drawing
+    /// one uniform `f64`, when it falls below `accept[delta]` (`accept` holds exp(-delta / t)
+    /// for delta 1 to 4). Returns the moves made: all of them, or fewer when a move brings the
+    /// cost below `best` (the walk stops right after it, so the caller can record the new best
+    /// and go on with the moves left). `tally` counts the accepted and the improving moves.
+    /// The generator is copied for the walk and written back, so its state stays in registers.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub fn walk<R: Rng + Clone>(
+        &mut self,
+        cells: &mut [u8],
+        choice: BoxChoice,
+        moves: u64,
+        accept: &[f64; 8],
+        rng: &mut R,
+        cost: &mut u32,
+        best: u32,
+        tally: &mut [u64; 2],
+    ) -> u64 {
+        // One copy of the loop per box choice, each with its choice a constant.
+        match choice {
+            BoxChoice::UniformBox => self.walk_with(
+                cells,
+                BoxChoice::UniformBox,
+                moves,
+                accept,
+                rng,
+                cost,
+                best,
+                tally,
+            ),
+            BoxChoice::UniformPair => self.walk_with(
+                cells,
+                BoxChoice::UniformPair,
+                moves,
+                accept,
+                rng,
+                cost,
+                best,
+                tally,
+            ),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn walk_with<R: Rng + Clone>(
+        &mut self,
+        cells: &mut [u8],
+        choice: BoxChoice,
+        moves: u64,
+        accept: &[f64; 8],
+        rng: &mut R,
+        cost: &mut u32,
+        best: u32,
+        tally: &mut [u64; 2],
+    ) -> u64 {
+        let mut local = rng.clone();
+        // The uniform f64 of rand is k / 2^53 with k = next_u64() >> 11, and k / 2^53 < p
+        // exactly when k < ceil(p 2^53) (scaling by 2^53 is exact): the same decision as the
+        // float comparison, on integers.
+        let threshold = accept.map(|p| (p * (1u64 << 53) as f64).ceil() as u64);
+        let (mut c, [mut accepted, mut improving]) = (*cost, *tally);
+        let mut left = moves;
+        while left != 0 {
+            left -= 1;
+            let (p, q) = self.pick(choice, &mut local);
+            let delta = self.delta(p, q);
+            if delta <= 0 || (local.next_u64() >> 11) < threshold[delta as usize & 7] {
+                self.apply(p, q, cells);
+                c = c.wrapping_add_signed(delta);
+                accepted += 1;
+                if delta < 0 {
+                    improving += 1;
+                    if c < best {
+                        break;
+                    }
+                }
+            }
+        }
+        *rng = local;
+        *cost = c;
+        *tally = [accepted, improving];
+        moves - left
+    }
+
+    /// Swap the values of slots `p` and `q`, in the tables and in `cells`.
+    #[inline(always)]
+    pub fn apply(&mut self, p: usize, q: usize, cells: &mut [u8]) {
+        let (p, q) = (p & (SLOTS - 1), q & (SLOTS - 1));
+        let (a, b) = (self.slots[p], self.slots[q]);
+        let (x, y) = (a.val, b.val);
+        if a.row != b.row {
+            self.bump(a.row, x, y);
+            self.bump(b.row, y, x);
+        }
+        if a.col != b.col {
+            self.bump(a.col, x, y);
+            self.bump(b.col, y, x);
+        }
+        self.slots[p].val = y;
+        self.slots[q].val = x;
+        cells.swap(a.cell as usize, b.cell as usize);
+    }
+}
