@@ -19,6 +19,11 @@
 #   scripts/callgrind-kernels.sh            # this checkout
 #   scripts/callgrind-kernels.sh 1ee7bd4    # another revision
 #   KERNELS="lewis-sa ret-ga" scripts/callgrind-kernels.sh   # a subset
+#   PROFILE=1 scripts/callgrind-kernels.sh  # also append each long run's hot spots to
+#                                           # results-bench/callgrind-kernels-profile.md
+# The profile lists the functions (inlined code counted where callgrind puts it: in the
+# function it was inlined into) with the most instructions in the long run, as a share of
+# its total (start-up included: under 8 % of the long run for every kernel).
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +63,37 @@ count() {
   rm -f "$log" "$log.out"
 }
 
+# profile <binary> <args...>: the hot spots of one run, appended to the profile record.
+profile() {
+  local bin=$1
+  shift
+  local cg rec=$PWD/results-bench/callgrind-kernels-profile.md
+  cg=$(mktemp)
+  [ -f "$rec" ] || printf '%s\n' "# Callgrind hot spots of the kernels" "" \
+    "Written by scripts/callgrind-kernels.sh with PROFILE=1: per revision and kernel, the functions" \
+    "with the most instructions in the long run (self cost; inlined code counts in the function it" \
+    "was inlined into), and their share of the run's total, start-up included." >"$rec"
+  valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$cg" --log-file=/dev/null "$bin" "$@" >/dev/null
+  {
+    echo
+    echo "## $label $k: $puzzle, seed $seed, $kind $long"
+    echo
+    echo "| function | instructions | share of the run |"
+    echo "|---|---|---|"
+    callgrind_annotate --auto=no --inclusive=no "$cg" 2>/dev/null \
+      | sed -n 's/^ *\([0-9,]*\) ([^)]*) *[^:]*:\(.*\)$/\1\t\2/p' \
+      | sed 's/ \[[^]]*\]$//' | tr -d , \
+      | awk -F'\t' '
+          { sum[$2] += $1 }
+          END {
+            for (f in sum) printf "%d\t%s\n", sum[f], f
+          }' \
+      | sort -rn | head -8 \
+      | awk -F'\t' -v total="$i2" '{ gsub(/\|/, "\\|", $2); printf "| `%s` | %d | %.1f %% |\n", $2, $1, 100 * $1 / total }'
+  } >>"$rec"
+  rm -f "$cg"
+}
+
 [ -f "$out" ] || echo "revision,kernel,puzzle,seed,unit,short_units,long_units,short_instructions,long_instructions,instructions_per_unit,solved" >"$out"
 for k in $kernels; do
   case $k in
@@ -72,6 +108,7 @@ for k in $kernels; do
   read -r i2 g2 e2 s2 < <(count "$bin" "$puzzle" "$kind" "$long" "$seed")
   if [ "$unit" = swap ]; then u1=$e1 u2=$e2; else u1=$g1 u2=$g2; fi
   per=$(( (i2 - i1) / (u2 - u1) ))
+  if [ -n "${PROFILE:-}" ]; then profile "$bin" "$puzzle" "$kind" "$long" "$seed"; fi
   line="$label,$k,$puzzle,$seed,$unit,$u1,$u2,$i1,$i2,$per,$s2"
   echo "$line" >>"$out"
   echo "$line"
