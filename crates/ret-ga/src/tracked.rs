@@ -319,40 +319,73 @@ pub fn remove_repetition<A: Counts, R: Rng + ?Sized>(
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
+    // One copy of the loops per reading, each with its reading a constant.
+    match (set, lay.scope) {
+        (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
+            fix_units::<A, R, true, false>(bp, lay, m, rng)
+        }
+        (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
+            fix_units::<A, R, true, true>(bp, lay, m, rng)
+        }
+        (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
+            fix_units::<A, R, false, false>(bp, lay, m, rng)
+        }
+        (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
+            fix_units::<A, R, false, true>(bp, lay, m, rng)
+        }
+    }
+}
+
+/// [`remove_repetition`] for one reading: `PRESENT` for [`RepetitionSet::PresentInUnit`],
+/// `ALL` for [`RepetitionScope::All`]. Rows, then columns: the units of a pass that need a fix
+/// are found first, in one loop over their counts, since fixing one row changes no other row's
+/// count (likewise for columns); the columns are looked at after the rows are fixed.
+#[inline(always)]
+fn fix_units<A: Counts, R: Rng + ?Sized, const PRESENT: bool, const ALL: bool>(
+    bp: &Blueprint,
+    lay: &Layout<A>,
+    m: &mut Member<'_, A>,
+    rng: &mut R,
+) -> u32 {
     let n = bp.geom.n();
     let full = bp.geom.full_mask();
-    let all = lay.scope == RepetitionScope::All;
     let mut changed = 0;
-    for u in 0..2 * n {
-        if !lay.needs_fix(m, u) {
-            continue;
+    for base in [0, n] {
+        let mut which = 0u64;
+        for i in 0..n {
+            which |= u64::from(lay.needs_fix(m, base + i)) << i;
         }
-        let gmask = bp.unit_given_mask[u];
-        let free =
-            &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
-        let mut present = match set {
-            RepetitionSet::PresentInUnit => m.counts[u].present(),
-            RepetitionSet::GivensOfUnit => gmask,
-        };
-        let mut taken = gmask;
-        for &c in free {
-            let v = m.cells[c as usize];
-            if taken & (1 << v) != 0 {
-                let choices = full & !present;
-                if choices == 0 {
-                    continue;
+        while which != 0 {
+            let u = base + which.trailing_zeros() as usize;
+            which &= which - 1;
+            let gmask = bp.unit_given_mask[u];
+            let free =
+                &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
+            let mut present = if PRESENT {
+                m.counts[u].present()
+            } else {
+                gmask
+            };
+            let mut taken = gmask;
+            for &c in free {
+                let v = m.cells[c as usize];
+                if taken & (1 << v) != 0 {
+                    let choices = full & !present;
+                    if choices == 0 {
+                        continue;
+                    }
+                    let w = random_bit(choices, rng);
+                    lay.set(m, c as usize, w);
+                    if PRESENT {
+                        present |= 1 << w;
+                    }
+                    if ALL {
+                        taken |= 1 << w;
+                    }
+                    changed += 1;
+                } else if ALL {
+                    taken |= 1 << v;
                 }
-                let w = random_bit(choices, rng);
-                lay.set(m, c as usize, w);
-                if set == RepetitionSet::PresentInUnit {
-                    present |= 1 << w;
-                }
-                if all {
-                    taken |= 1 << w;
-                }
-                changed += 1;
-            } else if all {
-                taken |= 1 << v;
             }
         }
     }
