@@ -297,13 +297,21 @@ pub fn bitwise_mutation<A: Counts, R: Rng + ?Sized>(
 ) -> u32 {
     let n = bp.geom.n() as u8;
     let mut redrawn = 0;
+    // The equal pairs in a local for the loop, written back at its end.
+    let mut equal = *m.equal;
+    let mut local = Member {
+        cells: &mut *m.cells,
+        counts: &mut *m.counts,
+        equal: &mut equal,
+    };
     for &c in &bp.free {
         if coin.sample(rng) {
             let w = rng.random_range(1..=n);
-            lay.set(m, c as usize, w);
+            lay.set(&mut local, c as usize, w);
             redrawn += 1;
         }
     }
+    *m.equal = equal;
     redrawn
 }
 
@@ -344,12 +352,19 @@ pub fn remove_repetition<A: Counts, R: Rng + ?Sized>(
 fn fix_units<A: Counts, R: Rng + ?Sized, const PRESENT: bool, const ALL: bool>(
     bp: &Blueprint,
     lay: &Layout<A>,
-    m: &mut Member<'_, A>,
+    outer: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
     let n = bp.geom.n();
     let full = bp.geom.full_mask();
     let mut changed = 0;
+    // The equal pairs in a local for the loops, written back at the end.
+    let mut equal = *outer.equal;
+    let m = &mut Member {
+        cells: &mut *outer.cells,
+        counts: &mut *outer.counts,
+        equal: &mut equal,
+    };
     for base in [0, n] {
         let mut which = 0u64;
         for i in 0..n {
@@ -389,6 +404,7 @@ fn fix_units<A: Counts, R: Rng + ?Sized, const PRESENT: bool, const ALL: bool>(
             }
         }
     }
+    *outer.equal = equal;
     changed
 }
 
