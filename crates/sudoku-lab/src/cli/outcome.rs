@@ -55,7 +55,7 @@ pub fn print(dir: &Path, shown: &Path, before: &Snapshot) {
     for name in ["comparison.csv", "levels.csv"] {
         if written.iter().any(|w| w == name) {
             if let Some(line) = agreement(&dir.join(name)) {
-                println!("{}", sudoku_core::error::shown(&format!("{line}")));
+                println!("{}", sudoku_core::error::shown(&line));
             }
         }
     }

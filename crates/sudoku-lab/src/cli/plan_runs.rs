@@ -54,11 +54,11 @@ pub fn plan_runs(a: &PlanRunsArgs) -> Result<ExitCode> {
     let md = runs_needed::markdown(&data, &needed, &effect);
     // The report's section without its heading and method paragraph.
     let body = md.find("\n| A |").map_or(md.as_str(), |i| &md[i + 1..]);
-    print!("{}", sudoku_core::error::shown_lines(&format!("{body}")));
+    print!("{}", sudoku_core::error::shown_lines(body));
     if a.by_puzzle {
         print!(
             "{}",
-            sudoku_core::error::shown_lines(&format!("{}", by_puzzle(&data, &needed)))
+            sudoku_core::error::shown_lines(&by_puzzle(&data, &needed))
         );
     }
     Ok(ExitCode::SUCCESS)

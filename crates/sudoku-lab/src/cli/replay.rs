@@ -12,7 +12,7 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
     }
     let out = crate::protocol::replay::replay(dir, every, only_solved)?;
     for m in &out.mismatches {
-        println!("{}", sudoku_core::error::shown(&format!("{m}")));
+        println!("{}", sudoku_core::error::shown(m));
     }
     for m in &out.external_mismatches {
         println!(
