@@ -140,13 +140,8 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     for e in &experiments {
         let (body, miss) = experiment_page(e, &base, results);
         for m in &miss {
-            eprintln!(
-                "{}",
-                sudoku_core::error::shown(&format!(
-                    "warning: {}: image {m} not found",
-                    e.dir.display()
-                ))
-            );
+            let text = format!("warning: {}: image {m} not found", e.dir.display());
+            eprintln!("{}", sudoku_core::error::shown(&text));
         }
         missing += miss.len();
         let name = format!("{}.html", e.folder);
@@ -172,10 +167,20 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         write_readings_block(&out, block, readme.as_deref())?;
     }
     let removed = remove_stale(&out, &written)?;
-    println!("{}", sudoku_core::error::shown(&format!(
-        "{}: index.html, findings.html, findings.md, findings-summary.md and {} experiment pages{}{}",
+    let done = done_line(&out, experiments.len(), removed, missing);
+    println!("{}", sudoku_core::error::shown(&done));
+    Ok(if missing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What `report` wrote, in one line (the folder may hold any character: escaped by the caller).
+fn done_line(out: &Path, pages: usize, removed: usize, missing: usize) -> String {
+    format!(
+        "{}: index.html, findings.html, findings.md, findings-summary.md and {pages} experiment pages{}{}",
         out.display(),
-        experiments.len(),
         if removed > 0 {
             format!(", {removed} stale page(s) removed")
         } else {
@@ -186,12 +191,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         } else {
             String::new()
         }
-    )));
-    Ok(if missing > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    )
 }
 
 /// The findings entries of the experiments.
