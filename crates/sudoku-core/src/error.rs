@@ -112,3 +112,9 @@ pub fn shown_char(c: char) -> String {
 pub fn shown(s: &str) -> String {
     s.chars().map(shown_char).collect()
 }
+
+/// Text of several lines as a terminal shows it: the hidden characters of each line escaped
+/// ([`shown`], a carriage return included), the line breaks kept.
+pub fn shown_lines(s: &str) -> String {
+    s.split('\n').map(shown).collect::<Vec<_>>().join("\n")
+}

@@ -720,3 +720,221 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A float option is raced as floats (it was refused: "invalid type: string"), and a raced
+/// population is checked against the memory as a spec's own value is.
+#[test]
+fn float_options_are_raced_and_raced_sizes_checked_against_memory() {
+    let dir = two_columns();
+    let out = dir.join("alphas");
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec.toml"));
+    let args = ["--algorithm", "a9", "--options", "alpha=0.5,0.9"];
+    ok(cmd
+        .args(args)
+        .args([
+            "--rounds",
+            "2",
+            "--max-runs",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out));
+    let readings = std::fs::read_to_string(out.join("readings.csv")).unwrap();
+    let lines: Vec<&str> = readings.lines().collect();
+    assert!(lines[0].starts_with("reading,alpha,status,"), "{readings}");
+    assert!(lines[1].starts_with("r1,0.5,") && lines[2].starts_with("r2,0.9,"));
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert!(runs.contains("\nr1,reseda_easy,0,") && runs.contains("\nr2,reseda_easy,0,"));
+    // 10^6 samples of 9x9 grids need about 300 MB a thread: over the 10 MB allowed here. The
+    // --synthetic value (not among the raced ones) would stop the command next, so a check
+    // that misses the raced value fails at once instead of starting the runs.
+    let mut cmd = bin();
+    cmd.env("SUDOKU_LAB_MEMORY_MB", "10")
+        .arg("readings")
+        .arg(dir.join("spec.toml"))
+        .args(["--algorithm", "a9", "--options", "samples=100,1000000"])
+        .args(["--synthetic", "samples=7", "--threads", "1", "--out"])
+        .arg(dir.join("big"));
+    let o = run(&mut cmd);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("reading r2: samples: 1000000 grids") && e.lines().count() == 1,
+        "{e}"
+    );
+    assert!(!dir.join("big").exists());
+}
+
+/// A `--published` table with two rows of one cell (a duplicate would be tested twice) or a
+/// run count beyond the limit is refused, naming the file and the lines, before anything is
+/// written.
+#[test]
+fn published_tables_with_two_rows_of_a_cell_or_huge_counts_are_refused() {
+    let dir = fixture();
+    let head = "level,givens,algorithm,runs,count,minimum,maximum,average,median,sd\n";
+    let easy = "Easy,36,Ret-GA,100,100,27,305,70.34,52,55.70\n";
+    let cases = [
+        (format!("{head}{easy}{easy}"), "t.csv:2 and --published "),
+        (
+            format!("{head}{easy}# note\nEasy,36,Ret-GA,100,90,27,305,70.34,52,55.70\n"),
+            "t.csv:4: two rows of one cell",
+        ),
+        (
+            format!("{head}Easy,36,Ret-GA,18446744073709551615,100,27,305,70.34,52,55.70\n"),
+            "t.csv:2: column 'runs'",
+        ),
+    ];
+    for (text, want) in cases {
+        std::fs::write(dir.join("t.csv"), &text).unwrap();
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        cmd.args(["--algorithm", "ret", "--published"])
+            .arg(dir.join("t.csv"))
+            .arg("--out")
+            .arg(dir.join("x"));
+        let o = run(&mut cmd);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.contains(want) && e.lines().count() == 1, "{e}");
+        assert!(!dir.join("x").exists());
+    }
+}
+
+/// Markdown as a renderer shows it (tables on, as the site renders report.md).
+fn html_of(md: &str) -> String {
+    let parser = pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::ENABLE_TABLES);
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
+}
+
+/// No raw control byte (an escape sequence, a bell) but the line break reaches the terminal.
+fn assert_no_control(o: &std::process::Output) {
+    for bytes in [&o.stderr, &o.stdout] {
+        let text = String::from_utf8_lossy(bytes);
+        let raw = text.chars().find(|c| c.is_control() && *c != '\n');
+        assert!(raw.is_none(), "{raw:?} in {text:?}");
+    }
+}
+
+/// A file name, an option key and a race.csv field holding escape codes reach the terminal
+/// escaped (`\u{1b}`), never raw.
+#[test]
+fn escape_codes_in_names_keys_and_fields_are_shown_escaped() {
+    let dir = fixture();
+    let head = "level,givens,algorithm,runs,count\n";
+    let name = dir.join("t\u{1b}[31mred\u{7}.csv");
+    std::fs::write(
+        &name,
+        format!("{head}Easy,36,Ret-GA,10,5\nEasy,36,Ret-GA,10,5\n"),
+    )
+    .unwrap();
+    let readings = |extra: &[&std::ffi::OsStr]| {
+        let mut c = bin();
+        c.arg("readings").arg(dir.join("spec.toml"));
+        c.args(["--algorithm", "ret"]).args(extra);
+        c.arg("--out").arg(dir.join("x"));
+        c
+    };
+    let published = readings(&["--published".as_ref(), name.as_os_str()]);
+    let key = readings(&[
+        "--options".as_ref(),
+        "eli\u{1b}[2Jtism\r=best,\u{1b}[31m".as_ref(),
+    ]);
+    // A race.csv whose numeric field holds a control sequence.
+    let races = dir.join("races");
+    std::fs::create_dir_all(races.join("a")).unwrap();
+    let header = "experiment,entries,readings,survived,eliminated,hidden,hidden_status,others_eliminated,others_eliminated_share,runs,generations,factorial_runs,factorial_generations,share_of_factorial,factorial_generations_max,share_of_factorial_min";
+    let row = "x,ret,1\u{1b}[2J,1,0,,,0,,4,100,8,200,0.5,300,0.3";
+    std::fs::write(races.join("a/race.csv"), format!("{header}\n{row}\n")).unwrap();
+    for (mut cmd, want) in [
+        (published, "t\\u{1b}[31mred\\u{7}.csv:2 and"),
+        (key, "\\u{1b}[2J"),
+        (bin_summary(&races), "'1\\u{1b}[2J' is not a number"),
+    ] {
+        let o = run(&mut cmd);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.contains(want) && e.lines().count() == 1, "{e}");
+        assert_no_control(&o);
+    }
+    assert!(!dir.join("x").exists() && !races.join("summary.md").exists());
+}
+
+fn bin_summary(races: &Path) -> std::process::Command {
+    let mut c = bin();
+    c.arg("readings-summary").arg(races);
+    c
+}
+
+/// A `--published` file name and race.csv fields (or a race folder's name) that read as
+/// Markdown or HTML (a link, a script, a table row, a backtick that ends a code span) are
+/// written into report.md and summary.md as text: rendered, they make no link, no HTML and
+/// no extra cell.
+#[test]
+fn names_and_fields_cannot_inject_markdown() {
+    let dir = fixture();
+    let hostile = "q` <script>alert(1) [x](javascript:alert(1)) | a | b | `q.csv";
+    std::fs::copy(dir.join("pub.csv"), dir.join(hostile)).unwrap();
+    let races = dir.join("races");
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec.toml"));
+    cmd.args(["--algorithm", "ret", "--published"])
+        .arg(dir.join(hostile))
+        .args([
+            "--options",
+            "elitism=best",
+            "--rounds",
+            "2",
+            "--max-runs",
+            "2",
+        ])
+        .arg("--out")
+        .arg(races.join("plain"));
+    ok(&mut cmd);
+    let report = std::fs::read_to_string(races.join("plain/report.md")).unwrap();
+    let html = html_of(&report);
+    assert!(
+        !html.contains("<script>") && !html.contains("href=\"javascript"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<code>/tmp/") && html.contains("q` &lt;script&gt;alert(1) [x](javascript:alert(1)) | a | b | `q.csv</code> (published.csv in this folder)"),
+        "{html}"
+    );
+    // A second race folder, named like a link, whose race.csv fields are a link, a script
+    // and a table row.
+    let folder = races.join("x](javascript:alert(1)) <b>");
+    std::fs::create_dir_all(&folder).unwrap();
+    for f in ["readings.csv", "race.csv"] {
+        std::fs::copy(races.join("plain").join(f), folder.join(f)).unwrap();
+    }
+    let race = std::fs::read_to_string(folder.join("race.csv")).unwrap();
+    let (head, row) = race.split_once('\n').unwrap();
+    let mut fields: Vec<String> = row.trim_end().split(',').map(String::from).collect();
+    fields[0] = "[x](javascript:alert(1)) <script>alert(1)</script>".into();
+    fields[1] = "| a | b |".into();
+    std::fs::write(
+        folder.join("race.csv"),
+        format!("{head}\n{}\n", fields.join(",")),
+    )
+    .unwrap();
+    ok(&mut bin_summary(&races));
+    let md = std::fs::read_to_string(races.join("summary.md")).unwrap();
+    let html = html_of(&md);
+    assert!(
+        !html.contains("<script>") && !html.contains("<b>"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("href=\"javascript") && !html.contains("href=\"x]"),
+        "{html}"
+    );
+    // The races table: a header of 11 cells and two rows of 11 cells each.
+    let table = &html[..html.find("</table>").unwrap()];
+    assert_eq!(table.matches("<th>").count(), 11, "{html}");
+    assert_eq!(table.matches("<td>").count(), 22, "{html}");
+}

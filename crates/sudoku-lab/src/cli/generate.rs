@@ -100,7 +100,8 @@ pub fn generate(a: &GenerateArgs) -> Result<ExitCode> {
     }
     match a.out {
         Some(path) => crate::protocol::io::write_output(path, text.as_bytes())?,
-        None => print!("{text}"),
+        // The header names the --boards file: escaped on a terminal (plain names unchanged).
+        None => print!("{}", sudoku_core::error::shown_lines(&text)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -30,6 +30,13 @@ pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<Exi
         merge::abandon(&merged.staging);
         return Err(e);
     }
-    eprintln!("merged {} shards into {}", merged.shards, out.display());
+    eprintln!(
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "merged {} shards into {}",
+            merged.shards,
+            out.display()
+        ))
+    );
     Ok(ExitCode::SUCCESS)
 }

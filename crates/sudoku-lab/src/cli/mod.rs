@@ -21,6 +21,7 @@ mod solve;
 
 use clap::Parser;
 use std::process::ExitCode;
+use sudoku_core::error::shown;
 
 /// Parse the command line and run the command.
 pub fn run() -> ExitCode {
@@ -29,7 +30,7 @@ pub fn run() -> ExitCode {
     let cli = match args::Cli::try_parse() {
         Ok(c) => c,
         Err(e) if e.use_stderr() => {
-            eprintln!("{}", one_line_usage_error(&e.to_string()));
+            eprintln!("{}", shown(&one_line_usage_error(&e.to_string())));
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -85,8 +86,11 @@ pub fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
+            // Every message may quote input (file names, fields, option keys): its control,
+            // invisible and bidirectional characters are escaped, as puzzle text is, so none
+            // reaches the terminal raw.
+            let chain: Vec<String> = e.chain().map(|c| c.to_string().trim_end().into()).collect();
+            eprintln!("error: {}", shown(&chain.join(": ")));
             ExitCode::from(2)
         }
     }

@@ -166,10 +166,20 @@ pub fn new_solver(name: &str, dir: &Path) -> Result<ExitCode> {
     check_name(name)?;
     let target = write_crate(dir, name)?;
     let files: Vec<&str> = TEMPLATE.iter().map(|f| f.0).collect();
-    println!("wrote {} ({})", target.display(), files.join(", "));
+    println!(
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "wrote {} ({})",
+            target.display(),
+            files.join(", ")
+        ))
+    );
     println!("Register it with two lines (docs/adding-a-solver.md):");
     println!("  crates/sudoku-lab/Cargo.toml, [dependencies]:");
-    println!("    {}", dependency_line(dir, name));
+    println!(
+        "{}",
+        sudoku_core::error::shown(&format!("    {}", dependency_line(dir, name)))
+    );
     println!("  crates/sudoku-lab/src/algos/registry.rs, REGISTRY:");
     println!("    {}::ALGORITHM,", spellings(name)[1]);
     Ok(ExitCode::SUCCESS)

@@ -44,15 +44,18 @@ pub fn print(dir: &Path, shown: &Path, before: &Snapshot) {
         .collect();
     written.sort();
     println!(
-        "wrote {} files in {}: {}",
-        written.len(),
-        shown.display(),
-        written.join(", ")
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "wrote {} files in {}: {}",
+            written.len(),
+            shown.display(),
+            written.join(", ")
+        ))
     );
     for name in ["comparison.csv", "levels.csv"] {
         if written.iter().any(|w| w == name) {
             if let Some(line) = agreement(&dir.join(name)) {
-                println!("{line}");
+                println!("{}", sudoku_core::error::shown(&line));
             }
         }
     }

@@ -41,19 +41,25 @@ pub fn plan_runs(a: &PlanRunsArgs) -> Result<ExitCode> {
         crate::protocol::io::write_atomic(out, &bytes)?;
     }
     println!(
-        "Pilot: {} ({} algorithms, {} puzzles, {} runs). {}\n",
-        path.display(),
-        data.algorithms.len(),
-        data.puzzles.len(),
-        data.runs.len(),
-        runs_needed::method(&effect, data.budget)
+        "{}",
+        sudoku_core::error::shown_lines(&format!(
+            "Pilot: {} ({} algorithms, {} puzzles, {} runs). {}\n",
+            path.display(),
+            data.algorithms.len(),
+            data.puzzles.len(),
+            data.runs.len(),
+            runs_needed::method(&effect, data.budget)
+        ))
     );
     let md = runs_needed::markdown(&data, &needed, &effect);
     // The report's section without its heading and method paragraph.
     let body = md.find("\n| A |").map_or(md.as_str(), |i| &md[i + 1..]);
-    print!("{body}");
+    print!("{}", sudoku_core::error::shown_lines(body));
     if a.by_puzzle {
-        print!("{}", by_puzzle(&data, &needed));
+        print!(
+            "{}",
+            sudoku_core::error::shown_lines(&by_puzzle(&data, &needed))
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

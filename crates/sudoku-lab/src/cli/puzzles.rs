@@ -30,15 +30,18 @@ pub fn check(file: &Path) -> Result<ExitCode> {
         };
         all_unique &= solutions == "1";
         println!(
-            "{:<32} {:>6} {:>6} {:>9} {:>12}",
-            p.puzzle.id,
-            p.line,
-            p.puzzle.givens(),
-            p.conflicts.len(),
-            solutions
+            "{}",
+            sudoku_core::error::shown(&format!(
+                "{:<32} {:>6} {:>6} {:>9} {:>12}",
+                p.puzzle.id,
+                p.line,
+                p.puzzle.givens(),
+                p.conflicts.len(),
+                solutions
+            ))
         );
         for c in &p.conflicts {
-            println!("  {c}");
+            println!("{}", sudoku_core::error::shown(&format!("  {c}")));
         }
     }
     println!(

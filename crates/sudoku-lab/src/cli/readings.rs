@@ -6,7 +6,7 @@ use crate::protocol::lock::Lock;
 use crate::readings::outputs::{self, Findings};
 use crate::readings::race::{rounds, Race};
 use crate::readings::store::Store;
-use crate::readings::{default_out, synthetic, Request, Setup};
+use crate::readings::{default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
 use anyhow::{bail, Context, Result};
@@ -40,8 +40,12 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
             .map(|p| p.geometry().n())
             .max()
             .unwrap_or(9);
-        let alg = &setup.algorithm;
-        crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)?;
+        // Every reading's options, the raced ones included (a raced population is checked as
+        // a spec's own value is).
+        for alg in &setup.spec.algorithms {
+            crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)
+                .with_context(|| format!("reading {}", alg.label))?;
+        }
     }
     let hidden = a
         .synthetic
@@ -66,10 +70,13 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     };
     let source = match (hidden, &a.published) {
         (Some(_), _) => "a synthetic table (published.csv in this folder)".to_string(),
-        (None, Some(f)) => format!("`{}` (published.csv in this folder)", f.display()),
+        (None, Some(f)) => format!(
+            "{} (published.csv in this folder)",
+            md::code(&f.display().to_string())
+        ),
         (None, None) => format!(
-            "the spec's table `{}`",
-            setup.request.spec.published.as_deref().unwrap_or("")
+            "the spec's table {}",
+            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
         ),
     };
     run_race(
@@ -123,7 +130,13 @@ fn command(a: &ReadingsArgs) -> String {
 /// `sudoku-lab readings-summary DIR`.
 pub fn summary(dir: &Path) -> Result<ExitCode> {
     let n = crate::readings::summary::write(dir)?;
-    println!("{}: summary.csv and summary.md of {n} races", dir.display());
+    println!(
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "{}: summary.csv and summary.md of {n} races",
+            dir.display()
+        ))
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -173,13 +186,13 @@ fn run_race(
     outputs::write_race(&out.join("race.csv"), &findings)?;
     outputs::write_chart(out, setup, &race, &fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
-    eprintln!(
+    eprintln!("{}", sudoku_core::error::shown(&format!(
         "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
         fates.len(),
         findings.cost.generations,
         100.0 * findings.cost.generations as f64 / findings.cost.factorial_generations.max(1.0),
         out.join("report.md").display()
-    );
+    )));
     Ok(())
 }
 

@@ -12,17 +12,23 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<ExitCode> {
     }
     let out = crate::protocol::replay::replay(dir, every, only_solved)?;
     for m in &out.mismatches {
-        println!("{m}");
+        println!("{}", sudoku_core::error::shown(m));
     }
     for m in &out.external_mismatches {
-        println!("external solver, not reproduced: {m}");
+        println!(
+            "{}",
+            sudoku_core::error::shown(&format!("external solver, not reproduced: {m}"))
+        );
     }
     println!(
-        "replayed {} runs of {}: {} identical, {} different",
-        out.replayed,
-        dir.display(),
-        out.replayed - out.mismatches.len() - out.external_mismatches.len(),
-        out.mismatches.len()
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "replayed {} runs of {}: {} identical, {} different",
+            out.replayed,
+            dir.display(),
+            out.replayed - out.mismatches.len() - out.external_mismatches.len(),
+            out.mismatches.len()
+        ))
     );
     if !out.external_mismatches.is_empty() {
         println!(

@@ -238,12 +238,15 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     meta.write(&meta_path)?;
     print_summary(spec, &p.loaded.entries, &done.groups);
     eprintln!(
-        "{}: {} runs, {:.1} s of protocol wall time ({} runs resumed); results in {}",
-        spec.id,
-        done.executed,
-        done.wall,
-        done.resumed,
-        p.shown.display()
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "{}: {} runs, {:.1} s of protocol wall time ({} runs resumed); results in {}",
+            spec.id,
+            done.executed,
+            done.wall,
+            done.resumed,
+            p.shown.display()
+        ))
     );
     super::outcome::print(&p.out, &p.shown, &before);
     if done.invalid > 0 {
@@ -393,12 +396,15 @@ fn run_and_report(
         p.runs.to_string()
     };
     eprintln!(
-        "{}: {} algorithms x {} puzzles x {runs} runs on {} threads -> {}",
-        spec.id,
-        spec.algorithms.len(),
-        p.loaded.puzzles.len(),
-        p.threads,
-        p.shown.display()
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "{}: {} algorithms x {} puzzles x {runs} runs on {} threads -> {}",
+            spec.id,
+            spec.algorithms.len(),
+            p.loaded.puzzles.len(),
+            p.threads,
+            p.shown.display()
+        ))
     );
     let (executed, resumed) = protocol.run(&runs_path, flags.resume, p.threads)?;
     // Protocol wall time: sessions that ran no run (a resume that only rebuilds the reports)
@@ -513,14 +519,17 @@ fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<Group>]) 
             let x = &g[a][i];
             let s = x.generations();
             println!(
-                "{:<12} {:<24} {:>4}/{:<4} {:>10} {:>10}",
-                alg.label,
-                p.id,
-                x.successes,
-                x.runs,
-                s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
-                s.filter(|s| s.n >= 2)
-                    .map_or("-".into(), |s| format!("{:.1}", s.sd)),
+                "{}",
+                sudoku_core::error::shown(&format!(
+                    "{:<12} {:<24} {:>4}/{:<4} {:>10} {:>10}",
+                    alg.label,
+                    p.id,
+                    x.successes,
+                    x.runs,
+                    s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
+                    s.filter(|s| s.n >= 2)
+                        .map_or("-".into(), |s| format!("{:.1}", s.sd)),
+                ))
             );
         }
     }

@@ -230,12 +230,18 @@ fn solve_external(
         .context("--command")?;
     let job = solver.run_job(puzzle, budget, req.seed, &mut NoObserver);
     if let Some(reason) = job.failure {
-        eprintln!("failed run: {reason}: {}", job.detail);
+        eprintln!(
+            "{}",
+            sudoku_core::error::shown(&format!("failed run: {reason}: {}", job.detail))
+        );
     }
     if !job.stderr.is_empty() {
         eprintln!(
-            "--- the solver's stderr ---\n{}",
-            String::from_utf8_lossy(&job.stderr)
+            "{}",
+            sudoku_core::error::shown_lines(&format!(
+                "--- the solver's stderr ---\n{}",
+                String::from_utf8_lossy(&job.stderr)
+            ))
         );
     }
     Ok(job.outcome)

@@ -405,7 +405,7 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
     let mut files = function_files_of(&meta, experiment, &groups)?;
     files.push((PathBuf::from(MARKER), marker_text(experiment, dir)));
     write_folder(out, &files)?;
-    println!(
+    let text = format!(
         "{} runs ({} algorithms x {} puzzles) of {} as IOHprofiler data in {}",
         runs.len(),
         groups.algorithms.len(),
@@ -413,6 +413,7 @@ pub fn export(dir: &Path, experiment: &str, out: &Path) -> Result<()> {
         dir.display(),
         out.display()
     );
+    println!("{}", sudoku_core::error::shown(&text));
     let names: Vec<PathBuf> = files.iter().map(|(rel, _)| rel.clone()).collect();
     super::print_written(out, &names);
     Ok(())

@@ -18,10 +18,11 @@ pub enum Format {
 /// Print (stdout) the files an export wrote, relative to its folder `out`, in one line.
 pub fn print_written(out: &std::path::Path, files: &[std::path::PathBuf]) {
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    println!(
+    let text = format!(
         "wrote {} files in {}: {}",
         names.len(),
         out.display(),
         names.join(", ")
     );
+    println!("{}", sudoku_core::error::shown(&text));
 }

@@ -240,12 +240,13 @@ pub fn export(format: Format, dir: &Path, experiment: &str, out: &Path) -> Resul
         write_atomic(&out.join(&name), text.as_bytes())?;
         written.push(name);
     }
-    println!(
+    let text = format!(
         "{} tables of {} as {ext} in {}",
         tables.len(),
         dir.display(),
         out.display()
     );
+    println!("{}", sudoku_core::error::shown(&text));
     super::print_written(out, &written);
     Ok(())
 }

@@ -50,6 +50,7 @@ pub fn write_run_log(
         super::io::write_atomic(&path, &bytes)
     })();
     if let Err(e) = written {
-        eprintln!("warning: cannot keep the log {}: {e:#}", path.display());
+        let text = format!("warning: cannot keep the log {}: {e:#}", path.display());
+        eprintln!("{}", sudoku_core::error::shown(&text));
     }
 }

@@ -81,10 +81,10 @@ impl Progress {
             match &bar {
                 Some(b) => {
                     b.set_position(self.effort.load(Ordering::Relaxed).min(self.total_effort));
-                    b.set_message(self.line());
+                    b.set_message(sudoku_core::error::shown(&self.line()));
                 }
                 None if last.elapsed() >= period => {
-                    eprintln!("{}", self.line());
+                    eprintln!("{}", sudoku_core::error::shown(&self.line()));
                     last = Instant::now();
                 }
                 None => {}

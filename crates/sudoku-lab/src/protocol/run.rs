@@ -264,7 +264,8 @@ impl<'a> Protocol<'a> {
             let rule = (budget.max_evaluations)
                 .and_then(|max| crate::algos::own_stopping_rule(&a.algorithm, &a.params, max));
             if let Some(rule) = rule {
-                eprintln!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
+                let text = format!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
+                eprintln!("{}", sudoku_core::error::shown(&text));
             }
         }
     }
@@ -308,7 +309,11 @@ impl<'a> Protocol<'a> {
         let empty = std::fs::metadata(runs_path).ok().map(|m| m.len() == 0);
         if empty.is_none() || (resume && empty == Some(true)) {
             if empty.is_some() {
-                eprintln!("{}: empty file: header written", runs_path.display());
+                let path = runs_path.display().to_string();
+                eprintln!(
+                    "{}: empty file: header written",
+                    sudoku_core::error::shown(&path)
+                );
             }
             write_atomic(runs_path, format!("{HEADER}\n").as_bytes())?;
             return Ok(done);

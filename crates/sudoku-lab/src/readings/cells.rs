@@ -373,6 +373,74 @@ mod tests {
         assert!(q < 0.5, "{q}");
     }
 
+    /// At the largest run count a published table may state, every test of a race gives a
+    /// p-value in [0, 1] (at 2^64 - 1, Fisher's margins overflowed: NaN, and no reading fitted);
+    /// above it the table is refused, naming the column and the line.
+    #[test]
+    fn p_values_are_numbers_up_to_the_run_limit() {
+        use crate::reports::groups::{parse_published, MAX_PUBLISHED_RUNS as M};
+        let head = "level,algorithm,runs,count,minimum,maximum,average,median,sd";
+        for (runs, count) in [(M, M), (M, 0), (M, 1), (M, M / 2), (M, M - 1), (2, 1)] {
+            let quantiles = format!("{head}\nEasy,X,{runs},{count},1,300,50,40,10\n");
+            let mean = format!("{head}\nEasy,X,{runs},{count},,,50,,10\n");
+            for text in [quantiles, mean] {
+                let row = parse_published(&text, "p").unwrap().remove(0);
+                for counter in [false, true] {
+                    let mut t = Target::new(0, &row, MAX2, 50_000).unwrap();
+                    t.counter = counter;
+                    for solved in [0, 1, 5, 10] {
+                        let mut x = Tally::default();
+                        for i in 0..10 {
+                            x.add(&t, i < solved, 20 + 30 * i, Some(i));
+                        }
+                        let mut tests = Vec::new();
+                        capped_tests(&t, &x, &mut tests);
+                        full_tests(&t, &x, &mut tests);
+                        assert!(!tests.is_empty());
+                        for test in &tests {
+                            assert!((0.0..=1.0).contains(&test.p), "{runs} {count}: {tests:?}");
+                        }
+                        assert!(holm_min(&tests).is_some_and(|(_, q)| (0.0..=1.0).contains(&q)));
+                    }
+                }
+            }
+        }
+        for (runs, count, column) in [(M + 1, 1, "runs"), (u64::MAX, u64::MAX, "runs")] {
+            let text = format!("{head}\nEasy,X,{runs},{count},1,300,50,40,10\n");
+            let e = parse_published(&text, "p").unwrap_err().to_string();
+            assert!(e.starts_with(&format!("p:2: column '{column}'")), "{e}");
+        }
+        let text = format!("{head}\nEasy,X,,{},1,300,50,40,10\n", M + 1);
+        let e = parse_published(&text, "p").unwrap_err().to_string();
+        assert!(e.starts_with("p:2: column 'count'"), "{e}");
+    }
+
+    /// Two rows of one cell (a duplicate, or two different ones) are refused, naming both
+    /// lines; rows of other cells are not.
+    #[test]
+    fn two_rows_of_one_cell_are_refused() {
+        use crate::reports::groups::parse_published;
+        let head = "level,algorithm,runs,count\n";
+        for (body, want) in [
+            (
+                "Easy,X,10,5\nEasy,X,10,5\n",
+                "p:2 and p:3: two rows of one cell",
+            ),
+            (
+                "Easy,X,10,5\n# c\nHard,X,10,1\nEasy,X,10,9\n",
+                "p:2 and p:5: two rows",
+            ),
+        ] {
+            let e = parse_published(&format!("{head}{body}"), "p").unwrap_err();
+            assert!(e.to_string().starts_with(want), "{e}");
+        }
+        let ok = "Easy,X,10,5\nEasy,Y,10,5\nHard,X,10,5\n";
+        assert_eq!(
+            parse_published(&format!("{head}{ok}"), "p").unwrap().len(),
+            3
+        );
+    }
+
     #[test]
     fn hostile_rows_are_refused() {
         assert!(Target::new(0, &row(101, 300.0, 50.0), Caps::default(), 10).is_err());

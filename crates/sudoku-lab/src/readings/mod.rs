@@ -9,12 +9,14 @@
 //!   appended as they finish, read back on `--resume`;
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
 //! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
-//! - [`summary`] - the races of a folder in one table (`readings-summary`).
+//! - [`summary`] - the races of a folder in one table (`readings-summary`);
+//! - [`md`] - input-derived text as it goes into their Markdown, escaped.
 //!
 //! It sits above the reports (it reads published tables with their parser) and below the
 //! site, which may show its folders.
 
 pub mod cells;
+pub mod md;
 pub mod outputs;
 pub mod race;
 pub mod space;
@@ -246,9 +248,9 @@ impl Setup {
         (self.entries.iter())
             .map(|a| {
                 format!(
-                    "`{}` (\"{}\")",
-                    a.label,
-                    a.paper_label.as_deref().unwrap_or("")
+                    "{} (\"{}\")",
+                    md::code(&a.label),
+                    md::text(a.paper_label.as_deref().unwrap_or(""))
                 )
             })
             .collect::<Vec<_>>()

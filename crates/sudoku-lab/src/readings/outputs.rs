@@ -302,7 +302,7 @@ fn cells_text(setup: &Setup, targets: &[Target]) -> String {
         let v = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x}"));
         s.push_str(&format!(
             "| {} | {} | {}/{} | {} | {} | {} | {} | {} |\n",
-            t.level,
+            super::md::text(&t.level),
             setup.loaded.puzzles[t.puzzle].id,
             r.count.map_or("-".into(), |c| c.to_string()),
             r.runs.map_or("-".into(), |c| c.to_string()),
@@ -342,7 +342,7 @@ fn report_text(f: &Findings) -> String {
     let plural = if setup.entries.len() > 1 { "s" } else { "" };
     let mut s = format!(
         "# Readings of {}: {} against the published column{plural}\n\n",
-        setup.request.spec.id,
+        super::md::text(&setup.request.spec.id),
         setup.names(),
     );
     if setup.entries.len() > 1 {
@@ -431,7 +431,7 @@ fn eliminations_text(f: &Findings) -> String {
     }
     s += "\n| cell (smallest adjusted p at elimination) | readings |\n|---|---|\n";
     for (cell, n) in &by_cell {
-        s += &format!("| {cell} | {n} |\n");
+        s += &format!("| {} | {n} |\n", super::md::text(cell));
     }
     s + "\n"
 }

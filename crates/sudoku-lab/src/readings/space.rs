@@ -24,7 +24,7 @@ impl Space {
     /// solver with the entry's other options.
     pub fn of(alg: &AlgorithmSpec, options: &[String]) -> Result<Space> {
         let (keys, values) = if !options.is_empty() {
-            parse_options(options)?
+            parse_options(alg, options)?
         } else if let Some(r) = &alg.readings {
             // The ambiguity table's order first (the spec's table is sorted by name).
             let table = crate::algos::ambiguities(&alg.algorithm);
@@ -146,7 +146,8 @@ impl Space {
                     self.keys.join(", ")
                 )
             })?;
-            let wanted = crate::algos::option_value(value.trim());
+            let wanted = raced_value(value.trim(), self.values[k].first())
+                .map_err(|e| anyhow::anyhow!("--synthetic: {key} = {value}: {e}"))?;
             choice[k] = (self.values[k].iter().position(|v| *v == wanted))
                 .with_context(|| format!("--synthetic: {key} = {value} is not among its values"))?;
         }
@@ -154,8 +155,12 @@ impl Space {
     }
 }
 
-/// `--options KEY=V1,V2` (repeatable) as keys and values, each key once.
-fn parse_options(options: &[String]) -> Result<(Vec<String>, Vec<Vec<toml::Value>>)> {
+/// `--options KEY=V1,V2` (repeatable) as keys and values, each key once, each value read as
+/// the option's TOML type ([`raced_value`], [`known_value`]).
+fn parse_options(
+    alg: &AlgorithmSpec,
+    options: &[String],
+) -> Result<(Vec<String>, Vec<Vec<toml::Value>>)> {
     let mut keys: Vec<String> = Vec::new();
     let mut values = Vec::new();
     for o in options {
@@ -166,9 +171,19 @@ fn parse_options(options: &[String]) -> Result<(Vec<String>, Vec<Vec<toml::Value
         if key.is_empty() || keys.contains(&key) {
             bail!("--options '{o}': the key is empty or named twice");
         }
+        let texts: Vec<&str> = list.split(',').map(str::trim).collect();
+        let literals: Vec<toml::Value> = texts.iter().map(|t| literal(t)).collect();
+        // Without a known value, a float among the values makes the option a float one.
+        let like = known_value(alg, &key).or_else(|| {
+            (literals.iter())
+                .find(|v| v.is_float())
+                .cloned()
+                .or_else(|| literals.first().cloned())
+        });
         let mut vs: Vec<toml::Value> = Vec::new();
-        for v in list.split(',').map(str::trim) {
-            let v = crate::algos::option_value(v);
+        for t in texts {
+            let v = raced_value(t, like.as_ref())
+                .map_err(|e| anyhow::anyhow!("--options '{o}': value {t}: {e}"))?;
             if vs.contains(&v) {
                 bail!("--options '{o}': value {v} appears twice");
             }
@@ -178,6 +193,61 @@ fn parse_options(options: &[String]) -> Result<(Vec<String>, Vec<Vec<toml::Value
         values.push(vs);
     }
     Ok((keys, values))
+}
+
+/// The value an option of `alg` is known to take, whose TOML type raced values take: the
+/// entry's own (its `params`), else the first of the algorithm's ambiguity table.
+pub fn known_value(alg: &AlgorithmSpec, key: &str) -> Option<toml::Value> {
+    let table = crate::algos::ambiguities(&alg.algorithm);
+    (alg.params.get(key).cloned()).or_else(|| {
+        (table.iter().find(|a| a.key == key))
+            .and_then(|a| a.values.first())
+            .map(|v| crate::algos::option_value(v))
+    })
+}
+
+/// A value's text as a TOML scalar: an integer, float, boolean or quoted string as TOML
+/// reads it (`0.5`, `1e-3`, `true`, `"a b"`), anything else (a bare word; `nan` and `inf`,
+/// which no option takes) the word as a string.
+fn literal(text: &str) -> toml::Value {
+    let word = || toml::Value::String(text.to_string());
+    let Ok(mut table) = toml::from_str::<toml::Table>(&format!("v = {text}")) else {
+        return word();
+    };
+    match table.remove("v") {
+        Some(v @ (toml::Value::Integer(_) | toml::Value::Boolean(_) | toml::Value::String(_)))
+            if table.is_empty() =>
+        {
+            v
+        }
+        Some(toml::Value::Float(f)) if table.is_empty() && f.is_finite() => toml::Value::Float(f),
+        _ => word(),
+    }
+}
+
+/// A raced value `text` as the TOML type of `like` (the option's known value; without one,
+/// as TOML reads it): a whole number for a float option is that float, any text for a string
+/// option is that text; a value of another type is refused (its type named).
+pub fn raced_value(text: &str, like: Option<&toml::Value>) -> Result<toml::Value, String> {
+    let v = literal(text);
+    let Some(like) = like else {
+        return Ok(v);
+    };
+    Ok(match (like, v) {
+        (toml::Value::String(_), toml::Value::String(s)) => toml::Value::String(s),
+        (toml::Value::String(_), _) => toml::Value::String(text.to_string()),
+        (toml::Value::Float(_), toml::Value::Integer(i)) => toml::Value::Float(i as f64),
+        // A spec may write a float option's value as a whole number (`alpha = 1`): a raced
+        // float is left to the option's parser, which refuses it for an integer option.
+        (toml::Value::Integer(_), v @ toml::Value::Float(_)) => v,
+        (like, v) if like.same_type(&v) || !is_scalar(like) => v,
+        (like, _) => return Err(format!("not of the option's type ({})", like.type_str())),
+    })
+}
+
+/// Whether `v` is a TOML scalar an option value may be (not an array, table or date).
+fn is_scalar(v: &toml::Value) -> bool {
+    v.is_str() || v.is_integer() || v.is_float() || v.is_bool()
 }
 
 /// A value as readings.csv and the report print it: a string without its quotes.
@@ -212,6 +282,59 @@ mod tests {
             s.find("elitism=best,success_generation=completed").unwrap(),
             192 + 1
         );
+    }
+
+    /// Raced values take the option's TOML type: floats (RESEDA's `alpha`, a float of the
+    /// entry's params or not set at all), integers, booleans, and strings of the ambiguity
+    /// table even where they read as numbers; a value of another type is refused.
+    #[test]
+    fn raced_values_take_the_options_type() {
+        let reseda = |params: &str| -> AlgorithmSpec {
+            toml::from_str(&format!(
+                "label = \"x\"\nalgorithm = \"reseda\"\nmax_generations = 10\nparams = {{ {params} }}"
+            ))
+            .unwrap()
+        };
+        let o = |v: &str| vec![v.to_string()];
+        let f = toml::Value::Float;
+        for params in ["", "alpha = 0.9", "alpha = 1"] {
+            let s = Space::of(&reseda(params), &o("alpha=0.5,0.9")).unwrap();
+            assert_eq!(s.values[0], [f(0.5), f(0.9)], "{params}");
+            assert_eq!(s.params(1)["alpha"], f(0.9));
+            assert_eq!(s.texts(0), ["0.5"]);
+            assert_eq!(s.find("alpha=0.9").unwrap(), 1);
+        }
+        let s = Space::of(&reseda("alpha = 0.9"), &o("alpha=1,0.25")).unwrap();
+        assert_eq!(s.values[0], [f(1.0), f(0.25)]);
+        assert_eq!(s.find("alpha=1").unwrap(), 0);
+        let s = Space::of(&reseda(""), &o("alpha=1,1e-1")).unwrap();
+        assert_eq!(s.values[0], [f(1.0), f(0.1)]);
+        let s = Space::of(&reseda(""), &o("samples=10,20")).unwrap();
+        assert_eq!(
+            s.values[0],
+            [toml::Value::Integer(10), toml::Value::Integer(20)]
+        );
+        let s = Space::of(&reseda(""), &o("zones=0,3")).unwrap();
+        assert_eq!(s.len(), 2);
+        for bad in [
+            "samples=1.5",
+            "alpha=0.5,best",
+            "alpha=nan",
+            "alpha=0.5,0.50",
+            "strategy=1",
+        ] {
+            assert!(Space::of(&reseda(""), &o(bad)).is_err(), "{bad}");
+        }
+        assert!(Space::of(&reseda("samples = 10"), &o("samples=1.5")).is_err());
+        let e = Space::of(&reseda("samples = 10"), &o("samples=true")).unwrap_err();
+        assert!(
+            e.to_string().contains("not of the option's type (integer)"),
+            "{e}"
+        );
+        // A string option keeps its words, numbers included.
+        let s = Space::of(&ret_ga(), &o("elitism=alternate,best")).unwrap();
+        assert_eq!(s.texts(1), ["best"]);
+        assert_eq!(raced_value("1.5", Some(&"a".into())), Ok("1.5".into()));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! hostile: a symlink, a wrong header, a second row or a malformed field is refused, naming
 //! the file and line, and nothing is written.
 
+use super::md;
 use super::outputs::RACE_HEADER;
 use crate::protocol::io::{check_regular, write_atomic_with};
 use anyhow::{bail, Context, Result};
@@ -325,9 +326,15 @@ fn joint_markdown(j: &Joint, races: usize) -> String {
         return s + "No reading survived every race.\n";
     }
     let keys = j.header.len() - races - 1;
+    let cells = |r: &[String]| {
+        r.iter()
+            .map(|c| md::text(c))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
     s += &format!(
         "| {} |\n|{}\n",
-        j.header[..keys].join(" | "),
+        cells(&j.header[..keys]),
         "---|".repeat(keys)
     );
     for r in j
@@ -336,7 +343,7 @@ fn joint_markdown(j: &Joint, races: usize) -> String {
         .filter(|r| r.last().map(String::as_str) == Some("survived"))
         .take(50)
     {
-        s += &format!("| {} |\n", r[..keys].join(" | "));
+        s += &format!("| {} |\n", cells(&r[..keys]));
     }
     s
 }
@@ -363,24 +370,27 @@ fn markdown(rows: &[RaceRow]) -> String {
     }
     s += "| race | experiment | entries | readings | survived | hidden | hidden reading | others eliminated | runs | generations | share of the full factorial (estimate; against its upper bound) |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
+        // Every field as Markdown text: race.csv is hostile (it may hold a link, HTML or a `|`).
+        let get = |key: &str| md::text(r.get(key));
         let share = r.get("others_eliminated_share");
         let others = match share.parse::<f64>() {
-            Ok(x) => format!("{} ({:.1} %)", r.get("others_eliminated"), 100.0 * x),
+            Ok(x) => format!("{} ({:.1} %)", get("others_eliminated"), 100.0 * x),
             Err(_) => "-".into(),
         };
         s += &format!(
-            "| [{f}]({f}/report.md) | {} | {} | {} | {} | {} | {} | {others} | {} | {} | {:.2} %; {:.2} % |\n",
-            r.get("experiment"),
-            r.get("entries"),
-            r.get("readings"),
-            r.get("survived"),
-            or_dash(r.get("hidden")),
-            or_dash(r.get("hidden_status")),
-            r.get("runs"),
-            r.get("generations"),
+            "| [{f}]({h}/report.md) | {} | {} | {} | {} | {} | {} | {others} | {} | {} | {:.2} %; {:.2} % |\n",
+            get("experiment"),
+            get("entries"),
+            get("readings"),
+            get("survived"),
+            or_dash(&get("hidden")),
+            or_dash(&get("hidden_status")),
+            get("runs"),
+            get("generations"),
             100.0 * r.num("share_of_factorial"),
             100.0 * r.num("share_of_factorial_min"),
-            f = r.folder,
+            f = md::text(&r.folder),
+            h = md::href(&r.folder),
         );
     }
     s

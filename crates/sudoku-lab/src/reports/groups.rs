@@ -182,10 +182,34 @@ const PUBLISHED_COLUMNS: [&str; 12] = [
     "ets_s",
 ];
 
+/// The most runs (and successful runs) a published row may state. Papers report hundreds or
+/// thousands; a count near 2^64 would overflow the margins of Fisher's exact test (a NaN
+/// p-value, which rejects every reading), and its log-gamma terms lose their precision long
+/// before that. At this bound every test of a race gives a p-value in [0, 1].
+pub const MAX_PUBLISHED_RUNS: u64 = 1_000_000_000;
+
 /// A published table in the Table 1 layout; errors name `name` (the spec key and the file)
-/// and the line, and never repeat the file's text ([`super::published_csv`]).
+/// and the line, and never repeat the file's text ([`super::published_csv`]). Refused: a
+/// `runs` or `count` above [`MAX_PUBLISHED_RUNS`], and two rows of one cell (the same
+/// `level` and `algorithm`: a duplicated row would be tested twice, halving the threshold of
+/// every other test; two different rows contradict each other).
 pub fn parse_published(text: &str, name: &str) -> Result<Vec<PublishedRow>> {
-    let rows =
+    let rows: Vec<(u64, PublishedRow)> =
         super::published_csv::read_rows(text, name, &PUBLISHED_COLUMNS, &["level", "algorithm"])?;
+    let mut cells: HashMap<(&str, &str), u64> = HashMap::new();
+    for (line, r) in &rows {
+        for (key, value) in [("runs", r.runs), ("count", r.count)] {
+            if let Some(v) = value.filter(|v| *v > MAX_PUBLISHED_RUNS) {
+                bail!(
+                    "{name}:{line}: column '{key}': {v} runs are over the limit of {MAX_PUBLISHED_RUNS}"
+                );
+            }
+        }
+        if let Some(first) = cells.insert((&r.level, &r.algorithm), *line) {
+            bail!(
+                "{name}:{first} and {name}:{line}: two rows of one cell (the same level and algorithm); a published table has one row per cell"
+            );
+        }
+    }
     Ok(rows.into_iter().map(|(_, r)| r).collect())
 }

@@ -45,16 +45,35 @@ pub fn read_rows<T: DeserializeOwned>(
     let mut out = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
+            let line = e.position().map_or(0, |p| line_of(text, p));
             anyhow::anyhow!("{name}:{line}: {}", record_error(&e))
         })?;
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = rec.position().map_or(0, |p| line_of(text, p));
         let row: T = rec
             .deserialize(Some(&headers))
             .map_err(|e| anyhow::anyhow!("{name}:{line}: {}", field_error(&e, &headers)))?;
         out.push((line, row));
     }
     Ok(out)
+}
+
+/// The line of the record at `p`: the csv reader starts a record that follows a comment line
+/// (or a blank one) at that line, so such lines are skipped here.
+fn line_of(text: &str, p: &csv::Position) -> u64 {
+    let Some(mut at) = usize::try_from(p.byte()).ok().filter(|&b| b <= text.len()) else {
+        return p.line();
+    };
+    let skipped = |rest: &str| rest.starts_with('#') || rest.starts_with(['\n', '\r']);
+    while skipped(&text[at..]) {
+        match text[at..].find('\n') {
+            Some(end) => at += end + 1,
+            None => break,
+        }
+    }
+    1 + text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64
 }
 
 /// A record that cannot be read: what is wrong, without its text.
@@ -135,5 +154,17 @@ mod tests {
         let rows = read_rows::<Row>("# c\na,b\nx,1.5\n", "f", &["a", "b"], &["a"]).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].0, 3);
+    }
+
+    /// Rows are numbered by their line in the file, comment and blank lines counted (the csv
+    /// reader gives a row that follows one the line of that comment).
+    #[test]
+    fn rows_have_their_lines() {
+        let text = "a,b\nx,1\n# c\ny,2\n\n# d\r\n# e\nz,3\nw,4\n";
+        let rows = read_rows::<Row>(text, "f", &["a", "b"], &["a"]).unwrap();
+        let lines: Vec<u64> = rows.iter().map(|r| r.0).collect();
+        assert_eq!(lines, [2, 4, 8, 9]);
+        let e = read_rows::<Row>("a,b\nx,1\n# c\ny,2,3\n", "f", &["a", "b"], &["a"]);
+        assert!(e.unwrap_err().to_string().starts_with("f:4: 3 fields"));
     }
 }

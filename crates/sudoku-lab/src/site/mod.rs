@@ -140,7 +140,8 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     for e in &experiments {
         let (body, miss) = experiment_page(e, &base, results);
         for m in &miss {
-            eprintln!("warning: {}: image {m} not found", e.dir.display());
+            let text = format!("warning: {}: image {m} not found", e.dir.display());
+            eprintln!("{}", sudoku_core::error::shown(&text));
         }
         missing += miss.len();
         let name = format!("{}.html", e.folder);
@@ -166,10 +167,20 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         write_readings_block(&out, block, readme.as_deref())?;
     }
     let removed = remove_stale(&out, &written)?;
-    println!(
-        "{}: index.html, findings.html, findings.md, findings-summary.md and {} experiment pages{}{}",
+    let done = done_line(&out, experiments.len(), removed, missing);
+    println!("{}", sudoku_core::error::shown(&done));
+    Ok(if missing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What `report` wrote, in one line (the folder may hold any character: escaped by the caller).
+fn done_line(out: &Path, pages: usize, removed: usize, missing: usize) -> String {
+    format!(
+        "{}: index.html, findings.html, findings.md, findings-summary.md and {pages} experiment pages{}{}",
         out.display(),
-        experiments.len(),
         if removed > 0 {
             format!(", {removed} stale page(s) removed")
         } else {
@@ -180,12 +191,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         } else {
             String::new()
         }
-    );
-    Ok(if missing > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    )
 }
 
 /// The findings entries of the experiments.
@@ -256,13 +262,19 @@ fn update_block(readme: &Path, start: &str, end: &str, block: &str) -> Result<()
     }
     if !summary::generated_between(&text, start, end) {
         eprintln!(
-            "warning: {}: the block between {start} and {end} holds text not written by \
+            "{}",
+            sudoku_core::error::shown(&format!(
+                "warning: {}: the block between {start} and {end} holds text not written by \
              `sudoku-lab report`; left as it is (move that text outside the markers, then rerun)",
-            readme.display(),
+                readme.display(),
+            ))
         );
     } else if let Some(new) = summary::with_block_between(&text, start, end, block) {
         write_atomic(readme, new.as_bytes())?;
-        println!("{}: block {start} updated", readme.display());
+        println!(
+            "{}",
+            sudoku_core::error::shown(&format!("{}: block {start} updated", readme.display()))
+        );
     }
     Ok(())
 }
@@ -331,7 +343,13 @@ fn load_all(results: &Path) -> Result<Vec<Experiment>> {
         let dir = entry.path();
         if !entry.file_type()?.is_dir() {
             if entry.file_type()?.is_symlink() {
-                eprintln!("warning: {}: a symlink, skipped", dir.display());
+                eprintln!(
+                    "{}",
+                    sudoku_core::error::shown(&format!(
+                        "warning: {}: a symlink, skipped",
+                        dir.display()
+                    ))
+                );
             }
             continue;
         }
@@ -354,7 +372,13 @@ fn regular_files(dir: &Path) -> Result<Vec<String>> {
         let name = e.file_name().to_string_lossy().into_owned();
         let t = e.file_type()?;
         if t.is_symlink() {
-            eprintln!("warning: {}: a symlink, skipped", e.path().display());
+            eprintln!(
+                "{}",
+                sudoku_core::error::shown(&format!(
+                    "warning: {}: a symlink, skipped",
+                    e.path().display()
+                ))
+            );
         } else if t.is_file() && !name.starts_with('.') {
             files.push(name);
         }
