@@ -354,6 +354,11 @@ pub struct ReadingsArgs {
     /// Family-wise error rate of a reading's elimination over the whole race.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// The statistical procedure: v2 (alpha spent over rounds, the guarded mean test; the
+    /// default of a new race) or v1 (Bonferroni over every look, Welch). Default: a resumed
+    /// folder's own (v1 where its settings.json names none), else v2.
+    #[arg(long, value_name = "v1|v2")]
+    pub procedure: Option<String>,
     /// Output folder (default `results/readings-<id>-<label>/`).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -16,6 +16,7 @@
 
 pub mod cells;
 pub mod outputs;
+pub mod procedure;
 pub mod race;
 pub mod space;
 pub mod store;
@@ -58,6 +59,8 @@ pub struct Request {
     /// [`Setup::shared_runs`].
     pub share: bool,
     pub alpha: f64,
+    /// The statistical procedure ([`procedure`]).
+    pub procedure: procedure::Procedure,
 }
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master
