@@ -6,14 +6,14 @@
 //! right-skewed observations, a low sample mean comes with a low sample SD, so the
 //! statistic's lower tail is far heavier than Student's t: at nominal 1e-5, 5 lognormal
 //! observations (coefficient of variation 1) against 100 reject about a thousand times too
-//! often. This test uses the larger of the two sample variances for our side,
+//! often; the same happens the other way round with few reference observations against many
+//! of ours. This test uses the larger of the two sample variances on both sides,
 //!
-//! `T = (mean1 - mean2) / sqrt(max(sd1^2, sd2^2) / n1 + sd2^2 / n2)`,
+//! `T = (mean1 - mean2) / sqrt(max(sd1^2, sd2^2) (1 / n1 + 1 / n2))`,
 //!
-//! where side 2 is the reference (the paper's), and refers `|T|` to Student's t with
-//! `min(n1, n2) - 1` degrees of freedom. A low mean of ours no longer shrinks the
-//! denominator below the reference's spread; a high one comes with a high SD, which only
-//! lowers `|T|`. It is not exact for any family: its size at the levels a race uses is
+//! and refers `|T|` to Student's t with `min(n1, n2) - 1` degrees of freedom. A low mean of
+//! the small sample no longer shrinks the denominator below the other sample's spread; a
+//! high one comes with a high SD, which only lowers `|T|`. It is not exact for any family: its size at the levels a race uses is
 //! measured by simulation (lognormal, gamma and heavy-tailed generations, few and many
 //! observations) in the crate that races readings, and those simulations are tests.
 
@@ -57,8 +57,8 @@ pub fn guarded_mean_test(
             "both standard deviations are zero",
         ));
     }
-    let var1 = (sd1 * sd1).max(sd2 * sd2);
-    let se = (var1 / n1 as f64 + sd2 * sd2 / n2 as f64).sqrt();
+    let var = (sd1 * sd1).max(sd2 * sd2);
+    let se = (var * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
     let t = (mean1 - mean2) / se;
     let df = (n1.min(n2) - 1) as f64;
     let dist = StudentsT::new(0.0, 1.0, df).map_err(|_| StatsError::InvalidValue {

@@ -128,6 +128,38 @@ fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     serde_json::to_string(&v).unwrap_or_default() + "\n"
 }
 
+/// `sudoku-lab readings-calibration`: the simulation study of the race engine.
+pub fn calibration(a: &super::args::ReadingsCalibrationArgs) -> Result<ExitCode> {
+    use crate::readings::{calibration, calibration_report};
+    if a.replicates == 0 || a.replicates > 1_000_000 {
+        bail!("--replicates {} must be between 1 and 10^6", a.replicates);
+    }
+    if !(a.alpha > 0.0 && a.alpha < 1.0) {
+        bail!("--alpha {} is not between 0 and 1", a.alpha);
+    }
+    let mut scenarios = calibration::scenarios();
+    for name in &a.scenarios {
+        if !scenarios.iter().any(|s| s.name == name) {
+            let all: Vec<&str> = scenarios.iter().map(|s| s.name).collect();
+            bail!(
+                "--scenarios: '{name}' is not a scenario ({})",
+                all.join(", ")
+            );
+        }
+    }
+    if !a.scenarios.is_empty() {
+        scenarios.retain(|s| a.scenarios.iter().any(|n| n == s.name));
+    }
+    let threads = threads(a.threads)?;
+    let rates = calibration::study(&scenarios, a.replicates, a.seed, a.alpha, threads)?;
+    calibration_report::write(&a.out, &scenarios, &rates, a.seed)?;
+    println!(
+        "{}: error-rates.csv, error-rates.png, report.md",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `sudoku-lab readings-summary DIR`.
 pub fn summary(dir: &Path) -> Result<ExitCode> {
     let n = crate::readings::summary::write(dir)?;
