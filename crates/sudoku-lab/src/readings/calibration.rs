@@ -548,8 +548,7 @@ mod tests {
         let reps = 3000;
         for (i, &p) in [0.09, 0.5, 0.94].iter().enumerate() {
             let mut rng = rng_from_seed(replicate_seed(12, i, 0));
-            let count =
-                |n: u64, rng: &mut Rng| (0..n).filter(|_| uniform(rng) < p).count() as u64;
+            let count = |n: u64, rng: &mut Rng| (0..n).filter(|_| uniform(rng) < p).count() as u64;
             let (mut at_1, mut at_race, mut cap) = (0, 0, 0);
             for _ in 0..reps {
                 let (a, b) = (count(20, &mut rng), count(100, &mut rng));
