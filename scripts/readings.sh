@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reading searches of issue 22, each a `sudoku-lab readings` race into results/:
 #
-#   scripts/readings.sh [--bin PATH] [--threads N] [NAME...]
+#   scripts/readings.sh [--bin PATH] [--threads N] [--procedure v1|v2] [NAME...]
 #
 # NAME (default: every race below, cheapest first):
 #   validation-reseda   synthetic RESEDA tables from 3 hidden readings (Table 2's rows)
@@ -17,16 +17,22 @@
 # Every race resumes from its folder (--resume): an interrupted search goes on where it
 # stopped, and a finished one rewrites its outputs from its runs.csv without running anything.
 # The folders of several races get summary.csv/summary.md (`sudoku-lab readings-summary`).
+# --procedure P re-races each named race under the statistical procedure P (docs/readings.md):
+# a folder made under another procedure starts over (--fresh), one already made under P
+# resumes. Without it, each folder keeps its own procedure (v1 for the races committed
+# before v2) and a new folder gets v2. E.g. `scripts/readings.sh --procedure v2 ret-ga`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/sudoku-lab
 threads=()
+procedure=""
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
     --threads) threads=(--threads "$2"); shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --procedure) procedure=$2; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "readings.sh: unknown flag $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -35,7 +41,24 @@ done
 if [ ! -x "$bin" ]; then
   cargo build --release --locked -p sudoku-lab >&2
 fi
-race() { "$bin" readings "$@" "${threads[@]}" --resume; }
+race() {
+  if [ -z "$procedure" ]; then
+    "$bin" readings "$@" "${threads[@]}" --resume
+    return
+  fi
+  # The folder (after --out): resume it only when it was made under this procedure (v1 is
+  # a settings.json without "procedure").
+  local out="" prev=""
+  for a in "$@"; do [ "$prev" = --out ] && out=$a; prev=$a; done
+  local mode=--fresh
+  if [ -n "$out" ] && [ -f "$out/settings.json" ]; then
+    if grep -q "\"procedure\": \"$procedure\"" "$out/settings.json" ||
+       { [ "$procedure" = v1 ] && ! grep -q '"procedure"' "$out/settings.json"; }; then
+      mode=--resume
+    fi
+  fi
+  "$bin" readings "$@" "${threads[@]}" --procedure "$procedure" "$mode"
+}
 
 for name in "${names[@]}"; do
   case "$name" in

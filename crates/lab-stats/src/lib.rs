@@ -51,10 +51,12 @@ mod error;
 mod friedman;
 mod holm;
 mod hypothesis;
+mod mean_test;
 mod pi;
 mod posthoc;
 mod power;
 mod ranking;
+mod sequential;
 mod signed_rank;
 mod studentized_range;
 mod survival;
@@ -76,6 +78,7 @@ pub use hypothesis::{
     binomial_test_two_sided, fisher_exact_less, fisher_exact_two_sided, mann_whitney_u,
     welch_t_test, MannWhitneyResult, WelchResult,
 };
+pub use mean_test::guarded_mean_test;
 pub use pi::{performance_index, pi_curve, PiCase, PuzzleStats};
 pub use posthoc::{
     cd_cliques, cd_cliques_from_matrix, holm_not_different, nemenyi_critical_difference,
@@ -84,6 +87,7 @@ pub use posthoc::{
 pub use power::{
     cohens_h, mann_whitney_runs, normal_quantile, two_proportion_power, two_proportion_runs,
 };
+pub use sequential::{round_alphas, spent as alpha_spent, Spending};
 pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};
 pub use studentized_range::{studentized_range_cdf, studentized_range_quantile};
 pub use survival::{

@@ -197,6 +197,10 @@ fn bad_requests_are_one_line_errors() {
             "--synthetic",
         ),
         (vec!["--algorithm", "ret", "--max-runs", "0"], "--max-runs"),
+        (
+            vec!["--algorithm", "ret", "--procedure", "v3"],
+            "--procedure",
+        ),
     ] {
         let mut cmd = bin();
         cmd.arg("readings")
@@ -526,10 +530,17 @@ params = { population = 200, diversity = "bucketing" }
 /// run (`--no-curtail`), with no more runs; and it is the same on 1 and 2 threads.
 #[test]
 fn curtailed_races_eliminate_as_complete_ones() {
+    for p in ["v1", "v2"] {
+        curtailed_race_eliminates_as_complete_one(p);
+    }
+}
+
+fn curtailed_race_eliminates_as_complete_one(procedure: &str) {
     let dir = fixture();
-    race(&dir, "cut", &["--threads", "2"]);
-    race(&dir, "cut1", &["--threads", "1"]);
-    race(&dir, "all", &["--no-curtail", "--threads", "2"]);
+    let with = |extra: &[&'static str]| [&["--procedure", procedure][..], extra].concat();
+    race(&dir, "cut", &with(&["--threads", "2"]));
+    race(&dir, "cut1", &with(&["--threads", "1"]));
+    race(&dir, "all", &with(&["--no-curtail", "--threads", "2"]));
     for f in ["runs.csv", "readings.csv"] {
         assert_eq!(read(&dir, "cut", f), read(&dir, "cut1", f), "{f}");
     }
@@ -545,10 +556,40 @@ fn curtailed_races_eliminate_as_complete_ones() {
     // On this instance two readings are decided after 2 of their 4 first-round runs on Easy.
     assert!(
         runs("cut") < runs("all"),
-        "{} >= {}",
+        "{procedure}: {} >= {}",
         runs("cut"),
         runs("all")
     );
+}
+
+/// A new race is procedure v2, recorded in settings.json and command.json; `--resume`
+/// without the flag keeps a folder's procedure (v1 where its settings name none, as the
+/// committed races' do: `committed_races_are_current` replays them so), and a hostile
+/// procedure in a folder's settings is refused naming the file.
+#[test]
+fn the_procedure_is_versioned() {
+    let dir = fixture();
+    race(&dir, "new", &[]);
+    assert!(read(&dir, "new", "settings.json").contains("\"procedure\": \"v2\""));
+    assert!(read(&dir, "new", "command.json").contains("\"--procedure\",\"v2\""));
+    assert!(read(&dir, "new", "report.md").contains("Procedure v2"));
+    race(&dir, "old", &["--procedure", "v1"]);
+    assert!(!read(&dir, "old", "settings.json").contains("procedure"));
+    assert!(!read(&dir, "old", "command.json").contains("procedure"));
+    let report = read(&dir, "old", "report.md");
+    race(&dir, "old", &["--resume"]);
+    assert_eq!(read(&dir, "old", "report.md"), report);
+    let meta = dir.join("old/settings.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(&meta, text.replacen('{', "{\"procedure\": \"rm -rf\",", 1)).unwrap();
+    let mut cmd = bin();
+    cmd.arg("readings")
+        .arg(dir.join("spec.toml"))
+        .args(["--algorithm", "ret", "--rounds", "4,8", "--resume", "--out"])
+        .arg(dir.join("old"));
+    let o = run(&mut cmd);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("settings.json"), "{}", stderr(&o));
 }
 
 /// The same on rows that print only a count and a mean (RESEDA's), where full-budget runs are

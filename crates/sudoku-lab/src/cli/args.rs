@@ -152,6 +152,10 @@ pub enum Command {
     /// The races of a folder in one table: summary.csv and summary.md (from each race
     /// folder's race.csv), with how often a synthetic race kept its hidden reading.
     ReadingsSummary(ReadingsSummaryArgs),
+    /// The race engine's error rates measured by simulation: error-rates.csv, a chart and
+    /// report.md (false elimination of a reading that follows the paper's distribution, and
+    /// power, under procedures v1 and v2, on tables shaped like the papers').
+    ReadingsCalibration(ReadingsCalibrationArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
     /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
@@ -285,6 +289,28 @@ mod tests {
 }
 
 #[derive(Args, Clone, Debug)]
+pub struct ReadingsCalibrationArgs {
+    /// Replicates per scenario (each races three readings under both procedures).
+    #[arg(long, default_value_t = 1000)]
+    pub replicates: u64,
+    /// The study's seed (replicate k of scenario i has a seed derived from it, i and k).
+    #[arg(long, default_value_t = 20261127)]
+    pub seed: u64,
+    /// The race's alpha.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Only these scenarios (comma-separated names; default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub scenarios: Vec<String>,
+    /// Output folder.
+    #[arg(long, default_value = "results/readings-calibration")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Clone, Debug)]
 pub struct ReadingsSummaryArgs {
     /// A folder whose subfolders are races (each with its race.csv).
     pub dir: PathBuf,
@@ -354,6 +380,11 @@ pub struct ReadingsArgs {
     /// Family-wise error rate of a reading's elimination over the whole race.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// The statistical procedure: v2 (alpha spent over rounds, the guarded mean test; the
+    /// default of a new race) or v1 (Bonferroni over every look, Welch). Default: a resumed
+    /// folder's own (v1 where its settings.json names none), else v2.
+    #[arg(long, value_name = "v1|v2")]
+    pub procedure: Option<String>,
     /// Output folder (default `results/readings-<id>-<label>/`).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -76,6 +76,7 @@ pub fn run() -> ExitCode {
         }),
         args::Command::Readings(a) => readings::readings(&a),
         args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
+        args::Command::ReadingsCalibration(a) => readings::calibration(&a),
         args::Command::List => list::list(),
         args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
         args::Command::Bench { quick } => bench::run(quick),

@@ -4,6 +4,7 @@
 use super::args::ReadingsArgs;
 use crate::protocol::lock::Lock;
 use crate::readings::outputs::{self, Findings};
+use crate::readings::procedure::Procedure;
 use crate::readings::race::{rounds, Race};
 use crate::readings::store::Store;
 use crate::readings::{default_out, md, synthetic, Request, Setup};
@@ -20,7 +21,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     let (spec, base) = load_spec(&a.experiment)?;
     check_numbers(a)?;
     let published = a.published.as_deref().map(read_published).transpose()?;
-    let setup = Setup::new(Request {
+    let mut setup = Setup::new(Request {
         spec,
         base,
         algorithm: a.algorithm.clone(),
@@ -33,6 +34,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         curtail: !a.no_curtail,
         share: !a.no_shared_runs,
         alpha: a.alpha,
+        procedure: Procedure::V2,
     })?;
     let threads = threads(a.threads)?;
     if let Some(available) = crate::algos::available_memory() {
@@ -62,8 +64,10 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         };
         default_out(&setup.request.spec.id, label, hidden.is_some())
     });
+    setup.request.procedure = procedure(a, &out)?;
     let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
-    crate::protocol::io::write_atomic(&out.join("command.json"), command(a).as_bytes())?;
+    let command = command(a, setup.request.procedure);
+    crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let rows = match hidden {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
         None => setup.rows.clone(),
@@ -94,7 +98,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
 /// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
 /// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
 /// so for every committed race, so the committed outputs are the code's).
-fn command(a: &ReadingsArgs) -> String {
+fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
     arg("--algorithm", a.algorithm.clone());
@@ -112,6 +116,10 @@ fn command(a: &ReadingsArgs) -> String {
     arg("--cap", a.cap.to_string());
     arg("--mean-cap", a.mean_cap.to_string());
     arg("--alpha", a.alpha.to_string());
+    // v1 is what a folder without the flag replays as (races made before the versions).
+    if procedure != Procedure::V1 {
+        arg("--procedure", procedure.name().to_string());
+    }
     if let Some(h) = &a.synthetic {
         arg("--synthetic", h.clone());
     }
@@ -125,6 +133,38 @@ fn command(a: &ReadingsArgs) -> String {
         v.push("--no-shared-runs".into());
     }
     serde_json::to_string(&v).unwrap_or_default() + "\n"
+}
+
+/// `sudoku-lab readings-calibration`: the simulation study of the race engine.
+pub fn calibration(a: &super::args::ReadingsCalibrationArgs) -> Result<ExitCode> {
+    use crate::readings::{calibration, calibration_report};
+    if a.replicates == 0 || a.replicates > 1_000_000 {
+        bail!("--replicates {} must be between 1 and 10^6", a.replicates);
+    }
+    if !(a.alpha > 0.0 && a.alpha < 1.0) {
+        bail!("--alpha {} is not between 0 and 1", a.alpha);
+    }
+    let mut scenarios = calibration::scenarios();
+    for name in &a.scenarios {
+        if !scenarios.iter().any(|s| s.name == name) {
+            let all: Vec<&str> = scenarios.iter().map(|s| s.name).collect();
+            bail!(
+                "--scenarios: '{name}' is not a scenario ({})",
+                all.join(", ")
+            );
+        }
+    }
+    if !a.scenarios.is_empty() {
+        scenarios.retain(|s| a.scenarios.iter().any(|n| n == s.name));
+    }
+    let threads = threads(a.threads)?;
+    let rates = calibration::study(&scenarios, a.replicates, a.seed, a.alpha, threads)?;
+    calibration_report::write(&a.out, &scenarios, &rates, a.seed)?;
+    println!(
+        "{}: error-rates.csv, error-rates.png, report.md",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `sudoku-lab readings-summary DIR`.
@@ -160,7 +200,9 @@ fn run_race(
         store.share(setup.shared_runs());
     }
     let race = Race {
-        protocol: &protocol,
+        protocol: Some(&protocol),
+        readings: protocol.solvers.len() / setup.entries.len().max(1),
+        runs: &protocol.runs,
         targets: &targets,
         rounds: &rounds,
         full: setup.full(),
@@ -168,6 +210,8 @@ fn run_race(
         threads,
         entries: setup.entries.len(),
         curtail: setup.request.curtail,
+        procedure: setup.request.procedure,
+        verbose: true,
     };
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
@@ -264,6 +308,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     if setup.uses_mean_cap() {
         value["mean_cap"] = serde_json::json!(a.mean_cap);
     }
+    // Races of procedure v1 (made before the versions) keep their settings and resume.
+    if setup.request.procedure != Procedure::V1 {
+        value["procedure"] = serde_json::json!(setup.request.procedure.name());
+    }
     // Curtailment changes which runs are made, not the eliminations: recorded when off.
     if a.no_curtail {
         value["curtail"] = serde_json::json!(false);
@@ -273,6 +321,28 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
         value["shared_runs"] = serde_json::json!(false);
     }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// The procedure of the race: `--procedure`, else with `--resume` the folder's own (its
+/// settings.json's `procedure`, v1 where it names none: races made before the versions),
+/// else v2.
+fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
+    if let Some(p) = &a.procedure {
+        return Procedure::parse(p)
+            .with_context(|| format!("--procedure {p}: not a procedure (v1 or v2)"));
+    }
+    let meta = out.join("settings.json");
+    if !a.resume || !meta.is_file() {
+        return Ok(Procedure::V2);
+    }
+    let text = spec::read_spec(&meta)?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))?;
+    match value.get("procedure") {
+        None => Ok(Procedure::V1),
+        Some(v) => (v.as_str().and_then(Procedure::parse))
+            .with_context(|| format!("{}: procedure {v} is not v1 or v2", meta.display())),
+    }
 }
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same

@@ -15,9 +15,12 @@
 //! It sits above the reports (it reads published tables with their parser) and below the
 //! site, which may show its folders.
 
+pub mod calibration;
+pub mod calibration_report;
 pub mod cells;
 pub mod md;
 pub mod outputs;
+pub mod procedure;
 pub mod race;
 pub mod space;
 pub mod store;
@@ -60,6 +63,8 @@ pub struct Request {
     /// [`Setup::shared_runs`].
     pub share: bool,
     pub alpha: f64,
+    /// The statistical procedure ([`procedure`]).
+    pub procedure: procedure::Procedure,
 }
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master
@@ -231,15 +236,7 @@ impl Setup {
                 }
             }
         }
-        // Rows of equal cost (e.g. none prints generations: RESEDA's Table 3) come by published
-        // success rate, highest first: a run that solves ends early, and a row most runs
-        // solve rejects a reading that fails them with the fewest runs.
-        targets.sort_by(|a, b| {
-            (a.cost().total_cmp(&b.cost()))
-                .then(b.success_rate().total_cmp(&a.success_rate()))
-                .then(a.puzzle.cmp(&b.puzzle))
-                .then(a.entry.cmp(&b.entry))
-        });
+        order(&mut targets);
         Ok(targets)
     }
 
@@ -256,6 +253,19 @@ impl Setup {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// The order of a race's targets: cheapest first (lowest published mean generations, then
+/// the lowest cap). Rows of equal cost (e.g. none prints generations: RESEDA's Table 3) come
+/// by published success rate, highest first: a run that solves ends early, and a row most
+/// runs solve rejects a reading that fails them with the fewest runs.
+pub fn order(targets: &mut [Target]) {
+    targets.sort_by(|a, b| {
+        (a.cost().total_cmp(&b.cost()))
+            .then(b.success_rate().total_cmp(&a.success_rate()))
+            .then(a.puzzle.cmp(&b.puzzle))
+            .then(a.entry.cmp(&b.entry))
+    });
 }
 
 /// The entries `--algorithm` names: one label, labels joined by commas, or `all` (every entry

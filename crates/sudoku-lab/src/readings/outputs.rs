@@ -504,9 +504,7 @@ fn statistics_text(f: &Findings) -> String {
         "## Statistics\n\n\
         - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.{}\n\
         - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
-{}- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
-        - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n\
-{}{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
+{}{}{}{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
         f.setup.spec.master_seed,
         f.setup.spec.id,
         r.rounds.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
@@ -514,13 +512,32 @@ fn statistics_text(f: &Findings) -> String {
         f.setup.request.cap_factor.map_or("no cap: ".to_string() + "", |c| format!("{c}")),
         r.full,
         mean_cap_text(f),
-        r.alpha,
-        r.looks(),
-        r.threshold(),
-        r.alpha,
+        looks_text(f),
         curtail_text(f),
         shared_text(f),
     )
+}
+
+/// The bullets on the full-budget tests and the looks, by the race's procedure.
+fn looks_text(f: &Findings) -> String {
+    let r = f.race;
+    if r.procedure == crate::readings::procedure::Procedure::V1 {
+        return format!("- Full-budget tests, as comparison.csv: successes with Fisher's exact test; the mean generations of the successful runs with Welch's t-test from the published mean, SD and count (at least two successes on each side).\n\
+        - A look is the test of a reading after one row of one stage of one round, on every cell it has data for so far. The p-values of a look are Holm-adjusted within the reading; the reading is eliminated when the smallest is at most alpha / L = {} / {} = {:.2e}, L being the number of looks (rounds x stages x rows): Bonferroni across the repeated looks, so a reading whose runs follow the paper's distribution is eliminated with probability at most {} over the whole race (the Welch test is approximate).\n",
+        r.alpha,
+        r.looks(),
+        r.threshold(),
+        r.alpha);
+    }
+    let levels = r.levels();
+    let spent: Vec<String> = levels.rounds.iter().map(|a| format!("{a:.2e}")).collect();
+    format!("- Procedure v2. Full-budget tests: successes with Fisher's exact test; the mean generations of the successful runs (a counter's mean over every run) with the guarded mean test: the difference of means over sqrt(max(our variance, the published one) / our n + the published variance / its n), against Student's t with min(n) - 1 degrees of freedom (at least two on each side); unlike Welch's test it keeps its level with few skewed successes of ours (measured: results/readings-calibration).\n\
+        - Alpha is spent over the rounds (Pocock-type Lan-DeMets spending of the rounds' run counts): the rounds get {} of alpha = {}. Within a round, a cell's p-value is the same at every look (looks only add cells), and the reading is eliminated in round k when some cell has p at most alpha_k / C, C = {} being the cells a reading can have: probability at most alpha_k per round, {} over the race, for a reading whose runs follow the paper's distribution (Fisher cells exact; the mean cells as measured). The p-value reported (`p_holm`, the curve) is Holm-adjusted over the round's C cells and scaled by alpha / alpha_k, so every round eliminates at {}.\n",
+        spent.join(", "),
+        r.alpha,
+        levels.cells,
+        r.alpha,
+        r.alpha)
 }
 
 /// The bullet on shared runs, where readings share them (or sharing is off).

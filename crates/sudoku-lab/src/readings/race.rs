@@ -13,9 +13,11 @@
 //! p-value is at most alpha / L, where L = rounds x stages x puzzles is the number of looks a
 //! reading can have (Bonferroni across the repeated looks: a reading whose runs come from the
 //! same distribution as the paper's is eliminated with probability at most alpha over the
-//! whole race).
+//! whole race). That is procedure v1; procedure v2 spends alpha over the rounds instead
+//! ([`super::procedure`]).
 
 use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
+use super::procedure::{self, Levels, Procedure};
 use super::store::{Job, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
@@ -68,8 +70,13 @@ pub struct Fate {
 
 /// Everything a race needs, validated.
 pub struct Race<'a> {
-    /// The protocol whose algorithms are the readings.
-    pub protocol: &'a Protocol<'a>,
+    /// The protocol whose algorithms are the readings (None: every run is already in the
+    /// store, as in a simulation of the race).
+    pub protocol: Option<&'a Protocol<'a>>,
+    /// The number of readings.
+    pub readings: usize,
+    /// Runs of each puzzle at most (the protocol's).
+    pub runs: &'a [u64],
     /// The published cells, cheapest first.
     pub targets: &'a [Target],
     /// Runs per puzzle in each round, increasing.
@@ -82,6 +89,11 @@ pub struct Race<'a> {
     pub entries: usize,
     /// Stop a reading's capped runs once its elimination is decided ([`Race::curtail`]).
     pub curtail: bool,
+    /// The statistical procedure (v1: Bonferroni over looks and Welch; v2: alpha spent over
+    /// rounds, Holm over a round's cells, the guarded mean test).
+    pub procedure: Procedure,
+    /// Print each round's survivors on stderr.
+    pub verbose: bool,
 }
 
 impl Race<'_> {
@@ -99,15 +111,40 @@ impl Race<'_> {
         self.rounds.len() * self.stages().len() * self.targets.len()
     }
 
-    /// The threshold of the smallest Holm-adjusted p-value at one look.
+    /// The threshold of the smallest adjusted p-value at one look (v1: Holm-adjusted, at
+    /// alpha / looks; v2: see [`Levels::adjusted`], at alpha).
     pub fn threshold(&self) -> f64 {
-        self.alpha / self.looks().max(1) as f64
+        match self.procedure {
+            Procedure::V1 => self.alpha / self.looks().max(1) as f64,
+            Procedure::V2 => self.alpha,
+        }
+    }
+
+    /// The levels of procedure v2.
+    pub fn levels(&self) -> Levels {
+        Levels::new(self.alpha, self.rounds, self.targets)
+    }
+
+    /// The smallest adjusted p-value of a look in round `k` and its test.
+    fn adjusted(&self, k: usize, tests: &[Test]) -> Option<(usize, f64)> {
+        match self.procedure {
+            Procedure::V1 => holm_min(tests),
+            Procedure::V2 => self.levels().adjusted(k, tests),
+        }
+    }
+
+    /// The full-budget tests of the race's procedure.
+    fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
+        match self.procedure {
+            Procedure::V1 => full_tests(t, x, out),
+            Procedure::V2 => procedure::full_tests(t, x, out),
+        }
     }
 
     /// Run the race, executing and recording runs in `store` (runs already there are not
     /// redone). The fate of every reading.
     pub fn run(&self, store: &mut Store) -> Result<Vec<Fate>> {
-        let readings = self.protocol.solvers.len() / self.entries.max(1);
+        let readings = self.readings;
         let mut fates = vec![Fate::default(); readings];
         let mut look = 0;
         for (k, &n) in self.rounds.iter().enumerate() {
@@ -116,7 +153,7 @@ impl Race<'_> {
                     let alive: Vec<usize> = (0..readings)
                         .filter(|&r| fates[r].eliminated.is_none())
                         .collect();
-                    let decided = self.execute_curtailed(store, &alive, j, n, stage)?;
+                    let decided = self.execute_curtailed(store, &alive, j, (k, n), stage)?;
                     for &r in &alive {
                         let at = (k, n, stage);
                         match decided.get(&r) {
@@ -131,6 +168,9 @@ impl Race<'_> {
                 }
             }
             let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
+            if !self.verbose {
+                continue;
+            }
             eprintln!(
                 "round {} ({n} runs per puzzle): {alive} of {readings} readings survive",
                 k + 1
@@ -154,7 +194,7 @@ impl Race<'_> {
         let Some(cap) = self.budget(t, stage) else {
             return Vec::new();
         };
-        let runs = n.min(self.protocol.runs[t.puzzle]);
+        let runs = n.min(self.runs[t.puzzle]);
         let mut jobs = Vec::with_capacity(alive.len() * runs as usize);
         for &r in alive {
             let solver = (r * self.entries + t.entry) as u32;
@@ -169,7 +209,7 @@ impl Race<'_> {
     fn tally(&self, store: &Store, r: usize, t: &Target, n: u64, cap: u64) -> Tally {
         let mut x = Tally::default();
         let solver = (r * self.entries + t.entry) as u32;
-        for run in 0..n.min(self.protocol.runs[t.puzzle]) {
+        for run in 0..n.min(self.runs[t.puzzle]) {
             if let Some(s) = store.seen(solver, t.puzzle as u32, run, cap) {
                 x.add(t, s.solved, s.generations, s.counter);
             }
@@ -203,7 +243,7 @@ impl Race<'_> {
                 (Stage::Full, true, _) => {
                     let x = self.tally(store, r, t, n, self.full);
                     capped_tests(t, &x, &mut tests);
-                    full_tests(t, &x, &mut tests);
+                    self.full_tests(t, &x, &mut tests);
                 }
                 (Stage::Capped, true, Some(cap)) | (Stage::Full, false, Some(cap)) => {
                     capped_tests(t, &self.tally(store, r, t, n, cap), &mut tests);
@@ -225,7 +265,7 @@ impl Race<'_> {
         store: &mut Store,
         alive: &[usize],
         j: usize,
-        n: u64,
+        (k, n): (usize, u64),
         stage: Stage,
     ) -> Result<HashMap<usize, Decided>> {
         let t = &self.targets[j];
@@ -233,7 +273,7 @@ impl Race<'_> {
         let Some(budget) = self.budget(t, stage) else {
             return Ok(decided);
         };
-        let runs = n.min(self.protocol.runs[t.puzzle]);
+        let runs = n.min(self.runs[t.puzzle]);
         if !self.curtail || !curtailable(t, stage) {
             store.execute(self.protocol, &self.jobs(alive, j, n, stage), self.threads)?;
             return Ok(decided);
@@ -251,13 +291,15 @@ impl Race<'_> {
                 })
                 .collect();
             store.execute(self.protocol, &jobs, self.threads)?;
-            open.retain(|&r| match self.curtail(store, r, j, (n, run + 1), stage) {
-                Some(d) => {
-                    decided.insert(r, d);
-                    false
-                }
-                None => true,
-            });
+            open.retain(
+                |&r| match self.curtail(store, r, j, (k, n, run + 1), stage) {
+                    Some(d) => {
+                        decided.insert(r, d);
+                        false
+                    }
+                    None => true,
+                },
+            );
             if open.is_empty() {
                 break;
             }
@@ -277,13 +319,13 @@ impl Race<'_> {
         store: &Store,
         r: usize,
         j: usize,
-        (n, upto): (u64, u64),
+        (k, n, upto): (usize, u64, u64),
         stage: Stage,
     ) -> Option<Decided> {
         let t = &self.targets[j];
         let budget = self.budget(t, stage)?;
         let x = self.tally(store, r, t, upto, budget);
-        let left = n.min(self.protocol.runs[t.puzzle]).checked_sub(upto)?;
+        let left = n.min(self.runs[t.puzzle]).checked_sub(upto)?;
         if left == 0 || x.runs != upto {
             return None;
         }
@@ -313,9 +355,9 @@ impl Race<'_> {
             let mut tests = others.clone();
             capped_tests(t, &y, &mut tests);
             if stage == Stage::Full {
-                full_tests(t, &y, &mut tests);
+                self.full_tests(t, &y, &mut tests);
             }
-            let (i, q) = holm_min(&tests)?;
+            let (i, q) = self.adjusted(k, &tests)?;
             if q > self.threshold() {
                 return None;
             }
@@ -342,7 +384,7 @@ impl Race<'_> {
     /// Record a look at a reading: its smallest Holm-adjusted p-value, and its elimination
     /// when that is at most the threshold.
     fn judge(&self, fate: &mut Fate, tests: &[Test], look: usize, at: (usize, u64, Stage)) {
-        let Some((i, q)) = holm_min(tests) else {
+        let Some((i, q)) = self.adjusted(at.0, tests) else {
             return;
         };
         fate.min_p = Some(q);

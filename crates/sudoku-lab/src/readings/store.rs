@@ -137,6 +137,26 @@ impl Store {
         }
     }
 
+    /// A store in memory holding `records` (runs at the `full` budget or capped), with no
+    /// file: what a simulation of the race reads instead of a solver's runs.
+    pub fn memory(full: u64, records: impl IntoIterator<Item = Record>) -> Store {
+        let mut store = Store {
+            path: PathBuf::new(),
+            records: Vec::new(),
+            best: HashMap::new(),
+            full,
+            counter: None,
+            spent: Vec::new(),
+            spent_best: HashMap::new(),
+            by_cap: HashMap::new(),
+            alias: Vec::new(),
+        };
+        for r in records {
+            store.insert(r);
+        }
+        store
+    }
+
     fn insert(&mut self, r: Record) {
         self.records.push(r);
         self.by_cap.insert((r.reading, r.puzzle, r.run, r.cap), r);
@@ -236,7 +256,14 @@ impl Store {
 
     /// Execute the jobs not yet known on `threads` threads, appending each record as it
     /// finishes.
-    pub fn execute(&mut self, protocol: &Protocol, jobs: &[Job], threads: usize) -> Result<()> {
+    /// Without a protocol (a simulation whose runs are all in the store), a job not in the
+    /// store is an error.
+    pub fn execute(
+        &mut self,
+        protocol: Option<&Protocol>,
+        jobs: &[Job],
+        threads: usize,
+    ) -> Result<()> {
         let jobs = self.owned(jobs);
         let todo: Vec<Job> = (jobs.iter().copied())
             .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
@@ -245,6 +272,12 @@ impl Store {
             self.spend(&jobs);
             return Ok(());
         }
+        let Some(protocol) = protocol else {
+            bail!(
+                "{} runs are not in the store and no protocol makes them",
+                todo.len()
+            );
+        };
         let plan = protocol.plan();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
