@@ -339,3 +339,86 @@ fn submit_usage_lists_exactly_the_options_it_parses() {
         "usage() prints the whole header"
     );
 }
+
+/// A copy of the flat folder `from` at `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// compare.py REFERENCE OTHER: its success and its report.
+fn compare(reference: &Path, other: &Path) -> (bool, String) {
+    let o = Command::new("python3")
+        .arg(scripts().join("compare.py"))
+        .arg(reference)
+        .arg(other)
+        .output()
+        .unwrap();
+    (o.status.success(), text(&o))
+}
+
+/// Replaces column `column` of every row of the CSV file `path` by `f(old value)`.
+fn edit_column(path: &Path, column: &str, f: impl Fn(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let i = header.split(',').position(|h| h == column).unwrap();
+    let mut out = format!("{header}\n");
+    for l in lines {
+        let mut fields: Vec<String> = l.split(',').map(String::from).collect();
+        fields[i] = f(&fields[i]);
+        out += &(fields.join(",") + "\n");
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// compare.py (no Slurm needed) finds a folder whose runs took other wall times identical to
+/// the reference: every wall-time-derived value is left out (runs.csv's wall_ms, summary.csv's
+/// and effort.csv's wall_ms_mean and ets_seconds, comparison.csv's time_s and ets_s rows), and
+/// every other CSV table is compared (an edited effort.csv is a difference).
+#[test]
+fn compare_leaves_out_exactly_the_wall_time_values() {
+    let dir = tmpdir("compare");
+    for id in ["reseda-table3", "cso-vs"] {
+        let reference = dir.join(id);
+        ok(bin()
+            .args(["reproduce", id, "--quick", "--threads", "1", "--out"])
+            .arg(&reference));
+        // Another machine: every run 3 times slower plus 1 ms, the reports written from that.
+        let slower = dir.join(format!("{id}-slower"));
+        copy_folder(&reference, &slower);
+        edit_column(&slower.join("runs.csv"), "wall_ms", |v| {
+            format!("{:.3}", v.parse::<f64>().unwrap() * 3.0 + 1.0)
+        });
+        ok(bin()
+            .args(["reproduce", id, "--quick", "--threads", "1", "--resume"])
+            .arg("--out")
+            .arg(&slower));
+        let (same, report) = compare(&reference, &slower);
+        assert!(same, "{id}: {report}");
+        assert!(
+            report.contains("RESULT: identical but wall times"),
+            "{report}"
+        );
+        if id == "cso-vs" {
+            // effort.csv is compared, but for its wall time: an edited value is found.
+            assert!(report.contains("effort.csv: 12 rows compared"), "{report}");
+            let edited = dir.join("cso-vs-edited");
+            copy_folder(&slower, &edited);
+            edit_column(&edited.join("effort.csv"), "penalty_max", |v| {
+                format!("{v}0")
+            });
+            let (same, report) = compare(&reference, &edited);
+            assert!(!same, "{report}");
+            assert!(
+                report.contains("effort.csv line 2: penalty_max differ"),
+                "{report}"
+            );
+        } else {
+            assert!(report.contains("8 wall-time rows"), "{report}");
+        }
+    }
+}
