@@ -175,10 +175,11 @@ read_states() {
 # Adds the states STATES (lines of slurm_states) to OUT.shards/slurm-states, replacing older
 # ones of the same jobs; the file is replaced whole.
 remember_states() {
-  local f=$work/slurm-states
+  local f=$work/slurm-states old
   [ -n "$1" ] && [ -d "$work" ] || return 0
+  old=$(read_states) || exit 2
   { printf '%s\n' "$1" | tr -c '[:print:]\n' '?' | awk '$1 ~ /^[0-9]+(_[0-9]+)?$/ && $2 ~ /^[A-Z_]+$/'
-    read_states
+    [ -z "$old" ] || printf '%s\n' "$old"
   } | awk '!seen[$1]++' >"$f.tmp-$$"
   mv "$f.tmp-$$" "$f"
 }
@@ -214,7 +215,7 @@ report() {
   local states recorded k array line log
   states=$(slurm_states)
   remember_states "$states"
-  recorded=$(read_states)
+  recorded=$(read_states) || exit 2
   for k in $(seq 1 "$rec_n"); do
     line="  shard $k: $(folder_state "$k")"
     array=$(awk -v k="$k" 'function has(list, k,  n, i, p, r) {
@@ -254,6 +255,7 @@ live_jobs() {
 command -v sbatch >/dev/null || die "sbatch not found (is Slurm installed?)"
 if [ $mode = status ]; then
   read_record || die "$record not found: $out was not submitted by this script"
+  read_states >/dev/null
   live=$(live_jobs)
   echo "$rec_n shards of $rec_id in $work; jobs still queued or running: ${live:-none}"
   report && exit 0 || exit 1
@@ -288,6 +290,7 @@ set_aside() {
 # the shards it names and the command that runs them again, and submit nothing.
 check_merge() {
   local k shards=() err bad
+  [ -x "$work/bin/sudoku-lab" ] || die "$work/bin/sudoku-lab is missing: the submission's binary is gone; remove $work and submit again"
   for k in $(seq 1 "$n"); do shards+=("$work/shard-$k"); done
   if err=$("$work/bin/sudoku-lab" merge "$out" "${shards[@]}" --check 2>&1 >/dev/null); then
     return 0
@@ -328,6 +331,7 @@ if [ $mode = submit ]; then
 fi
 if [ $mode = recover ]; then
   read_record || die "$record not found: nothing to recover (submit with: submit.sh ID N $out)"
+  read_states >/dev/null
   id=$rec_id n=$rec_n seed=$rec_seed quick=$rec_quick
   cpus=${cpus:-$rec_cpus} throttle=${throttle:-$rec_throttle}
   # The recorded sbatch options (the last submission's): a named one (--time, ...) unless
@@ -424,6 +428,7 @@ while :; do
   sleep "$poll"
 done
 read_record
+read_states >/dev/null
 if text=$(report); then
   echo "done: $out"
   exit 0

@@ -654,4 +654,22 @@ fn why_a_task_ended_is_kept_after_slurm_forgets_it() {
         said.contains("merge: job 101 was CANCELLED (DependencyNeverSatisfied)"),
         "{said}"
     );
+    // The record is data: a line that is not a job's state is refused, naming it; nothing is
+    // rewritten.
+    let states = out.with_extension("shards").join("slurm-states");
+    let mut bad = std::fs::read_to_string(&states).unwrap();
+    assert_eq!(bad.lines().count(), 3, "{bad}");
+    bad.push_str("$(touch x)\n");
+    std::fs::write(&states, &bad).unwrap();
+    let o = fake_submit(&["--status", "OUT"], &out, &slurm)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("slurm-states line 4: not a job's state"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&states).unwrap(), bad);
 }
