@@ -1,34 +1,10 @@
-//! Records the git revision and the versions of the result-relevant dependencies for meta.json.
+// Records the git revision and the versions of the result-relevant dependencies for meta.json.
+// (Plain comments, not `//!`: tests/slurm.rs includes this file to check `revision`.)
 use std::process::Command;
 
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let rev = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .current_dir(&root)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into());
-    // Dirty: uncommitted changes to anything but results/ (committed outputs are not code).
-    let dirty = Command::new("git")
-        .args([
-            "status",
-            "--porcelain",
-            "--untracked-files=no",
-            "--",
-            ".",
-            ":(exclude)results",
-        ])
-        .current_dir(&root)
-        .output()
-        .ok()
-        .is_some_and(|o| o.status.success() && !o.stdout.is_empty());
-    println!(
-        "cargo:rustc-env=SUDOKU_LAB_GIT={rev}{}",
-        if dirty { "-dirty" } else { "" }
-    );
+    println!("cargo:rustc-env=SUDOKU_LAB_GIT={}", revision(&root));
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
     let mut versions = Vec::new();
     let mut name = String::new();
@@ -78,9 +54,34 @@ fn main() {
     }
 }
 
-/// The trimmed output of `git ARGS` in `root`, when git runs and succeeds.
+/// The short revision of HEAD in `root`, with `-dirty` when anything but results/ has
+/// uncommitted changes (committed outputs are not code); `unknown` without git.
+pub fn revision(root: &std::path::Path) -> String {
+    let Some(rev) = git(root, &["rev-parse", "--short=12", "HEAD"]) else {
+        return "unknown".into();
+    };
+    let status = [
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":(exclude)results",
+    ];
+    match git(root, &status) {
+        Some(_) => format!("{rev}-dirty"),
+        None => rev,
+    }
+}
+
+/// The trimmed output of `git ARGS` in `root`, when git runs and succeeds. Never with git's
+/// optional locks: a plain `git status` refreshes the index and rewrites it (always so on a
+/// fresh clone), and the index is one of the files this script's rerun depends on, so the
+/// next build (the first `submit.sh` after a clone and build, for one) would run the script
+/// again and rebuild sudoku-lab although nothing changed.
 fn git(root: &std::path::Path, args: &[&str]) -> Option<String> {
     Command::new("git")
+        .arg("--no-optional-locks")
         .args(args)
         .current_dir(root)
         .output()

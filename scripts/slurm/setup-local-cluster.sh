@@ -3,7 +3,8 @@
 # slurmd on localhost, one partition `lab` holding this host with all its CPUs. For trying the
 # array job of scripts/slurm/ without a real cluster. Needs root; no systemd is assumed (the
 # daemons are started directly).
-#   sudo scripts/slurm/setup-local-cluster.sh [--force]   # install (apt) if needed, configure, start
+#   sudo scripts/slurm/setup-local-cluster.sh [--force]   # install (apt-get update, then
+#                                      install) if needed, configure, start
 #   sudo scripts/slurm/setup-local-cluster.sh stop        # stop the daemons this script started
 #   --force   replace an /etc/slurm/slurm.conf that differs from the one written here (the old
 #             file is kept as slurm.conf.bak-<time>); without it such a file is left alone and
@@ -14,7 +15,7 @@
 set -euo pipefail
 state=/run/sudoku-lab-slurm
 conf=/etc/slurm/slurm.conf
-usage() { sed -n '6,9p' "$0" >&2; exit 2; }
+usage() { sed -n '6,11p' "$0" >&2; exit 2; }
 force=0 action=start
 for a in "$@"; do
   case $a in
@@ -77,6 +78,18 @@ for d in slurmctld slurmd; do
   fi
 done
 
+# The packages first (a fresh machine's package lists may be missing or stale: update them).
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  if ! apt-get update -qq >/dev/null; then
+    echo "setup-local-cluster: 'apt-get update' failed (network or sources.list?); slurm-wlm and munge not installed" >&2
+    exit 1
+  fi
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; then
+    echo "setup-local-cluster: 'apt-get install slurm-wlm munge' failed" >&2
+    exit 1
+  fi
+fi
+
 # slurm.conf for one node: this host, its CPU count and memory as slurmd sees them.
 host=$(hostname -s)
 cpus=$(nproc)
@@ -118,9 +131,6 @@ if [ -e "$conf" ] && [ "$(cat "$conf")" != "$wanted" ]; then
   echo "setup-local-cluster: replacing $conf (old file kept as $backup)"
 fi
 
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
-fi
 install -d -m 0755 "$state"
 stop_ours
 

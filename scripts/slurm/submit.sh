@@ -4,7 +4,8 @@
 #   scripts/slurm/submit.sh ID N OUT [options]     submit N shard tasks of experiment ID + merge
 #   scripts/slurm/submit.sh --recover OUT [options]  resubmit the shards of OUT that are not
 #                                    complete, and the merge (rerunning the first form with the
-#                                    same ID N OUT does the same)
+#                                    same ID N OUT does the same); with every shard complete, the
+#                                    merge's checks run here first and a refusal is reported
 #   scripts/slurm/submit.sh --status OUT           each shard's state; exit 0 once OUT is merged
 #     ID    an embedded experiment (sudoku-lab list)
 #     N     number of shards (array tasks 1..N)
@@ -15,21 +16,29 @@
 #     --seed S        master seed, overriding the spec (first submission only)
 #     --quick         the reduced run (`reproduce --quick`), for trying the setup (first only)
 #     --wait          block until the merge job ends; exit 1 unless OUT is complete, naming
-#                     the shards that did not finish and the command that recovers them
+#                     the shards that did not finish (or the failed merge's error) and the
+#                     command that recovers them
 #     --time T        sbatch --time for every job (e.g. 2:00:00)
 #     --partition P   sbatch --partition
 #     --account A     sbatch --account
 #     --qos Q         sbatch --qos
 #     --mem M         sbatch --mem (e.g. 4G)
 #     --throttle K    at most K shard tasks run at once (the array's %K)
-#     --sbatch OPT    any other sbatch option, repeatable (e.g. --sbatch --constraint=avx2)
+#     --sbatch OPT    any other sbatch option, repeatable (e.g. --sbatch --constraint=avx2);
+#                     with --recover, those given replace the recorded --sbatch options
+#     --no-sbatch     --recover only: replay none of the recorded --sbatch options
+#     --rerun K,...   --recover only: run these shards again from scratch (their folders are
+#                     kept aside as shard-K.refused-TIME), e.g. those a merge refused
+# The recorded sbatch options (OUT.shards/sbatch-options) are those of the last submission: a
+# recovery replays them, but for the named ones it is given again (--time, ...) and, when it is
+# given --sbatch or --no-sbatch, the --sbatch ones.
 # Binary: $LAB_BIN if set, else the release build of this repository (cargo build, a no-op when
 # nothing changed); it is copied once to OUT.shards/bin/ and the tasks run that copy.
 set -euo pipefail
 # The whole script is one function, read in full before it runs: a `git pull` while a
 # `--wait` is pending cannot change the code under it.
 main() {
-usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,27p' "$0"; else sed -n '4,27p' "$0" >&2; fi; exit "${1:-2}"; }
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,36p' "$0"; else sed -n '4,36p' "$0" >&2; fi; exit "${1:-2}"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -44,7 +53,9 @@ case ${1:-} in
   -*) die "unknown option $1 (the first argument is ID, --recover or --status)" ;;
   *) [ $# -ge 3 ] || usage; id=$1 n=$2 out=$3; shift 3 ;;
 esac
-cpus="" seed="" quick="" wait=0 throttle="" sb=()
+cpus="" seed="" quick="" wait=0 throttle="" sb=() sbx=() nosbx=0 rerun=""
+# The sbatch options that submit.sh names (the rest come with --sbatch).
+named_sbatch="--time --partition --account --qos --mem"
 need() {
   [ "$2" -ge 2 ] || die "$1 needs a value"
   case $3 in *$'\n'*|*$'\r'*) die "$1: a value on one line, please" ;; esac
@@ -57,7 +68,9 @@ while [ $# -gt 0 ]; do
     --wait) wait=1; shift ;;
     --time|--partition|--account|--qos|--mem) need "$1" $# "${2:-}"; sb+=("$1=$2"); shift 2 ;;
     --throttle) need "$1" $# "${2:-}"; throttle=$2; shift 2 ;;
-    --sbatch) need "$1" $# "${2:-}"; case $2 in -*) sb+=("$2") ;; *) die "--sbatch takes an sbatch option (starting with -), got '$2'" ;; esac; shift 2 ;;
+    --sbatch) need "$1" $# "${2:-}"; case $2 in -*) sbx+=("$2") ;; *) die "--sbatch takes an sbatch option (starting with -), got '$2'" ;; esac; shift 2 ;;
+    --no-sbatch) nosbx=1; shift ;;
+    --rerun) need "$1" $# "${2:-}"; case $2 in *[!0-9,]*|''|,*|*,|*,,*) die "--rerun takes shard numbers separated by commas, got '$2'" ;; esac; rerun=$2; shift 2 ;;
     -h|--help) usage 0 ;;
     *) die "unknown option $1" ;;
   esac
@@ -73,8 +86,11 @@ fi
 if [ $mode != submit ] && [ -n "$seed$quick" ]; then
   die "--seed and --quick belong to the first submission; --$mode takes them from $out.shards/submission"
 fi
-if [ $mode = status ] && { [ ${#sb[@]} -gt 0 ] || [ -n "$cpus$throttle" ] || [ $wait = 1 ]; }; then
+if [ $mode = status ] && { [ ${#sb[@]} -gt 0 ] || [ ${#sbx[@]} -gt 0 ] || [ -n "$cpus$throttle$rerun" ] || [ $wait = 1 ] || [ $nosbx = 1 ]; }; then
   die "--status takes no options"
+fi
+if [ $mode = submit ] && { [ -n "$rerun" ] || [ $nosbx = 1 ]; }; then
+  die "--rerun and --no-sbatch belong to --recover"
 fi
 out=${out%/}
 [ -n "$out" ] || die "OUT must not be empty"
@@ -142,12 +158,64 @@ slurm_states() {
       print (task == "" ? id : arr "_" task), st }' || true
   done
 }
-# What Slurm says of a job: "is STATE", or that it has no record.
-said() { if [ -n "$1" ]; then echo "is$1"; else echo "has no record left in Slurm $2"; fi; }
+# OUT.shards/slurm-states: the last state Slurm gave of each job ("JOB[_TASK] STATE ..."),
+# kept by --wait and --status while Slurm still knows, so that why a task ended is not lost
+# when the controller forgets it. Read as data: a line that is not a job's state is refused.
+read_states() {
+  local f=$work/slurm-states line no=0
+  [ -f "$f" ] || return 0
+  while IFS= read -r line || [ -n "$line" ]; do
+    no=$((no + 1))
+    if ! [[ $line =~ ^[0-9]+(_[0-9]+)?\ [A-Z_]+ ]] || [[ $line == *[![:print:]]* ]]; then
+      die "$f line $no: not a job's state"
+    fi
+    printf '%s\n' "$line"
+  done <"$f"
+}
+# Adds the states STATES (lines of slurm_states) to OUT.shards/slurm-states, replacing older
+# ones of the same jobs; the file is replaced whole.
+remember_states() {
+  local f=$work/slurm-states old
+  [ -n "$1" ] && [ -d "$work" ] || return 0
+  old=$(read_states) || exit 2
+  { printf '%s\n' "$1" | tr -c '[:print:]\n' '?' | awk '$1 ~ /^[0-9]+(_[0-9]+)?$/ && $2 ~ /^[A-Z_]+$/'
+    [ -z "$old" ] || printf '%s\n' "$old"
+  } | awk '!seen[$1]++' >"$f.tmp-$$"
+  mv "$f.tmp-$$" "$f"
+}
+# The state of job $1 in the lines $2, first match wins (empty when none).
+state_of() { printf '%s\n' "$2" | awk -v t="$1" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}'; }
+# What Slurm says of a job: "is STATE", else the state submit.sh recorded, else that it has
+# no record. Arguments: the job, Slurm's states now, the recorded ones, why there may be none.
+said() {
+  local st
+  st=$(state_of "$1" "$2")
+  if [ -n "$st" ]; then echo "is$st"; return; fi
+  st=$(state_of "$1" "$3")
+  if [ -n "$st" ]; then echo "was$st when submit.sh last asked Slurm (it has forgotten it since)"; return; fi
+  echo "has no record left in Slurm $4"
+}
+# The last merge job of the submission.
+last_merge() { awk '$1 == "merge" {m = $2} END {print m}' "$work/jobs" 2>/dev/null | tr -cd 0-9; }
+# The last merge job ran (its log exists: it prints a line when it starts).
+merge_failed() { local m; m=$(last_merge); [ -n "$m" ] && [ -s "$work/logs/merge-$m.out" ]; }
+# The end of the last merge job's log (its error), indented, and the shards that error names.
+merge_error() {
+  local log bad
+  log=$work/logs/merge-$(last_merge).out
+  echo "  the merge's log ($log) ends with:"
+  tail -n 4 "$log" | cut -c1-400 | tr -c '[:print:]\n' '?' | sed 's/^/    /'
+}
+# The shards the last merge job's error names (comma-separated, empty when none).
+merge_blames() {
+  tail -n 4 "$work/logs/merge-$(last_merge).out" | grep -oE '\.shards/shard-[0-9]+' | sed 's/.*-//' | sort -nu | paste -sd, - || true
+}
 # Prints one line per shard and for the merge; returns 0 when OUT is complete.
 report() {
-  local states k array st line log
+  local states recorded k array line log
   states=$(slurm_states)
+  remember_states "$states"
+  recorded=$(read_states) || exit 2
   for k in $(seq 1 "$rec_n"); do
     line="  shard $k: $(folder_state "$k")"
     array=$(awk -v k="$k" 'function has(list, k,  n, i, p, r) {
@@ -158,19 +226,17 @@ report() {
       }
       $1 == "array" && has($3, k) {a = $2} END {print a}' "$work/jobs" 2>/dev/null)
     if [ -n "$array" ]; then
-      st=$(printf '%s\n' "$states" | awk -v t="${array}_$k" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}')
       log=$work/logs/shard-${array}_$k.out
-      line="$line; task ${array}_$k $(said "$st" "(cancelled while pending, or forgotten)")"
+      line="$line; task ${array}_$k $(said "${array}_$k" "$states" "$recorded" "(cancelled while pending, or forgotten)")"
       [ ! -f "$log" ] || line="$line; log $log"
     fi
     echo "$line"
   done
   local merge
-  merge=$(awk '$1 == "merge" {m = $2} END {print m}' "$work/jobs" 2>/dev/null)
+  merge=$(last_merge)
   if [ -n "$merge" ]; then
-    st=$(printf '%s\n' "$states" | awk -v t="$merge" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}')
     log=$work/logs/merge-$merge.out
-    echo "  merge: job $merge $(said "$st" "(forgotten)")$( [ ! -f "$log" ] || echo "; log $log")"
+    echo "  merge: job $merge $(said "$merge" "$states" "$recorded" "(forgotten)")$( [ ! -f "$log" ] || echo "; log $log")"
   fi
   if grep -qs '^  "status": "complete' "$out/meta.json"; then
     echo "  output: $out is complete"
@@ -189,12 +255,59 @@ live_jobs() {
 command -v sbatch >/dev/null || die "sbatch not found (is Slurm installed?)"
 if [ $mode = status ]; then
   read_record || die "$record not found: $out was not submitted by this script"
+  read_states >/dev/null
   live=$(live_jobs)
   echo "$rec_n shards of $rec_id in $work; jobs still queued or running: ${live:-none}"
   report && exit 0 || exit 1
 fi
 
 seed_name() { if [ -n "$1" ]; then echo "seed $1"; else echo "the spec's seed"; fi; }
+# Whether an sbatch option (--key=value or --key) is one submit.sh names, and whether it is
+# given on today's command line.
+named() { case " $named_sbatch " in *" ${1%%=*} "*) return 0 ;; *) return 1 ;; esac; }
+given() {
+  local o
+  for o in ${sb[@]+"${sb[@]}"}; do [ "${o%%=*}" != "${1%%=*}" ] || return 0; done
+  return 1
+}
+# --rerun: the folders of those shards moved aside (kept, never deleted), so they run afresh.
+set_aside() {
+  local k stamp
+  [ -n "$rerun" ] || return 0
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  for k in ${rerun//,/ }; do
+    case $k in 0*) die "--rerun: no shard '$k' (shards are 1 to $n)" ;; esac
+    [ "$k" -le "$n" ] || die "--rerun: no shard $k (shards are 1 to $n)"
+  done
+  for k in ${rerun//,/ }; do
+    [ -e "$work/shard-$k" ] || continue
+    mv "$work/shard-$k" "$work/shard-$k.refused-$stamp"
+    echo "shard $k: its folder moved to $work/shard-$k.refused-$stamp; it runs again"
+  done
+}
+# Every shard is complete: the merge's own checks, here and now (they read the shards and
+# write nothing). A refusal would only make the merge job fail the same way: report it, with
+# the shards it names and the command that runs them again, and submit nothing.
+check_merge() {
+  local k shards=() err bad
+  [ -x "$work/bin/sudoku-lab" ] || die "$work/bin/sudoku-lab is missing: the submission's binary is gone; remove $work and submit again"
+  for k in $(seq 1 "$n"); do shards+=("$work/shard-$k"); done
+  if err=$("$work/bin/sudoku-lab" merge "$out" "${shards[@]}" --check 2>&1 >/dev/null); then
+    return 0
+  fi
+  bad=$(printf '%s\n' "$err" | grep -oE '\.shards/shard-[0-9]+' | sed 's/.*-//' | sort -nu | paste -sd, - || true)
+  {
+    echo "submit.sh: every shard of $out is complete, but the merge refuses them:"
+    printf '%s\n' "$err" | tail -n 5 | sed 's/^/  /'
+    if [ -n "$bad" ]; then
+      echo "run the shards it names again (their folders are kept aside, not deleted):"
+      echo "  $here/submit.sh --recover $out --rerun $bad"
+    else
+      echo "a merge job would fail the same way: correct what it says, then run submit.sh --recover $out again"
+    fi
+  } >&2
+  exit 2
+}
 
 # --- a new submission, or the recovery of an earlier one ---------------------------------
 if [ $mode = submit ]; then
@@ -218,16 +331,23 @@ if [ $mode = submit ]; then
 fi
 if [ $mode = recover ]; then
   read_record || die "$record not found: nothing to recover (submit with: submit.sh ID N $out)"
+  read_states >/dev/null
   id=$rec_id n=$rec_n seed=$rec_seed quick=$rec_quick
   cpus=${cpus:-$rec_cpus} throttle=${throttle:-$rec_throttle}
-  # The first submission's sbatch options, then today's (sbatch takes the last of a repeated one).
-  old=() no=0
+  # The recorded sbatch options (the last submission's): a named one (--time, ...) unless
+  # given again, the --sbatch ones unless --sbatch or --no-sbatch is given now.
+  old=() oldx=() no=0
   if [ -f "$work/sbatch-options" ]; then
     while IFS= read -r line || [ -n "$line" ]; do
       no=$((no + 1))
-      case $line in '') ;; -*) old+=("$line") ;; *) die "$work/sbatch-options line $no: not an sbatch option" ;; esac
+      case $line in
+        '') ;;
+        -*) if named "$line"; then given "$line" || old+=("$line"); else oldx+=("$line"); fi ;;
+        *) die "$work/sbatch-options line $no: not an sbatch option" ;;
+      esac
     done <"$work/sbatch-options"
   fi
+  [ ${#sbx[@]} -gt 0 ] || [ $nosbx = 1 ] || sbx=(${oldx[@]+"${oldx[@]}"})
   sb=(${old[@]+"${old[@]}"} ${sb[@]+"${sb[@]}"})
   if grep -qs '^  "status": "complete' "$out/meta.json"; then
     echo "$out is complete: nothing to recover"
@@ -236,9 +356,11 @@ if [ $mode = recover ]; then
   [ ! -e "$out" ] || die "$out exists but is not complete (the merge failed: see $work/logs/merge-*.out); remove $out, then run: submit.sh --recover $out"
   live=$(live_jobs)
   [ -z "$live" ] || die "jobs $live of this submission are still queued or running; wait for them (submit.sh --status $out) or scancel them, then recover"
+  set_aside
   todo=()
   for k in $(seq 1 "$n"); do [ "$(folder_state "$k")" = complete ] || todo+=("$k"); done
   list=$(IFS=,; echo ${todo[@]+"${todo[*]}"})
+  [ ${#todo[@]} -gt 0 ] || check_merge
   echo "recovering $out: ${#todo[@]} of $n shards to run (${list:-none}), then the merge"
 else
   # The binary: built here (a no-op when nothing changed) or $LAB_BIN, checked before anything
@@ -257,8 +379,6 @@ else
   cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
   chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
   mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
-  : >"$work/sbatch-options"
-  [ ${#sb[@]} -eq 0 ] || printf '%s\n' "${sb[@]}" >"$work/sbatch-options"
   printf 'id=%s\nshards=%s\nseed=%s\nquick=%s\ncpus=%s\nthrottle=%s\n' "$id" "$n" "$seed" "$quick" "$cpus" "$throttle" >"$record.tmp-$$"
   mv "$record.tmp-$$" "$record"
   list=1-$n
@@ -270,6 +390,10 @@ bin=$work/bin/sudoku-lab
 [ -x "$bin" ] || die "$bin is missing: the submission's binary is gone; remove $work and submit again"
 
 # --- submit ------------------------------------------------------------------------------
+# The sbatch options of this submission, recorded for the next recovery (one a line).
+sb=(${sb[@]+"${sb[@]}"} ${sbx[@]+"${sbx[@]}"})
+{ [ ${#sb[@]} -eq 0 ] || printf '%s\n' "${sb[@]}"; } >"$work/sbatch-options.tmp-$$"
+mv "$work/sbatch-options.tmp-$$" "$work/sbatch-options"
 export LAB_BIN=$bin LAB_ID=$id LAB_SHARDS=$n LAB_WORK=$work LAB_OUT=$out LAB_SEED=$seed LAB_QUICK=$quick
 common=(--parsable --export=ALL --open-mode=append --cpus-per-task="$cpus" ${sb[@]+"${sb[@]}"})
 dep=() array=""
@@ -290,6 +414,9 @@ echo "submitted merge job $merge${array:+ (after $array)}; output $out, logs $wo
 # --- wait for the merge job to leave the queue, then judge by the output folder ------------
 fails=0
 while :; do
+  # What Slurm says of every job, kept while it still knows (a task that failed early is
+  # forgotten long before the last one ends and the merge is cancelled).
+  remember_states "$(slurm_states)"
   if state=$(squeue -h -j "$merge" -o %T 2>/dev/null); then
     fails=0
     [ -n "$state" ] || break
@@ -301,15 +428,31 @@ while :; do
   sleep "$poll"
 done
 read_record
+read_states >/dev/null
 if text=$(report); then
   echo "done: $out"
   exit 0
 fi
 {
-  echo "submit.sh: $out was not written: not every shard finished"
-  printf '%s\n' "$text"
+  if ! printf '%s\n' "$text" | grep -q '^  shard [0-9]*: [^c]' && merge_failed; then
+    echo "submit.sh: $out was not written: every shard finished, but the merge failed"
+    printf '%s\n' "$text"
+    merge_error
+    bad=$(merge_blames)
+    if [ -n "$bad" ]; then
+      echo "it names shard(s) $bad: a rerun of the merge would fail the same way; run them again (their"
+      echo "folders are kept aside, not deleted), then the merge:"
+      echo "  $here/submit.sh --recover $out --rerun $bad"
+      exit 1
+    fi
+    echo "if the merge failed for a passing reason (a node, the storage), recovering reruns it."
+  else
+    echo "submit.sh: $out was not written: not every shard finished"
+    printf '%s\n' "$text"
+  fi
   echo "recover (runs only the shards that are not complete, then the merge, with this submission's"
-  echo "sbatch options; options given to --recover are added and win):"
+  echo "sbatch options; named options given to --recover replace the recorded ones, and so do its"
+  echo "--sbatch options; with every shard complete, the merge's checks run first):"
   if printf '%s\n' "$text" | grep -q TIMEOUT; then
     echo "  $here/submit.sh --recover $out --time LONGER    (a task reached its time limit)"
   else

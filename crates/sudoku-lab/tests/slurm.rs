@@ -339,3 +339,337 @@ fn submit_usage_lists_exactly_the_options_it_parses() {
         "usage() prints the whole header"
     );
 }
+
+/// A copy of the flat folder `from` at `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// compare.py REFERENCE OTHER: its success and its report.
+fn compare(reference: &Path, other: &Path) -> (bool, String) {
+    let o = Command::new("python3")
+        .arg(scripts().join("compare.py"))
+        .arg(reference)
+        .arg(other)
+        .output()
+        .unwrap();
+    (o.status.success(), text(&o))
+}
+
+/// Replaces column `column` of every row of the CSV file `path` by `f(old value)`.
+fn edit_column(path: &Path, column: &str, f: impl Fn(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let i = header.split(',').position(|h| h == column).unwrap();
+    let mut out = format!("{header}\n");
+    for l in lines {
+        let mut fields: Vec<String> = l.split(',').map(String::from).collect();
+        fields[i] = f(&fields[i]);
+        out += &(fields.join(",") + "\n");
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// compare.py (no Slurm needed) finds a folder whose runs took other wall times identical to
+/// the reference: every wall-time-derived value is left out (runs.csv's wall_ms, summary.csv's
+/// and effort.csv's wall_ms_mean and ets_seconds, comparison.csv's time_s and ets_s rows), and
+/// every other CSV table is compared (an edited effort.csv is a difference).
+#[test]
+fn compare_leaves_out_exactly_the_wall_time_values() {
+    let dir = tmpdir("compare");
+    for id in ["reseda-table3", "cso-vs"] {
+        let reference = dir.join(id);
+        ok(bin()
+            .args(["reproduce", id, "--quick", "--threads", "1", "--out"])
+            .arg(&reference));
+        // Another machine: every run 3 times slower plus 1 ms, the reports written from that.
+        let slower = dir.join(format!("{id}-slower"));
+        copy_folder(&reference, &slower);
+        edit_column(&slower.join("runs.csv"), "wall_ms", |v| {
+            format!("{:.3}", v.parse::<f64>().unwrap() * 3.0 + 1.0)
+        });
+        ok(bin()
+            .args(["reproduce", id, "--quick", "--threads", "1", "--resume"])
+            .arg("--out")
+            .arg(&slower));
+        let (same, report) = compare(&reference, &slower);
+        assert!(same, "{id}: {report}");
+        assert!(
+            report.contains("RESULT: identical but wall times"),
+            "{report}"
+        );
+        if id == "cso-vs" {
+            // effort.csv is compared, but for its wall time: an edited value is found.
+            assert!(report.contains("effort.csv: 12 rows compared"), "{report}");
+            let edited = dir.join("cso-vs-edited");
+            copy_folder(&slower, &edited);
+            edit_column(&edited.join("effort.csv"), "penalty_max", |v| {
+                format!("{v}0")
+            });
+            let (same, report) = compare(&reference, &edited);
+            assert!(!same, "{report}");
+            assert!(
+                report.contains("effort.csv line 2: penalty_max differ"),
+                "{report}"
+            );
+        } else {
+            assert!(report.contains("8 wall-time rows"), "{report}");
+        }
+    }
+}
+
+/// Writes an executable shell script `name` into `dir`.
+fn stub(dir: &Path, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// setup-local-cluster.sh updates the package lists before it installs (a fresh machine has
+/// none), and stops with a one-line error when either fails. Run with stubs (no root, no
+/// network, nothing installed): `id` says root, `ps` shows no daemon, `apt-get` records its
+/// arguments; the PATH leaves out the sbin folders, so slurmctld and munged are not found.
+#[test]
+fn setup_updates_the_package_lists_before_installing() {
+    let dir = tmpdir("setup-apt");
+    let calls = dir.join("apt-calls");
+    stub(&dir, "id", "echo 0");
+    stub(&dir, "ps", "exit 0");
+    for (fail, expected, says) in [
+        (
+            "install",
+            "update -qq\ninstall -y -qq slurm-wlm munge\n",
+            "apt-get install",
+        ),
+        ("update", "update -qq\n", "apt-get update"),
+    ] {
+        let _ = std::fs::remove_file(&calls);
+        stub(
+            &dir,
+            "apt-get",
+            &format!(
+                "echo \"$*\" >>'{}'\ncase $1 in {fail}) exit 100 ;; esac",
+                calls.display()
+            ),
+        );
+        let o = Command::new("bash")
+            .arg(scripts().join("setup-local-cluster.sh"))
+            .env("PATH", format!("{}:/usr/bin:/bin", dir.display()))
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{t}");
+        assert_eq!(std::fs::read_to_string(&calls).unwrap(), expected, "{t}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains("failed"), "{err}");
+    }
+}
+
+/// The build script of sudoku-lab, for its `revision` (its `main` is never called here).
+#[allow(dead_code)]
+mod build_script {
+    include!("../build.rs");
+}
+
+/// Runs git with ARGS in `dir` and requires success.
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {}", text(&o));
+}
+
+/// The build script asks git for the revision without rewriting the index of a fresh clone:
+/// the index is among the files whose change reruns the script (and relinks sudoku-lab), so a
+/// rewrite made the first build after a clone and build (submit.sh's) rebuild sudoku-lab. A
+/// plain `git status` there rewrites it.
+#[test]
+fn the_build_script_leaves_a_fresh_clones_index_alone() {
+    if Command::new("git").arg("--version").output().is_err() {
+        println!("skipped: no git here");
+        return;
+    }
+    let d = tmpdir("fresh-clone");
+    let origin = d.join("origin");
+    std::fs::create_dir_all(origin.join("crates")).unwrap();
+    for f in ["a", "crates/b", "crates/c"] {
+        std::fs::write(origin.join(f), f).unwrap();
+    }
+    git(&origin, &["init", "-q"]);
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "-qm", "x"]);
+    git(&d, &["clone", "-q", "origin", "clone"]);
+    let clone = d.join("clone");
+    let index = clone.join(".git/index");
+    let stamp = |p: &Path| {
+        let m = std::fs::metadata(p).unwrap();
+        (m.modified().unwrap(), std::fs::read(p).unwrap())
+    };
+    let before = stamp(&index);
+    let rev = build_script::revision(&clone);
+    assert_eq!(rev.len(), 12, "{rev}");
+    assert!(stamp(&index) == before, "the index was rewritten");
+    // The mark still follows edits.
+    std::fs::write(clone.join("crates/b"), "edited").unwrap();
+    assert!(build_script::revision(&clone).ends_with("-dirty"));
+}
+
+/// `submit.sh ARGS...` on the fake Slurm of tests/fixtures/fake-slurm (every job runs at once,
+/// inside sbatch; its state is in `slurm`), with the test's binary.
+fn fake_submit(args: &[&str], out: &Path, slurm: &Path) -> Command {
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake-slurm");
+    let path = format!("{}:{}", fake.display(), std::env::var("PATH").unwrap());
+    std::fs::create_dir_all(slurm).unwrap();
+    let mut c = submit(args, out);
+    c.env("PATH", path)
+        .env("FAKE_SLURM", slurm)
+        .env("LAB_POLL_SECONDS", "0");
+    c
+}
+
+/// The sbatch calls the fake Slurm received, one a line.
+fn sbatch_calls(slurm: &Path) -> Vec<String> {
+    let calls = std::fs::read_to_string(slurm.join("calls")).unwrap_or_default();
+    calls.lines().map(String::from).collect()
+}
+
+/// A merge job that fails on the shards' content (a seed edited in shard 2 after its task
+/// ended) is reported with its own error, not as unfinished shards; `--recover` does not
+/// submit the same failing merge again but says which shard to rerun; `--recover --rerun 2`
+/// reruns that shard alone (its folder kept aside) and the merge, and `--no-sbatch` drops the
+/// recorded `--hold` while the recorded `--time` stays. No Slurm needed (a fake one).
+#[test]
+fn a_failed_merge_is_reported_with_its_error_and_recover_reruns_the_shard_it_names() {
+    let dir = tmpdir("fake-merge-fails");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let shard2 = dir.join("cluster.shards/shard-2/runs.csv");
+    let tamper = format!(
+        "sed -i -E '2s/^(([^,]*,){{4}})[0-9]+/\\11/' '{}'",
+        shard2.display()
+    );
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let o = fake_submit(&args, &out, &slurm)
+        .args(["--sbatch", "--hold", "--time", "5"])
+        .env("FAKE_SLURM_AFTER_ARRAY", &tamper)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        err.contains("every shard finished, but the merge failed"),
+        "{err}"
+    );
+    assert!(!err.contains("not every shard finished"), "{err}");
+    assert!(err.contains("has seed 1, the plan's is"), "{err}");
+    let rerun = format!("--recover {} --rerun 2", out.display());
+    assert!(err.contains(&rerun), "{err}");
+    assert_eq!(sbatch_calls(&slurm).len(), 2);
+
+    // The same merge again would fail: refused before anything is submitted.
+    let o = fake_submit(&["--recover", "OUT", "--wait"], &out, &slurm)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        err.contains("complete, but the merge refuses them"),
+        "{err}"
+    );
+    assert!(
+        err.contains("has seed 1") && err.contains("--rerun 2"),
+        "{err}"
+    );
+    assert_eq!(sbatch_calls(&slurm).len(), 2, "nothing submitted");
+
+    let o = fake_submit(
+        &["--recover", "OUT", "--wait", "--rerun", "2", "--no-sbatch"],
+        &out,
+        &slurm,
+    )
+    .output()
+    .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("1 of 2 shards to run (2)") && t.contains("done: "),
+        "{t}"
+    );
+    let calls = sbatch_calls(&slurm);
+    assert_eq!(calls.len(), 4, "{calls:?}");
+    for c in &calls[2..] {
+        assert!(c.contains("--time=5") && !c.contains("--hold"), "{c}");
+    }
+    assert!(calls[2].contains("--array=2 "), "{}", calls[2]);
+    let kept = std::fs::read_dir(dir.join("cluster.shards"))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("shard-2.refused-")
+        })
+        .count();
+    assert_eq!(kept, 1, "the refused shard is kept aside");
+    let recorded = std::fs::read_to_string(dir.join("cluster.shards/sbatch-options")).unwrap();
+    assert_eq!(recorded, "--time=5\n");
+    assert_same_as_one_machine(&dir, &out);
+}
+
+/// Why a task ended (here TIMEOUT) is recorded while Slurm knows it, and still reported by
+/// `--status` once Slurm has forgotten the job (no accounting, past MinJobAge). No Slurm needed
+/// (a fake one).
+#[test]
+fn why_a_task_ended_is_kept_after_slurm_forgets_it() {
+    let dir = tmpdir("fake-timeout");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let o = fake_submit(&args, &out, &slurm)
+        .env("FAKE_SLURM_TIMEOUT", "2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(err.contains("not every shard finished"), "{err}");
+    assert!(err.contains("task 100_2 is TIMEOUT"), "{err}");
+    assert!(err.contains("--time LONGER"), "{err}");
+    std::fs::write(slurm.join("forgotten"), "").unwrap();
+    let o = fake_submit(&["--status", "OUT"], &out, &slurm)
+        .output()
+        .unwrap();
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("task 100_2 was TIMEOUT when submit.sh last asked Slurm"),
+        "{said}"
+    );
+    assert!(
+        said.contains("merge: job 101 was CANCELLED (DependencyNeverSatisfied)"),
+        "{said}"
+    );
+    // The record is data: a line that is not a job's state is refused, naming it; nothing is
+    // rewritten.
+    let states = out.with_extension("shards").join("slurm-states");
+    let mut bad = std::fs::read_to_string(&states).unwrap();
+    assert_eq!(bad.lines().count(), 3, "{bad}");
+    bad.push_str("$(touch x)\n");
+    std::fs::write(&states, &bad).unwrap();
+    let o = fake_submit(&["--status", "OUT"], &out, &slurm)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("slurm-states line 4: not a job's state"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&states).unwrap(), bad);
+}

@@ -90,6 +90,14 @@ pub enum Command {
         /// Threads for the reports (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Only check the shards, as the merge does before writing, and write nothing: exit 0
+        /// when they can be merged into OUT, 2 naming what is wrong.
+        #[arg(long)]
+        check: bool,
+        /// Also re-run every K-th row of every shard (K >= 1; 1 re-runs them all) and refuse
+        /// a shard with a row that is not reproduced (an edited value the checks cannot see).
+        #[arg(long, value_name = "K")]
+        verify: Option<usize>,
     },
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
     /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.

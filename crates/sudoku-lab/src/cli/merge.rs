@@ -9,9 +9,32 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<ExitCode> {
+pub fn merge(
+    out: &Path,
+    dirs: &[PathBuf],
+    threads: Option<usize>,
+    check: bool,
+    verify: Option<usize>,
+) -> Result<ExitCode> {
     // A bad flag is refused before OUT is touched (it was found only after the merge).
     super::reproduce::threads_flag(threads)?;
+    if verify == Some(0) {
+        anyhow::bail!("--verify 0: K must be at least 1 (every K-th row is re-run)");
+    }
+    if check {
+        let n = merge::check(out, dirs)?;
+        if let Some(k) = verify {
+            merge::verify(dirs, k)?;
+        }
+        eprintln!("the {n} shards can be merged into {}", out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(k) = verify {
+        // The cheap checks first, so that a refused shard is named before any run is re-run.
+        merge::check(out, dirs)?;
+        let n = merge::verify(dirs, k)?;
+        eprintln!("re-ran {n} rows of the shards: every one reproduced");
+    }
     let merged = merge::merge(out, dirs)?;
     let s = &merged.settings;
     let flags = ProtocolFlags {

@@ -49,7 +49,9 @@ pub fn run() -> ExitCode {
             out,
             shards,
             threads,
-        } => merge::merge(&out, &shards, threads),
+            check,
+            verify,
+        } => merge::merge(&out, &shards, threads, check, verify),
         args::Command::Replay {
             dir,
             every,

@@ -24,6 +24,7 @@ use crate::protocol::plan::{shard_assignment, IndexSet, Plan};
 use crate::spec::Spec;
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
+use sudoku_core::Budget;
 
 /// One shard folder, read and checked.
 struct Shard {
@@ -133,28 +134,7 @@ pub struct Merged {
 /// plan once, and meta.json. Nothing is written when a check fails, and OUT itself is only
 /// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
-    let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
-    check_set(&shards)?;
-    let first = &shards[0];
-    let spec: Spec = serde_json::from_value(first.meta["spec"].clone())
-        .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
-    let s = &first.settings;
-    let forced = s.quick.then_some(s.runs).or(s.forced_runs);
-    let spec_dir = (first.meta["spec_dir"].as_str())
-        .map(|d| crate::protocol::meta::resolve_spec_dir(&first.dir, d));
-    let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
-    let cap = s.quick.then_some(spec.quick_max_generations);
-    let costs: Vec<u64> = (spec.algorithms.iter())
-        .map(|a| crate::algos::expected_cost(&a.budget(cap)))
-        .collect();
-    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
-    check_out(out)?;
-    // Every row and trajectory line checked before anything is written.
-    let owner = shard_assignment(&plan, &costs, first.n);
-    check_rows(&plan, &owner, &shards)?;
-    if spec.anytime {
-        check_trajectories(&plan, &owner, &shards)?;
-    }
+    let (spec, shards) = checked(out, dirs)?;
     let staging = staging_of(out);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
@@ -166,10 +146,42 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
     Ok(Merged {
         spec,
-        settings: first.settings.clone(),
+        settings: shards[0].settings.clone(),
         shards: shards.len(),
         staging,
     })
+}
+
+/// Every check of [`merge`], nothing written (`merge --check`): Ok with the number of shards
+/// when `merge OUT SHARDS...` would join them.
+pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<usize> {
+    Ok(checked(out, dirs)?.1.len())
+}
+
+/// The spec and the shards `dirs`, every check of [`merge`] passed.
+fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>)> {
+    let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
+    check_set(&shards)?;
+    let first = &shards[0];
+    let spec: Spec = serde_json::from_value(first.meta["spec"].clone())
+        .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
+    let s = &first.settings;
+    let forced = s.quick.then_some(s.runs).or(s.forced_runs);
+    let spec_dir = (first.meta["spec_dir"].as_str())
+        .map(|d| crate::protocol::meta::resolve_spec_dir(&first.dir, d));
+    let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
+    let cap = s.quick.then_some(spec.quick_max_generations);
+    let budgets: Vec<Budget> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
+    let costs: Vec<u64> = budgets.iter().map(crate::algos::expected_cost).collect();
+    let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
+    check_out(out)?;
+    // Every row and trajectory line checked before anything is written.
+    let owner = shard_assignment(&plan, &costs, first.n);
+    check_rows(&plan, &owner, &budgets, &shards)?;
+    if spec.anytime {
+        check_trajectories(&plan, &owner, &shards)?;
+    }
+    Ok((spec, shards))
 }
 
 /// OUT may be merged into: absent, or an empty folder (not a link).
@@ -215,16 +227,19 @@ pub fn abandon(staging: &Path) {
 }
 
 /// Every row of every shard is a run of the plan (of this experiment, with the plan's seed,
-/// looked up as `replay` does: [`Plan::job_of`]) that the shard rule gives to that shard, no
-/// run appears twice, and together they cover the plan. Errors name the shard's file and line.
-fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
+/// looked up as `replay` does: [`Plan::job_of`]) that the shard rule gives to that shard, whose
+/// values are consistent with its budget ([`check_consistent`]), no run appears twice, and
+/// together they cover the plan. Errors name the shard's file and line.
+fn check_rows(plan: &Plan, owner: &[u32], budgets: &[Budget], shards: &[Shard]) -> Result<()> {
     let mut seen = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join("runs.csv");
         for_each_numbered_row(&path, |line, r| {
             let at = format!("{}:{line}", path.display());
             let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
-            let (i, _) = plan.checked_job(&at, &r)?;
+            let (i, job) = plan.checked_job(&at, &r)?;
+            check_consistent(&r, &budgets[job.algorithm])
+                .with_context(|| format!("{at}: run {run} is not consistent (an edited row)"))?;
             let k = owner[i as usize] as usize + 1;
             if k != sh.k {
                 bail!("{at}: run {run} belongs to shard {k}, not {}", sh.k);
@@ -246,6 +261,67 @@ fn check_rows(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What a row says agrees with its budget and with itself, as every run writes it: the budget
+/// it records is the plan's (`max_generations`), it ran at most that many generations, and
+/// exactly that many when it says it stopped at the generation limit; a run that says it
+/// stopped because it solved the puzzle is counted as solved, and one whose claimed solution
+/// the exact checker refused is not. Errors (one line each) name the field.
+fn check_consistent(r: &crate::protocol::io::Row, budget: &Budget) -> Result<()> {
+    let limit = budget.max_generations.unwrap_or(0);
+    if r.max_generations != limit {
+        bail!(
+            "max_generations {} is not the plan's budget {limit}",
+            r.max_generations
+        );
+    }
+    if let Some(g) = budget.max_generations {
+        if r.generations > g {
+            bail!("{} generations, above the budget {g}", r.generations);
+        }
+        if r.termination == "generation_limit" && r.generations != g {
+            bail!(
+                "termination generation_limit after {} generations, not the budget {g}",
+                r.generations
+            );
+        }
+    }
+    if r.termination == "solved" && r.solved != 1 {
+        bail!("termination solved, but solved {}", r.solved);
+    }
+    if r.termination == "invalid_claim" && r.solved != 0 {
+        bail!("termination invalid_claim, but solved {}", r.solved);
+    }
+    Ok(())
+}
+
+/// `merge --verify K`: every K-th row of every shard (in its runs.csv order) re-run with its
+/// plan's seed, as `replay` does, refusing the first shard with a row that is not reproduced
+/// (every field but wall_ms, and the trajectory with anytime data). Rows of external solvers
+/// are re-run too, but a difference there is only reported: a solver of the user's may be
+/// nondeterministic. Returns the number of rows re-run.
+pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
+    let mut replayed = 0;
+    for dir in dirs {
+        let found = crate::protocol::replay::replay(dir, every, false)?;
+        replayed += found.replayed;
+        for m in &found.external_mismatches {
+            eprintln!(
+                "note: {}: external solver not reproduced: {m}",
+                dir.join("runs.csv").display()
+            );
+        }
+        if let Some(m) = found.mismatches.first() {
+            bail!(
+                "{}: {} of {} re-run rows not reproduced (an edited or corrupted shard), first {m}",
+                dir.join("runs.csv").display(),
+                found.mismatches.len(),
+                found.replayed
+            );
+        }
+    }
+    Ok(replayed)
 }
 
 /// Every shard's trajectories.csv: its header, then complete lines of 6 fields, each of a run
