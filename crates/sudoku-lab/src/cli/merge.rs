@@ -25,11 +25,17 @@ pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<Exi
         shard: None,
     };
     let finished = super::reproduce::finish_merged(merged.spec.clone(), &flags, out)
-        .and_then(|()| merge::publish(&merged, out));
-    if let Err(e) = finished {
-        merge::abandon(&merged.staging);
-        return Err(e);
-    }
+        .and_then(|valid| merge::publish(&merged, out).map(|()| valid));
+    let all_valid = match finished {
+        Ok(v) => v,
+        Err(e) => {
+            merge::abandon(&merged.staging);
+            return Err(e);
+        }
+    };
     eprintln!("merged {} shards into {}", merged.shards, out.display());
-    Ok(ExitCode::SUCCESS)
+    Ok(match all_valid {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(super::reproduce::NO_VALID_RUN),
+    })
 }
