@@ -73,7 +73,7 @@ fn an_algorithm_without_a_valid_run_fails_the_protocol_loudly_with_exit_3() {
         );
         assert!(!err.contains("failed runs of 'hc'"), "{err}");
         assert!(
-            err.contains("error: no valid run of algorithm 'quit' (3 of 3 runs failed"),
+            err.contains("error: no valid run of algorithm 'quit': every run failed"),
             "{extra:?}: {err}"
         );
         assert!(!err.contains("panicked"), "{err}");
@@ -82,7 +82,10 @@ fn an_algorithm_without_a_valid_run_fails_the_protocol_loudly_with_exit_3() {
             meta.contains("\"complete-without-valid-runs\""),
             "{extra:?}: {meta}"
         );
-        assert!(meta.contains("no valid run of algorithm 'quit'"), "{meta}");
+        assert!(
+            meta.contains("no valid run of algorithm 'quit' (3 of 3 runs failed (crashed 3))"),
+            "{meta}"
+        );
         // The folder is complete: every run recorded, the reports written.
         assert_eq!(read(&d.join("out/runs.csv")).lines().count(), 1 + 2 * 3);
         assert!(d.join("out/report.md").is_file());
@@ -157,7 +160,11 @@ fn a_chart_too_large_is_skipped_with_a_warning_and_never_fails_the_protocol() {
     let report = read(&out.join("report.md"));
     let warnings = report.split("\n## Warnings\n").nth(1).unwrap_or_default();
     assert!(warnings.contains("not drawn, skipped"), "{report}");
-    for table in ["compare-success.csv", "compare-pairs.csv", "compare-bayes.csv"] {
+    for table in [
+        "compare-success.csv",
+        "compare-pairs.csv",
+        "compare-bayes.csv",
+    ] {
         assert!(out.join(table).is_file(), "{table}");
     }
     assert!(read(&out.join("meta.json")).contains("\"status\": \"complete\""));
@@ -180,12 +187,20 @@ fn a_budget_below_the_cooling_schedule_of_lewis_sa_is_warned_about() {
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     let want = "algorithm 'sa' (lewis-sa): max_evaluations = 20000 is below the length of its own schedule on 1 of 1 puzzles (";
-    let at = err.find(&format!("warning: {want}")).unwrap_or_else(|| panic!("{err}"));
+    let at = err
+        .find(&format!("warning: {want}"))
+        .unwrap_or_else(|| panic!("{err}"));
     // Before the runs: ahead of the end-of-protocol line.
     let end = err.find("runs, ").unwrap_or_else(|| panic!("{err}"));
     assert!(at < end, "{err}");
-    assert!(err.contains("its cooling (alpha = 0.99) takes 100 chains"), "{err}");
-    assert!(!err.contains("'sa-short-chains' (lewis-sa): max_evaluations"), "{err}");
+    assert!(
+        err.contains("its cooling (alpha = 0.99) takes 100 chains"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("'sa-short-chains' (lewis-sa): max_evaluations"),
+        "{err}"
+    );
     let report = read(&d.join("out/report.md"));
     let warnings = report.split("\n## Warnings\n").nth(1).unwrap_or_default();
     assert!(warnings.contains(want), "{report}");

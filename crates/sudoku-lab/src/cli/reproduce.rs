@@ -245,7 +245,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
         last.finished_utc = meta.finished_utc.clone();
         last.runs_executed = Some(done.executed);
     }
-    let no_valid = no_valid_runs(spec, &done.failures);
+    let no_valid: Vec<(&str, String)> = (spec.algorithms.iter().zip(&done.failures))
+        .filter(|(_, f)| f.none_valid())
+        .map(|(a, f)| (a.label.as_str(), f.describe()))
+        .collect();
     meta.status = match (done.invalid, no_valid.is_empty()) {
         (0, true) => "complete",
         (0, false) => "complete-without-valid-runs",
@@ -253,7 +256,10 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
     }
     .into();
     if !no_valid.is_empty() {
-        meta.error = Some(format!("no valid run of {}", no_valid.join("; ")));
+        let each: Vec<String> = (no_valid.iter())
+            .map(|(label, why)| format!("algorithm '{label}' ({why})"))
+            .collect();
+        meta.error = Some(format!("no valid run of {}", each.join("; ")));
     }
     meta.write(&meta_path)?;
     print_summary(spec, &p.loaded.entries, &done.groups);
@@ -271,21 +277,15 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
         bail!("{} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug", done.invalid);
     }
     if !no_valid.is_empty() {
+        let labels: Vec<String> = no_valid.iter().map(|(l, _)| format!("'{l}'")).collect();
         eprintln!(
-            "error: no valid run of {}: every run failed (each run's reason is in runs.csv's termination, an external solver's stderr in {}/); the folder is complete: fix the solver and run again with --fresh",
-            no_valid.join("; "),
+            "error: no valid run of algorithm{} {}: every run failed (the reasons above; each run's in runs.csv's termination, an external solver's stderr in {}/); the folder is complete: fix the solver and run again with --fresh",
+            if labels.len() == 1 { "" } else { "s" },
+            labels.join(", "),
             crate::protocol::run::LOGS
         );
     }
     Ok(no_valid.is_empty())
-}
-
-/// The algorithms without a valid run, each as "algorithm 'x' (4 of 4 runs failed (...))".
-fn no_valid_runs(spec: &Spec, failures: &[reports::warnings::Failures]) -> Vec<String> {
-    (spec.algorithms.iter().zip(failures))
-        .filter(|(_, f)| f.none_valid())
-        .map(|(a, f)| format!("algorithm '{}' ({})", a.label, f.describe()))
-        .collect()
 }
 
 /// One line on stderr per algorithm with failed runs: how many of its runs, and why (from
