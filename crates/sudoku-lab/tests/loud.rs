@@ -168,11 +168,16 @@ fn a_chart_too_large_is_skipped_with_a_warning_and_never_fails_the_protocol() {
         assert!(out.join(table).is_file(), "{table}");
     }
     assert!(read(&out.join("meta.json")).contains("\"status\": \"complete\""));
-    // A skipped chart leaves no file behind.
+    // A skipped chart leaves no file behind, and report.md no broken image.
     for line in warnings.lines().filter(|l| l.contains("not drawn")) {
         let name = line.split('`').nth(1).unwrap();
         assert!(!out.join(format!("{name}.png")).exists(), "{name}");
         assert!(!out.join(format!("{name}.svg")).exists(), "{name}");
+        assert!(
+            !report.contains(&format!("]({name}.png)")),
+            "{name}: {report}"
+        );
+        assert!(report.contains(&format!("*(chart `{name}` not drawn: see Warnings)*")));
     }
 }
 

@@ -135,7 +135,8 @@ fn write_warnings(inp: &Inputs) -> Result<()> {
     let failures = warnings::failures(spec, &out.join("runs.csv"))?;
     let mut all = warnings::short_budgets(spec, &inp.loaded.puzzles, inp.quick_cap);
     all.extend(warnings::wall_limits(spec, &failures));
-    all.extend(warnings::take_charts());
+    let (skipped, charts): (Vec<String>, Vec<String>) = warnings::take_charts().into_iter().unzip();
+    all.extend(charts);
     for w in &all {
         eprintln!("warning: {w}");
     }
@@ -143,8 +144,9 @@ fn write_warnings(inp: &Inputs) -> Result<()> {
     if all.is_empty() || spec.report == "none" || !report.is_file() {
         return Ok(());
     }
-    let mut md = std::fs::read_to_string(&report)
+    let md = std::fs::read_to_string(&report)
         .with_context(|| format!("cannot read {}", report.display()))?;
+    let mut md = warnings::unlink_charts(&md, &skipped);
     md.push_str(&warnings::section(&all));
     write_atomic(&report, md.as_bytes())
 }

@@ -13,8 +13,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use sudoku_core::Termination;
 
-/// Charts not drawn since the last [`take_charts`].
-static CHARTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Charts not drawn since the last [`take_charts`]: (file stem, warning).
+static CHARTS: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
 /// A chart's result, never an error of its report: a chart that cannot be drawn (too many
 /// series or panels for the largest figure, a file that cannot be written, ...) is skipped,
@@ -25,25 +25,41 @@ pub fn chart<E: std::fmt::Display>(svg: &Path, png: &Path, result: Result<(), E>
         for p in [svg, png] {
             let _ = std::fs::remove_file(p);
         }
-        let name = svg.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let name = (svg.file_stem()).map_or(String::new(), |s| s.to_string_lossy().into_owned());
         let line = format!(
-            "chart `{}` (.svg, .png) not drawn, skipped: {}",
-            name.unwrap_or_default(),
+            "chart `{name}` (.svg, .png) not drawn, skipped: {}",
             e.to_string().replace('\n', " ")
         );
         if let Ok(mut c) = CHARTS.lock() {
-            c.push(line);
+            c.push((name, line));
         }
     }
     Ok(())
 }
 
-/// The charts skipped since the last call, in the order they were drawn.
-pub fn take_charts() -> Vec<String> {
+/// The charts skipped since the last call, (file stem, warning), in the order they were drawn.
+pub fn take_charts() -> Vec<(String, String)> {
     CHARTS
         .lock()
         .map(|mut c| std::mem::take(&mut *c))
         .unwrap_or_default()
+}
+
+/// `md` with each image of a chart of `skipped` (`![alt](NAME.png)`) replaced by a note that
+/// it was not drawn, so that report.md (and the site made of it) shows no broken image.
+pub fn unlink_charts(md: &str, skipped: &[String]) -> String {
+    let mut md = md.to_string();
+    for name in skipped {
+        let target = format!("]({name}.png)");
+        while let Some(end) = md.find(&target) {
+            let Some(start) = md[..end].rfind("![") else {
+                break;
+            };
+            let note = format!("*(chart `{name}` not drawn: see Warnings)*");
+            md.replace_range(start..end + target.len(), &note);
+        }
+    }
+    md
 }
 
 /// The runs of one algorithm in runs.csv, with its failures by reason.
