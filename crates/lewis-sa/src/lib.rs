@@ -203,6 +203,30 @@ impl LewisConfig {
         }
         Ok(())
     }
+
+    /// The chains of one time constant of the geometric cooling, `1 / -ln(alpha)` rounded up:
+    /// the chains after which the temperature has fallen to t0 / e (about 0.55 from a t0 of
+    /// about 1.5 on 9x9, where solved runs end: see "What the runs show"). None for `alpha = 1`
+    /// (no cooling, no schedule).
+    pub fn schedule_chains(&self) -> Option<u64> {
+        let rate = -self.alpha.ln();
+        (rate > 0.0 && rate.is_finite()).then(|| (1.0 / rate).ceil() as u64)
+    }
+
+    /// The evaluations the cooling schedule takes to run its course on a puzzle with `free`
+    /// empty cells: the initial solution and the t0 sample, then [`Self::schedule_chains`]
+    /// chains of `chain_length` moves ((free cells)^2 when unset). A budget below it stops
+    /// every run while the temperature is still high (reheats aside), so a run can solve only
+    /// an easy puzzle by luck. None without a schedule (`alpha = 1`).
+    pub fn schedule_evaluations(&self, free: u64) -> Option<u64> {
+        let chain = self.chain_length.unwrap_or(free.saturating_mul(free));
+        let chains = self.schedule_chains()?;
+        Some(
+            chains
+                .saturating_mul(chain)
+                .saturating_add(1 + self.t0_samples as u64),
+        )
+    }
 }
 
 /// Lewis's simulated annealing with a validated configuration.

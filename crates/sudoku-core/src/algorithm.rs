@@ -82,6 +82,14 @@ pub trait Algorithm: Sync {
     fn own_stopping_rule(&self, _options: &Options, _max_evaluations: u64) -> Option<String> {
         None
     }
+    /// The evaluations the algorithm's own schedule (e.g. a cooling schedule) takes to run its
+    /// course on a puzzle with `free` empty cells, computed from `options`, with a phrase
+    /// saying what the schedule is (not depending on `free`); None when it has none. The
+    /// runner warns when `max_evaluations` is below it: the runs stop before the schedule
+    /// has run its course, which reads as a poor algorithm rather than a short budget.
+    fn schedule_evaluations(&self, _options: &Options, _free: u64) -> Option<(u64, String)> {
+        None
+    }
     /// What to change so that runs that ended with `termination` (as `runs.csv` writes it)
     /// use the budget, when the algorithm knows better than the runner's generic hint.
     fn early_stop_hint(&self, _termination: &str) -> Option<&'static str> {

@@ -85,14 +85,26 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
         algorithm(
             "hang",
             "command = [\"python3\", \"hang.py\"]",
-            "wall_seconds = 1",
+            "wall_seconds = 5",
         ),
         algorithm("lewis-sa", "", ""),
     ]
     .concat();
     let d = spec_dir("faults", &algos, 2);
     let o = protocol(&d, "out", &["--threads", "2"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // Complete, but liar, crash and hang have no valid run: exit 3, each named with its reasons.
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("error: no valid run of algorithms 'liar', 'crash', 'hang': "),
+        "{err}"
+    );
+    for label in ["liar", "crash", "hang"] {
+        let line = format!("failed runs of '{label}': 4 of 4 runs failed (");
+        assert!(err.contains(&line), "{err}");
+    }
+    assert!(!err.contains("failed runs of 'py-sa'"), "{err}");
+    assert!(!err.contains("failed runs of 'lewis-sa'"), "{err}");
     let out = d.join("out");
     let rows = rows(&out.join("runs.csv"));
     assert_eq!(rows.len(), 5 * 2 * 2);
@@ -168,7 +180,8 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
     );
     let d = spec_dir("protocol-faults", &algos, 1);
     let o = protocol(&d, "out", &["--threads", "2"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // Every algorithm but flood (its runs end, unsolved) has no valid run.
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let want = [
         ("garbage", "bad_output"),
         ("oversized", "oversized_output"),
@@ -206,7 +219,8 @@ fn a_solver_that_quits_without_reading_fails_runs_and_the_runner_survives() {
     let algos = algorithm("quit", quit, "") + &algorithm("lewis-sa", "", "");
     let d = spec_dir("quit", &algos, 3);
     let o = protocol(&d, "out", &["--threads", "2"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("failed runs of 'quit': 6 of 6 runs failed (crashed 6)"));
     let rows = rows(&d.join("out/runs.csv"));
     let quit: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == "quit").collect();
     assert_eq!(quit.len(), 6);

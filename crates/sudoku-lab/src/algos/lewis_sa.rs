@@ -100,6 +100,22 @@ impl Algorithm for LewisSaAlgorithm {
     fn counters(&self, _options: &Options) -> Vec<&'static str> {
         vec!["reheats", "accepted_moves", "improving_moves", "t0_x1000"]
     }
+    fn schedule_evaluations(&self, options: &Options, free: u64) -> Option<(u64, String)> {
+        let sa = lewis_sa(options).ok()?;
+        let c = sa.config();
+        let evaluations = c.schedule_evaluations(free)?;
+        let chain = match c.chain_length {
+            Some(l) => format!("{l} moves"),
+            None => "(free cells)^2 moves".to_string(),
+        };
+        let what = format!(
+            "its cooling (alpha = {}) takes {} chains of {chain}, 1 / -ln(alpha) rounded up, to bring the temperature down to t0 / e, plus the {} evaluations of the start and the t0 sample",
+            c.alpha,
+            c.schedule_chains()?,
+            1 + c.t0_samples
+        );
+        Some((evaluations, what))
+    }
     fn evaluation_unit(&self) -> &'static str {
         "one proposed swap (its cost delta, from the two rows and two columns it touches), accepted or not, and each cost of the initial-temperature sample"
     }

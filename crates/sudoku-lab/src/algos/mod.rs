@@ -113,6 +113,39 @@ pub fn own_stopping_rule(
         .own_stopping_rule(params, max_evaluations)
 }
 
+/// A warning phrase when `max_evaluations` is below the evaluations the algorithm's own
+/// schedule takes ([`sudoku_core::Algorithm::schedule_evaluations`]) on some of `puzzles`:
+/// on how many, what the schedule needs there and what it is. None when the budget covers it
+/// on every puzzle, or the algorithm has no schedule.
+pub fn short_budget(
+    algorithm: &str,
+    params: &toml::Table,
+    max_evaluations: u64,
+    puzzles: &[sudoku_core::Puzzle],
+) -> Option<String> {
+    let a = find(algorithm).ok()?;
+    let (mut short, mut low, mut high, mut what) = (0usize, u64::MAX, 0u64, None);
+    for p in puzzles {
+        let free = p.grid.cells().len().saturating_sub(p.givens()) as u64;
+        if let Some((need, phrase)) = a.schedule_evaluations(params, free) {
+            if need > max_evaluations {
+                short += 1;
+                (low, high) = (low.min(need), high.max(need));
+                what.get_or_insert(phrase);
+            }
+        }
+    }
+    let what = what?;
+    let range = match low == high {
+        true => low.to_string(),
+        false => format!("{low} to {high}"),
+    };
+    Some(format!(
+        "max_evaluations = {max_evaluations} is below the length of its own schedule on {short} of {} puzzles ({range} evaluations: {what}): its runs stop before the schedule has run its course, so a low success rate says little about the algorithm; raise max_evaluations to at least {high}",
+        puzzles.len()
+    ))
+}
+
 /// Bytes per cell and individual assumed by the memory check (cells, fitness bookkeeping,
 /// the next generation).
 pub const BYTES_PER_CELL: u64 = 4;

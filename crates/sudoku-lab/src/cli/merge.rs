@@ -26,7 +26,11 @@ pub fn merge(
         if let Some(k) = verify {
             merge::verify(dirs, k)?;
         }
-        eprintln!("the {n} shards can be merged into {}", out.display());
+        let out = out.display().to_string();
+        eprintln!(
+            "the {n} shards can be merged into {}",
+            sudoku_core::error::shown(&out)
+        );
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(k) = verify {
@@ -48,11 +52,14 @@ pub fn merge(
         shard: None,
     };
     let finished = super::reproduce::finish_merged(merged.spec.clone(), &flags, out)
-        .and_then(|()| merge::publish(&merged, out));
-    if let Err(e) = finished {
-        merge::abandon(&merged.staging);
-        return Err(e);
-    }
+        .and_then(|valid| merge::publish(&merged, out).map(|()| valid));
+    let all_valid = match finished {
+        Ok(v) => v,
+        Err(e) => {
+            merge::abandon(&merged.staging);
+            return Err(e);
+        }
+    };
     eprintln!(
         "{}",
         sudoku_core::error::shown(&format!(
@@ -61,5 +68,8 @@ pub fn merge(
             out.display()
         ))
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(match all_valid {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(super::reproduce::NO_VALID_RUN),
+    })
 }

@@ -15,6 +15,19 @@ use std::time::Instant;
 /// The most threads a protocol may start.
 const MAX_THREADS: usize = 1024;
 
+/// The exit code of a protocol that ended with an algorithm without a single valid run (every
+/// run failed: an external solver that crashed, hung, or answered wrongly), distinct from the
+/// `2` of a bad input: the folder is complete (and resumable), but its comparison is empty.
+pub const NO_VALID_RUN: u8 = 3;
+
+/// [`NO_VALID_RUN`] when `all_valid` is false, else success.
+fn exit_code(all_valid: bool) -> ExitCode {
+    match all_valid {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(NO_VALID_RUN),
+    }
+}
+
 /// Everything validated for one protocol.
 struct Prepared {
     spec: Spec,
@@ -142,8 +155,9 @@ fn command_of(head: String, flags: &ProtocolFlags) -> String {
 
 /// Runs the protocol of `spec` (from a shard's `meta.json`) on the folder `merge` prepared
 /// (`flags.out`, moved to `shown` afterwards, which the messages name), as `--resume`: nothing
-/// to run, runs.csv in plan order, every report and chart.
-pub fn finish_merged(spec: Spec, flags: &ProtocolFlags, shown: &Path) -> Result<()> {
+/// to run, runs.csv in plan order, every report and chart. Returns whether every algorithm
+/// has a valid run.
+pub fn finish_merged(spec: Spec, flags: &ProtocolFlags, shown: &Path) -> Result<bool> {
     let mut p = prepare(spec, None, flags)?;
     p.shown = shown.to_path_buf();
     execute(&p, flags)
@@ -165,10 +179,11 @@ pub fn reproduce(id: &str, flags: &ProtocolFlags) -> Result<ExitCode> {
         .into_iter()
         .map(|s| prepare(s, None, flags))
         .collect::<Result<_>>()?;
+    let mut all_valid = true;
     for p in &prepared {
-        execute(p, flags)?;
+        all_valid &= execute(p, flags)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(all_valid))
 }
 
 /// A fresh protocol checks its external solvers (program found, handshake answered) before
@@ -188,11 +203,12 @@ pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut p = prepare(spec, Some(&base), flags)?;
     p.command = command_of(format!("run {}", path.display()), flags);
-    execute(&p, flags)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(execute(&p, flags)?))
 }
 
-fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
+/// Run the protocol `p` into its folder; returns whether every algorithm has a valid run (a
+/// run that did not fail: see [`reports::warnings::is_failure`]).
+fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
     let spec = &p.spec;
     let settings = settings(p)?;
     let runs_path = p.out.join("runs.csv");
@@ -229,14 +245,25 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
         last.finished_utc = meta.finished_utc.clone();
         last.runs_executed = Some(done.executed);
     }
-    meta.status = if done.invalid == 0 {
-        "complete"
-    } else {
-        "complete-with-invalid-claims"
+    let no_valid: Vec<(&str, String)> = (spec.algorithms.iter().zip(&done.failures))
+        .filter(|(_, f)| f.none_valid())
+        .map(|(a, f)| (a.label.as_str(), f.describe()))
+        .collect();
+    meta.status = match (done.invalid, no_valid.is_empty()) {
+        (0, true) => "complete",
+        (0, false) => "complete-without-valid-runs",
+        _ => "complete-with-invalid-claims",
     }
     .into();
+    if !no_valid.is_empty() {
+        let each: Vec<String> = (no_valid.iter())
+            .map(|(label, why)| format!("algorithm '{label}' ({why})"))
+            .collect();
+        meta.error = Some(format!("no valid run of {}", each.join("; ")));
+    }
     meta.write(&meta_path)?;
     print_summary(spec, &p.loaded.entries, &done.groups);
+    print_failures(spec, &done.failures);
     eprintln!(
         "{}",
         sudoku_core::error::shown(&format!(
@@ -252,7 +279,26 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<()> {
     if done.invalid > 0 {
         bail!("{} runs claimed a solution the exact checker rejects (rows marked invalid_claim): this is a bug", done.invalid);
     }
-    Ok(())
+    if !no_valid.is_empty() {
+        let labels: Vec<String> = no_valid.iter().map(|(l, _)| format!("'{l}'")).collect();
+        eprintln!(
+            "error: no valid run of algorithm{} {}: every run failed (the reasons above; each run's in runs.csv's termination, an external solver's stderr in {}/); the folder is complete: fix the solver and run again with --fresh",
+            if labels.len() == 1 { "" } else { "s" },
+            labels.join(", "),
+            crate::protocol::run::LOGS
+        );
+    }
+    Ok(no_valid.is_empty())
+}
+
+/// One line on stderr per algorithm with failed runs: how many of its runs, and why (from
+/// runs.csv, so that a `--resume` says the same).
+fn print_failures(spec: &Spec, failures: &[reports::warnings::Failures]) {
+    for (a, f) in spec.algorithms.iter().zip(failures) {
+        if f.failed() > 0 {
+            eprintln!("failed runs of '{}': {}", a.label, f.describe());
+        }
+    }
 }
 
 /// What must be equal for `--resume` to continue the folder (recorded in meta.json).
@@ -370,6 +416,8 @@ struct Outcome {
     groups: Vec<Vec<Group>>,
     /// Rows whose claimed solution the exact checker rejected.
     invalid: usize,
+    /// Each algorithm's runs and failures, from runs.csv.
+    failures: Vec<reports::warnings::Failures>,
 }
 
 /// Run the pending runs, record the wall time in meta.json, and write summary.csv and (but in
@@ -438,6 +486,7 @@ fn run_and_report(
         wall,
         groups,
         invalid: count_invalid(spec, &runs_path)?,
+        failures: reports::warnings::failures(spec, &runs_path)?,
     })
 }
 

@@ -256,9 +256,11 @@ impl<'a> Protocol<'a> {
 
     /// A warning line on stderr for each algorithm with a `max_evaluations` that its runs stop
     /// before by the algorithm's own rule ([`crate::algos::own_stopping_rule`]), so that no one
-    /// reads the budget as spent (issue 21); the compare report states the evaluations actually
-    /// used. Given once every input is checked, when runs are about to start: an input error
-    /// stays a single line, and rewriting the reports of a finished folder says nothing.
+    /// reads the budget as spent; the compare report states the evaluations actually used. And
+    /// one for each algorithm whose `max_evaluations` is below its own schedule's length
+    /// ([`crate::algos::short_budget`]; report.md repeats it). Given once every input is
+    /// checked, when runs are about to start: an input error stays a single line, and
+    /// rewriting the reports of a finished folder says nothing.
     fn warn_own_stops(&self) {
         for (a, budget) in self.spec.algorithms.iter().zip(&self.budgets) {
             let rule = (budget.max_evaluations)
@@ -266,6 +268,15 @@ impl<'a> Protocol<'a> {
             if let Some(rule) = rule {
                 let text = format!("warning: algorithm '{}' ({}) {rule}", a.label, a.algorithm);
                 eprintln!("{}", sudoku_core::error::shown(&text));
+            }
+            let short = (budget.max_evaluations).and_then(|max| {
+                crate::algos::short_budget(&a.algorithm, &a.params, max, self.puzzles)
+            });
+            if let Some(short) = short {
+                eprintln!(
+                    "warning: algorithm '{}' ({}): {short}",
+                    a.label, a.algorithm
+                );
             }
         }
     }

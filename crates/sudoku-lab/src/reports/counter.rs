@@ -293,12 +293,6 @@ pub fn trajectory(spec: &Spec, runs_path: &Path, prefix: &str, out: &Path) -> Re
         log_x: false,
         series,
     };
-    lab_charts::render(
-        &chart,
-        900,
-        560,
-        &out.join("trajectory.svg"),
-        &out.join("trajectory.png"),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot draw the trajectory: {e}"))
+    let (svg, png) = (out.join("trajectory.svg"), out.join("trajectory.png"));
+    crate::reports::warnings::chart(&svg, &png, lab_charts::render(&chart, 900, 560, &svg, &png))
 }

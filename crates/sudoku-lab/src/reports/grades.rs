@@ -181,8 +181,8 @@ fn draw_figure(
             },
         ],
     };
-    render_grids(&fig, 900, 500, &out.join("fig4.svg"), &out.join("fig4.png"))
-        .context("cannot draw fig4")
+    let (svg, png) = (out.join("fig4.svg"), out.join("fig4.png"));
+    crate::reports::warnings::chart(&svg, &png, render_grids(&fig, 900, 500, &svg, &png))
 }
 
 /// report.md: the grade counts of both sides, how many cells agree, and the cells that differ.

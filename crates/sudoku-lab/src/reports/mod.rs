@@ -14,7 +14,8 @@
 //!
 //! Shared by them: [`groups`] (runs grouped per algorithm and puzzle entry, summary.csv, the
 //! published tables), [`verdicts`] (cell-by-cell tests against the paper), [`quick`] (the
-//! `--quick` marks).
+//! `--quick` marks), [`warnings`] (failed runs, skipped charts, wall limits and short budgets:
+//! report.md's "Warnings" section and stderr).
 
 pub mod ablation;
 pub mod compare;
@@ -29,6 +30,7 @@ mod published_csv;
 pub mod quick;
 pub mod table1;
 pub mod verdicts;
+pub mod warnings;
 
 pub use inputs::{Inputs, Published};
 
@@ -53,6 +55,7 @@ pub fn write_summary(inp: &Inputs) -> Result<Vec<Vec<Group>>> {
 /// The report the spec names, with its tables and charts, and report.md. A `--quick` run says
 /// so in every chart title and on report.md's first line.
 pub fn write(inp: &Inputs, groups: &[Vec<Group>]) -> Result<()> {
+    let _ = warnings::take_charts();
     let _quick = inp.quick_cap.map(|g| quick::mark(inp.runs, g));
     let (spec, out) = (inp.spec, inp.out);
     let runs_path = out.join("runs.csv");
@@ -121,7 +124,31 @@ pub fn write(inp: &Inputs, groups: &[Vec<Group>]) -> Result<()> {
     if let Some(g) = inp.quick_cap {
         quick::mark_report(&out.join("report.md"), inp.runs, g)?;
     }
-    Ok(())
+    write_warnings(inp)
+}
+
+/// The warnings of a finished protocol (budgets below an algorithm's schedule, runs ended by a
+/// wall limit, charts skipped) on stderr and, when the report wrote report.md, in its
+/// "Warnings" section at the end.
+fn write_warnings(inp: &Inputs) -> Result<()> {
+    let (spec, out) = (inp.spec, inp.out);
+    let failures = warnings::failures(spec, &out.join("runs.csv"))?;
+    let mut all = warnings::short_budgets(spec, &inp.loaded.puzzles, inp.quick_cap);
+    all.extend(warnings::wall_limits(spec, &failures));
+    let (skipped, charts): (Vec<String>, Vec<String>) = warnings::take_charts().into_iter().unzip();
+    all.extend(charts);
+    for w in &all {
+        eprintln!("warning: {w}");
+    }
+    let report = out.join("report.md");
+    if all.is_empty() || spec.report == "none" || !report.is_file() {
+        return Ok(());
+    }
+    let md = std::fs::read_to_string(&report)
+        .with_context(|| format!("cannot read {}", report.display()))?;
+    let mut md = warnings::unlink_charts(&md, &skipped);
+    md.push_str(&warnings::section(&all));
+    write_atomic(&report, md.as_bytes())
 }
 
 /// `report = "counter"`: the counter's table and report.md, and with `trajectory` its chart.

@@ -4,7 +4,7 @@
 
 use crate::reports::groups::{Group, PublishedRow};
 use crate::spec::Spec;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use lab_charts::{render_panels, LineChart, Marker, Series, XAxis};
 use std::path::Path;
 
@@ -254,15 +254,8 @@ fn render_alpha(success: Vec<Series>, rounds: Vec<Series>, x: XAxis, dir: &Path)
             series: rounds,
         },
     ];
-    render_panels(
-        &panels,
-        2,
-        1400,
-        560,
-        &dir.join("alpha.svg"),
-        &dir.join("alpha.png"),
-    )
-    .context("cannot draw alpha chart")
+    let (svg, png) = (dir.join("alpha.svg"), dir.join("alpha.png"));
+    crate::reports::warnings::chart(&svg, &png, render_panels(&panels, 2, 1400, 560, &svg, &png))
 }
 
 /// Success (% of runs) and time per run, ours against the paper's, for reports of variants
@@ -315,15 +308,9 @@ pub fn draw_success(
         panels.push(time_panel(x_label, labels, time));
     }
     let columns = panels.len();
-    render_panels(
-        &panels,
-        columns,
-        700 * columns as u32,
-        560,
-        &dir.join("success.svg"),
-        &dir.join("success.png"),
-    )
-    .context("cannot draw the success chart")
+    let (svg, png) = (dir.join("success.svg"), dir.join("success.png"));
+    let drawn = render_panels(&panels, columns, 700 * columns as u32, 560, &svg, &png);
+    crate::reports::warnings::chart(&svg, &png, drawn)
 }
 
 /// The values of one line of the success chart at every x position: success rates with their

@@ -258,11 +258,11 @@ pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<(
             panels,
             columns: 3,
         };
-        lab_charts::render_simplex(
-            &fig,
-            &dir.join(format!("{file}.svg")),
-            &dir.join(format!("{file}.png")),
-        )?;
+        let (svg, png) = (
+            dir.join(format!("{file}.svg")),
+            dir.join(format!("{file}.png")),
+        );
+        crate::reports::warnings::chart(&svg, &png, lab_charts::render_simplex(&fig, &svg, &png))?;
     }
     Ok(())
 }

@@ -92,7 +92,7 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
         false,
         Some(1.0),
     );
-    render(&c, 1100, 560, &svg, &png)?;
+    crate::reports::warnings::chart(&svg, &png, render(&c, 1100, 560, &svg, &png))?;
     let (svg, png) = paths(dir, "compare-ert");
     let c = chart(
         "ERT (evaluations of all runs / successes), 95 % bootstrap band",
@@ -101,8 +101,7 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
         true,
         None,
     );
-    render(&c, 1100, 560, &svg, &png)?;
-    Ok(())
+    crate::reports::warnings::chart(&svg, &png, render(&c, 1100, 560, &svg, &png))
 }
 
 fn budget(data: &Data, dir: &Path) -> Result<()> {
@@ -127,8 +126,7 @@ fn budget(data: &Data, dir: &Path) -> Result<()> {
         series,
     };
     let (svg, png) = paths(dir, "compare-budget");
-    render_boxes(&chart, 1200, 560, &svg, &png)?;
-    Ok(())
+    crate::reports::warnings::chart(&svg, &png, render_boxes(&chart, 1200, 560, &svg, &png))
 }
 
 fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
@@ -157,12 +155,11 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
         ),
     };
     let width = 1000;
-    let height = d.fitting_height(width)?;
     let name = match t.unit {
         Unit::Evaluations => "compare-cd",
         Unit::Seconds => "compare-cd-seconds",
     };
     let (svg, png) = paths(dir, name);
-    render_cd(&d, width, height, &svg, &png)?;
-    Ok(())
+    let drawn = (d.fitting_height(width)).and_then(|h| render_cd(&d, width, h, &svg, &png));
+    crate::reports::warnings::chart(&svg, &png, drawn)
 }

@@ -114,14 +114,13 @@ pub fn draw(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
             .collect();
         let columns = panels.len().min(4);
         let rows = panels.len().div_ceil(columns);
-        render_panels(
-            &panels,
-            columns,
-            480 * columns as u32,
-            400 * rows as u32,
-            &dir.join(format!("{file}.svg")),
-            &dir.join(format!("{file}.png")),
-        )?;
+        let (svg, png) = (
+            dir.join(format!("{file}.svg")),
+            dir.join(format!("{file}.png")),
+        );
+        let (width, height) = (480 * columns as u32, 400 * rows as u32);
+        let drawn = render_panels(&panels, columns, width, height, &svg, &png);
+        crate::reports::warnings::chart(&svg, &png, drawn)?;
     }
     Ok(())
 }
@@ -211,15 +210,16 @@ pub fn targets(data: &Data, dir: &Path) -> Result<()> {
         .collect();
     let columns = panels.len().min(4);
     let rows = panels.len().div_ceil(columns);
-    render_panels(
-        &panels,
-        columns,
-        480 * columns as u32,
-        400 * rows as u32,
-        &dir.join("compare-targets.svg"),
-        &dir.join("compare-targets.png"),
-    )?;
-    Ok(())
+    let (svg, png) = (
+        dir.join("compare-targets.svg"),
+        dir.join("compare-targets.png"),
+    );
+    let (width, height) = (480 * columns as u32, 400 * rows as u32);
+    crate::reports::warnings::chart(
+        &svg,
+        &png,
+        render_panels(&panels, columns, width, height, &svg, &png),
+    )
 }
 
 /// Half the width of the flat part of the ERT band at each puzzle set (x units: sets).

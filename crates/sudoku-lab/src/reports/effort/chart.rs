@@ -7,7 +7,7 @@
 use super::cells::Cell;
 use super::format::Z95;
 use crate::spec::Spec;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use lab_charts::{quantile_type7, LineChart, Marker, Series, XAxis};
 use lab_stats::wilson_interval;
 use std::path::Path;
@@ -32,15 +32,9 @@ pub fn effort_chart(spec: &Spec, cells: &[Vec<Cell>], out: &Path) -> Result<()> 
         success_panel(x_label, layout.cats.clone(), success),
         generations_panel(x_label, layout.cats, log_y, gens),
     ];
-    lab_charts::render_panels(
-        &panels,
-        2,
-        1500,
-        560,
-        &out.join("effort.svg"),
-        &out.join("effort.png"),
-    )
-    .context("cannot draw the effort chart")
+    let (svg, png) = (out.join("effort.svg"), out.join("effort.png"));
+    let drawn = lab_charts::render_panels(&panels, 2, 1500, 560, &svg, &png);
+    crate::reports::warnings::chart(&svg, &png, drawn)
 }
 
 /// Which of algorithms and puzzle entries runs along the x axis (the more numerous), and which

@@ -231,15 +231,10 @@ fn draw_figure(
         return Ok(());
     }
     let name = measure.name();
-    lab_charts::render_panels(
-        &charts,
-        columns,
-        1200,
-        360 * rows,
-        &out.join(format!("sensitivity-{name}.svg")),
-        &out.join(format!("sensitivity-{name}.png")),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot draw sensitivity-{name}: {e}"))
+    let svg = out.join(format!("sensitivity-{name}.svg"));
+    let png = out.join(format!("sensitivity-{name}.png"));
+    let drawn = lab_charts::render_panels(&charts, columns, 1200, 360 * rows, &svg, &png);
+    crate::reports::warnings::chart(&svg, &png, drawn)
 }
 
 /// report.md's table: one row per panel and point, as in sensitivity.csv.

@@ -42,15 +42,9 @@ pub fn chart(
             c
         })
         .collect();
-    lab_charts::render_panels(
-        &charts,
-        2,
-        1400,
-        520,
-        &out.join("levels.svg"),
-        &out.join("levels.png"),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot draw levels: {e}"))
+    let (svg, png) = (out.join("levels.svg"), out.join("levels.png"));
+    let drawn = lab_charts::render_panels(&charts, 2, 1400, 520, &svg, &png);
+    crate::reports::warnings::chart(&svg, &png, drawn)
 }
 
 /// The value drawn for a puzzle: its success rate in %, or its average generations (NaN

@@ -6,7 +6,7 @@ use super::data::{w_grid, CASES};
 use crate::reports::ablation::charts::NO_RUN_SOLVED;
 use crate::reports::groups::{Group, PublishedRow};
 use crate::spec::Spec;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use lab_charts::{LineChart, Marker, Series, XAxis};
 use lab_stats::Summary;
 use std::path::Path;
@@ -56,15 +56,15 @@ pub fn fig8(dir: &Path, stem: &str, sources: &[Fig8Source]) -> Result<()> {
                 .collect(),
         })
         .collect();
-    lab_charts::render_panels(
-        &panels,
-        3,
-        1800,
-        560,
-        &dir.join(format!("{stem}.svg")),
-        &dir.join(format!("{stem}.png")),
+    let (svg, png) = (
+        dir.join(format!("{stem}.svg")),
+        dir.join(format!("{stem}.png")),
+    );
+    crate::reports::warnings::chart(
+        &svg,
+        &png,
+        lab_charts::render_panels(&panels, 3, 1800, 560, &svg, &png),
     )
-    .with_context(|| format!("cannot draw {stem}"))
 }
 
 /// One panel of Fig. 7: its title and the statistic it shows, read from a row of the paper's
@@ -110,15 +110,12 @@ pub fn fig7(
         levels,
     };
     let panels: Vec<LineChart> = FIG7_PANELS.iter().map(|p| fig.panel(p)).collect();
-    lab_charts::render_panels(
-        &panels,
-        3,
-        1800,
-        560,
-        &dir.join("fig7.svg"),
-        &dir.join("fig7.png"),
+    let (svg, png) = (dir.join("fig7.svg"), dir.join("fig7.png"));
+    crate::reports::warnings::chart(
+        &svg,
+        &png,
+        lab_charts::render_panels(&panels, 3, 1800, 560, &svg, &png),
     )
-    .context("cannot draw fig7")
 }
 
 /// What the series of Fig. 7 are drawn from: the spec, our runs, the paper's table and its
