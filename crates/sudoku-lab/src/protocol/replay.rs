@@ -3,7 +3,7 @@
 //! anytime data the run's trajectory block, is reproduced.
 
 use crate::algos;
-use crate::protocol::io::{for_each_row, Row};
+use crate::protocol::io::{for_each_numbered_row, Row};
 use crate::protocol::meta::Settings;
 use crate::protocol::plan::Plan;
 use crate::protocol::progress::Progress;
@@ -46,7 +46,13 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     };
     let mut rows = Vec::new();
     let mut k = 0usize;
-    for_each_row(&dir.join("runs.csv"), |r| {
+    let runs_path = dir.join("runs.csv");
+    for_each_numbered_row(&runs_path, |line, r| {
+        // A forged success is refused at read time, as `--resume` and `merge` refuse it; an
+        // edited seed or a foreign run is left to show as a difference below.
+        if let Some((_, job)) = plan.job_of(&r) {
+            plan.check_claim(&format!("{}:{line}", runs_path.display()), &r, job.puzzle)?;
+        }
         if (!only_solved || r.solved == 1) && k.is_multiple_of(every) {
             rows.push(r);
         }
@@ -90,9 +96,7 @@ fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
         .with_context(|| format!("{}: no spec", path.display()))?;
     let settings: Settings = serde_json::from_value(v["settings"].clone())
         .with_context(|| format!("{}: no settings", path.display()))?;
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let spec_dir =
-        (v["spec_dir"].as_str()).map(|d| crate::protocol::meta::resolve_spec_dir(folder, d));
+    let spec_dir = crate::protocol::meta::recorded_spec_dir(path, &v)?;
     Ok((spec, settings, spec_dir))
 }
 
