@@ -24,8 +24,13 @@ pub fn merge(out: &Path, dirs: &[PathBuf], threads: Option<usize>) -> Result<Exi
         seed: Some(s.master_seed),
         shard: None,
     };
-    let finished = super::reproduce::finish_merged(merged.spec.clone(), &flags, out)
-        .and_then(|()| merge::publish(&merged, out));
+    let finished = super::reproduce::finish_merged(
+        merged.spec.clone(),
+        merged.spec_dir.as_deref(),
+        &flags,
+        out,
+    )
+    .and_then(|()| merge::publish(&merged, out));
     if let Err(e) = finished {
         merge::abandon(&merged.staging);
         return Err(e);

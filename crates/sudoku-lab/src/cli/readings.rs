@@ -290,7 +290,7 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
                 out.display()
             );
         }
-        let old = std::fs::read_to_string(&meta).unwrap_or_default();
+        let old = crate::spec::read_regular(&meta).unwrap_or_default();
         if old != settings {
             bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
         }

@@ -126,6 +126,9 @@ pub struct Merged {
     pub settings: Settings,
     pub shards: usize,
     pub staging: PathBuf,
+    /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
+    /// embedded spec): its puzzle files are read from there, as `run` reads them.
+    pub spec_dir: Option<PathBuf>,
 }
 
 /// Check the shard folders `dirs` completely (every row and trajectory line) and join them
@@ -140,8 +143,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
-    let spec_dir = (first.meta["spec_dir"].as_str())
-        .map(|d| crate::protocol::meta::resolve_spec_dir(&first.dir, d));
+    let spec_dir =
+        crate::protocol::meta::recorded_spec_dir(&first.dir.join("meta.json"), &first.meta)?;
     let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
     let cap = s.quick.then_some(spec.quick_max_generations);
     let costs: Vec<u64> = (spec.algorithms.iter())
@@ -169,6 +172,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         settings: first.settings.clone(),
         shards: shards.len(),
         staging,
+        spec_dir,
     })
 }
 
@@ -257,7 +261,7 @@ fn check_trajectories(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()
     let mut blocks = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join(FILE);
-        let f = std::fs::File::open(&path)
+        let f = crate::spec::open_regular(&path)
             .with_context(|| format!("cannot open {}", path.display()))?;
         let mut reader = std::io::BufReader::new(f);
         let (mut line, mut lineno) = (String::new(), 0usize);
@@ -342,7 +346,7 @@ fn write_merged(out: &Path, shards: &[Shard], anytime: bool) -> Result<()> {
             writeln!(w, "{TRAJ_HEADER}")?;
             for sh in shards {
                 let path = sh.dir.join(FILE);
-                let f = std::fs::File::open(&path)
+                let f = crate::spec::open_regular(&path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 for line in std::io::BufReader::new(f).lines().skip(1) {
                     let line = line.with_context(|| format!("cannot read {}", path.display()))?;

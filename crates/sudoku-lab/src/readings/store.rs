@@ -101,7 +101,7 @@ impl Store {
                 path.display()
             );
         }
-        let text = std::fs::read_to_string(path)
+        let text = crate::spec::read_regular(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let plan = protocol.plan();
         let mut valid = 0usize;

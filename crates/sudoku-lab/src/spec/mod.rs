@@ -19,7 +19,7 @@ mod validate;
 
 pub use budgets::{check_bounds, MAX_TOML_INT};
 pub use embedded::{embedded, paper_text, published_text, EMBEDDED, EMBEDDED_PUZZLE_FILES};
-pub use paths::{check_spec_path, read_spec_file};
+pub use paths::{check_spec_path, open_regular, read_regular, read_spec_file};
 pub use puzzles::{read_capped, read_spec};
 pub use sensitivity::sensitivity_panels;
 
