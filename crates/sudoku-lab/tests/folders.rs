@@ -353,3 +353,103 @@ fn a_label_that_is_not_a_plain_file_name_is_refused() {
         assert!(!d.join("out").exists());
     }
 }
+
+/// The folder of the committed examples of external solvers.
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/external")
+}
+
+/// meta.json with the external entry's `"command": [...]` replaced by `command` (JSON) and,
+/// when given, `spec_dir` replaced.
+fn edit_meta(meta: &str, command: &str, spec_dir: Option<&str>) -> String {
+    let start = meta.find("\"command\": [").unwrap();
+    let end = start + meta[start..].find(']').unwrap() + 1;
+    let mut out = format!("{}\"command\": {command}{}", &meta[..start], &meta[end..]);
+    if let Some(d) = spec_dir {
+        let s = out.find("\"spec_dir\": \"").unwrap();
+        let e = s + 13 + out[s + 13..].find('"').unwrap() + 1;
+        out = format!("{}\"spec_dir\": \"{d}\"{}", &out[..s], &out[e..]);
+    }
+    out
+}
+
+/// `replay` never runs the command a results folder records unless asked (`--run-external`):
+/// without it, the external solver's rows are skipped with a notice naming the command and
+/// the built-in rows are replayed. A meta.json whose spec breaks a rule of spec files (a
+/// command outside the spec's folder) is refused naming the file and key, before anything
+/// runs. Before, replay ran whatever meta.json said (`sh -c ...`) while verifying a folder.
+#[test]
+fn replay_runs_no_recorded_command_unless_asked() {
+    let have = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        eprintln!("skipped: python3 is not installed");
+        return;
+    }
+    let d = tmpdir("replay-external");
+    std::fs::copy(examples().join("minimal.py"), d.join("minimal.py")).unwrap();
+    let text = SPEC.replace(
+        "[[algorithms]]\nlabel = \"mk\"\nalgorithm = \"mk-ga\"\n",
+        "[[algorithms]]\nlabel = \"py\"\nalgorithm = \"external\"\ncommand = [\"python3\", \"minimal.py\"]\nmax_evaluations = 2000\n",
+    );
+    assert_ne!(text, SPEC);
+    std::fs::write(d.join("s.toml"), text).unwrap();
+    let out = d.join("out");
+    ok(&mut protocol(&d.join("s.toml"), &out, &[]));
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let builtin = runs.lines().filter(|l| l.contains(",sa,")).count();
+
+    // Asked: everything replayed, the command shown first.
+    let o = ok(bin().args(["replay", "--run-external"]).arg(&out));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("running [\"python3\", \"minimal.py\"]"),
+        "{said}"
+    );
+    assert!(said.contains("0 different"), "{said}");
+    // Not asked: the external rows are skipped, naming the command; the others replayed.
+    let o = ok(bin().arg("replay").arg(&out));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("external solver 'py': runs not replayed")
+            && said.contains("[\"python3\", \"minimal.py\"]")
+            && said.contains("--run-external"),
+        "{said}"
+    );
+    assert!(said.contains(&format!("replayed {builtin} runs")), "{said}");
+
+    // A meta.json edited to run a shell: nothing runs without the flag, the notice shows it.
+    let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+    let pwned = d.join("pwned");
+    let edited = edit_meta(&meta, "[\"sh\", \"-c\", \"touch pwned\"]", None);
+    std::fs::write(out.join("meta.json"), &edited).unwrap();
+    let o = ok(bin().current_dir(&d).arg("replay").arg(&out));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("[\"sh\", \"-c\", \"touch pwned\"]"), "{said}");
+    assert!(
+        !pwned.exists() && !out.join("pwned").exists(),
+        "the command ran"
+    );
+    // The same with spec_dir set to / and a program named from there.
+    let edited = edit_meta(&meta, "[\"bin/sh\", \"-c\", \"touch pwned\"]", Some("/"));
+    std::fs::write(out.join("meta.json"), &edited).unwrap();
+    let o = ok(bin().current_dir(&d).arg("replay").arg(&out));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("in \"/\""), "{said}");
+    assert!(!pwned.exists(), "the command ran");
+    // A command outside the spec's folder breaks a rule of spec files: refused, flag or not.
+    let target = d.join("pwned").display().to_string();
+    let edited = edit_meta(
+        &meta,
+        &format!("[\"/bin/sh\", \"-c\", \"touch {target}\"]"),
+        None,
+    );
+    std::fs::write(out.join("meta.json"), &edited).unwrap();
+    for extra in [&[][..], &["--run-external"][..]] {
+        let o = run(bin().arg("replay").args(extra).arg(&out));
+        refused(&o, &["out/meta.json", "invalid spec", "command"]);
+        assert!(!pwned.exists(), "the command ran");
+    }
+}

@@ -245,9 +245,16 @@ impl Spec {
                 None => anyhow::anyhow!("{name}: {msg}"),
             }
         })?;
-        spec.validate()
-            .with_context(|| format!("{name}: invalid spec"))?;
+        spec.check(name)?;
         Ok(spec)
+    }
+
+    /// Every check [`Spec::parse`] makes, for a spec read otherwise (the copy in a results
+    /// folder's meta.json, which `replay` takes no more on trust than a spec file); errors
+    /// name `name` (the file).
+    pub fn check(&self, name: &str) -> Result<()> {
+        self.validate()
+            .with_context(|| format!("{name}: invalid spec"))
     }
 }
 
