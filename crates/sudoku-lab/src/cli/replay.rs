@@ -12,6 +12,13 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool, run_external: bool) -
     if every == 0 {
         bail!("--every must be at least 1");
     }
+    // A race folder of `readings` (its command.json and settings.json, no meta.json).
+    let race = ["command.json", "settings.json"]
+        .iter()
+        .all(|f| dir.join(f).exists());
+    if race && !dir.join("meta.json").exists() {
+        return super::readings::replay_race(dir, every, None);
+    }
     let options = crate::protocol::replay::Options {
         every,
         only_solved,
