@@ -453,3 +453,132 @@ fn replay_runs_no_recorded_command_unless_asked() {
         assert!(!pwned.exists(), "the command ran");
     }
 }
+
+/// A tiny race folder: Ret-GA on two easy puzzles, two readings, a few runs (as in
+/// tests/readings.rs).
+fn race_fixture(name: &str) -> (PathBuf, PathBuf) {
+    let dir = tmpdir(name);
+    std::fs::write(
+        dir.join("pub.csv"),
+        "level,givens,algorithm,runs,count,minimum,maximum,average,median,sd\n\
+         1 Star,33,Ret-GA,100,100,39,1100,159.24,98,159.95\n\
+         Easy,36,Ret-GA,100,100,27,305,70.34,52,55.70\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.toml"),
+        r#"id = "race-test"
+title = "t"
+master_seed = 5
+runs = 8
+quick_runs = 2
+quick_max_generations = 100
+published = "pub.csv"
+puzzles = [{ id = "mk_easy", label = "Easy" }, { id = "mk_1star", label = "1 Star" }]
+
+[[algorithms]]
+label = "ret"
+algorithm = "ret-ga"
+paper_label = "Ret-GA"
+max_generations = 3000
+readings = { elitism = ["alternate", "best"] }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("race");
+    ok(bin()
+        .current_dir(&dir)
+        .args([
+            "readings",
+            "spec.toml",
+            "--algorithm",
+            "ret",
+            "--rounds",
+            "4,8",
+        ])
+        .arg("--out")
+        .arg(&out));
+    (dir, out)
+}
+
+/// `replay DIR` of a race folder re-runs the runs of its run file and finds an edited one
+/// (which `--resume` cannot tell from a real one). Before, `replay` knew no race folder.
+#[test]
+fn replay_of_a_race_folder_finds_an_edited_run() {
+    let (dir, out) = race_fixture("race-replay");
+    let runs = out.join("runs.csv");
+    let text = std::fs::read_to_string(&runs).unwrap();
+
+    // Replay: identical, then an edited row is found.
+    let o = ok(bin().current_dir(&dir).args(["replay", "race"]));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let n = text.lines().count() - 1;
+    assert!(
+        said.contains(&format!("replayed {n} runs of the race")) && said.contains("0 different"),
+        "{said}"
+    );
+    let solved = text
+        .lines()
+        .position(|l| l.split(',').nth(5) == Some("1"))
+        .expect("a solved run");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[solved].split(',').map(str::to_string).collect();
+    f[6] = (f[6].parse::<u64>().unwrap() + 1).to_string();
+    lines[solved] = f.join(",");
+    std::fs::write(&runs, lines.join("\n") + "\n").unwrap();
+    let o = run(bin().current_dir(&dir).args(["replay", "race"]));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("1 different"));
+    std::fs::write(&runs, &text).unwrap();
+}
+
+/// The race's run file on `--resume`: a run recorded twice (same reading, puzzle, run and
+/// cap) is refused naming both lines; a link in its place is refused before anything is
+/// written or appended through it. Before, the duplicate was kept and the link followed.
+#[test]
+fn a_race_run_file_refuses_duplicates_and_links() {
+    let (dir, out) = race_fixture("race-links");
+    let resume = || {
+        run(bin()
+            .current_dir(&dir)
+            .args([
+                "readings",
+                "spec.toml",
+                "--algorithm",
+                "ret",
+                "--rounds",
+                "4,8",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .arg("--resume"))
+    };
+    let runs = out.join("runs.csv");
+    let text = std::fs::read_to_string(&runs).unwrap();
+    let settings = std::fs::read_to_string(out.join("settings.json")).unwrap();
+    let n = text.lines().count() - 1;
+
+    // A duplicated row: refused naming both lines, nothing written.
+    let dup = format!("{text}{}\n", text.lines().nth(2).unwrap());
+    std::fs::write(&runs, &dup).unwrap();
+    let o = resume();
+    refused(
+        &o,
+        &[&format!("runs.csv:{}: duplicate row", n + 2), "line 3"],
+    );
+    assert_eq!(std::fs::read_to_string(&runs).unwrap(), dup);
+    std::fs::write(&runs, &text).unwrap();
+
+    // A link in place of the run file: refused, its target untouched, nothing written.
+    let target = dir.join("elsewhere.csv");
+    std::fs::write(&target, &text).unwrap();
+    std::fs::remove_file(&runs).unwrap();
+    std::os::unix::fs::symlink(&target, &runs).unwrap();
+    let o = resume();
+    refused(&o, &["runs.csv"]);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), text);
+    assert_eq!(
+        std::fs::read_to_string(out.join("settings.json")).unwrap(),
+        settings
+    );
+}
