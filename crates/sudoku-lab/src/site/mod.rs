@@ -375,7 +375,7 @@ fn load_one(dir: PathBuf, files: Vec<String>) -> Result<Experiment> {
     };
     let runs = files.iter().any(|f| f == "runs.csv").then(|| {
         let mut b = Vec::new();
-        if let Ok(mut f) = crate::spec::open_regular(&dir.join("runs.csv")) {
+        if let Ok(mut f) = crate::spec::open_regular(dir.join("runs.csv")) {
             let _ = std::io::Read::read_to_end(&mut f, &mut b);
         }
         let lines = b.split(|c| *c == b'\n').filter(|l| !l.is_empty()).count();
@@ -623,7 +623,7 @@ const MAX_ROWS: usize = 400;
 fn verdict_tables(e: &Experiment, files_url: &str) -> String {
     let mut s = String::new();
     for f in e.files.iter().filter(|f| f.ends_with(".csv")) {
-        let Ok(file) = crate::spec::open_regular(&e.dir.join(f)) else {
+        let Ok(file) = crate::spec::open_regular(e.dir.join(f)) else {
             continue;
         };
         let mut r = csv::ReaderBuilder::new().flexible(true).from_reader(file);
