@@ -309,7 +309,7 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
         rows(&one.join("runs.csv")),
         rows(&d.join("merged/runs.csv"))
     );
-    let o = ok(bin().arg("replay").arg(&one));
+    let o = ok(bin().args(["replay", "--run-external"]).arg(&one));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("0 different"), "{said}");
 }
@@ -335,7 +335,7 @@ fn a_nondeterministic_external_solver_is_reported_by_replay_not_failed() {
         .arg(d.join("s.toml"))
         .arg("--out")
         .arg(d.join("out")));
-    let o = ok(bin().arg("replay").arg(d.join("out")));
+    let o = ok(bin().args(["replay", "--run-external"]).arg(d.join("out")));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("external solver, not reproduced"), "{said}");
     assert!(said.contains("nondeterministic"), "{said}");

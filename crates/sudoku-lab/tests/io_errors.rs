@@ -211,14 +211,20 @@ fn malformed_params_fit_on_one_line() {
     one_line_error(&o, &["strategy = 'a\"b\\' is not one of"]);
 }
 
-/// A spec that never ends (`/dev/zero`) or is too large is refused at a size limit, instead of
-/// filling the memory; one that is not UTF-8 names the byte.
+/// A spec that never ends (`/dev/zero`, a device) is refused as not a regular file and one that
+/// is too large at a size limit, instead of filling the memory; one that is not UTF-8 names
+/// the byte.
 #[test]
 fn endless_and_binary_specs_are_refused_in_one_line() {
     if std::path::Path::new("/dev/zero").exists() {
         let o = run(bin().args(["run", "/dev/zero"]));
-        one_line_error(&o, &["/dev/zero: larger than the 1 MB a spec may have"]);
+        one_line_error(&o, &["cannot read /dev/zero: not a regular file"]);
     }
+    let d = tmpdir("large-spec");
+    let large = d.join("large.toml");
+    std::fs::write(&large, vec![b'#'; (1 << 20) + 1]).unwrap();
+    let o = run(bin().arg("run").arg(&large));
+    one_line_error(&o, &["large.toml: larger than the 1 MB a spec may have"]);
     let d = tmpdir("binary-spec");
     let spec = d.join("s.toml");
     std::fs::write(&spec, b"id = \"s\xff\"\n").unwrap();

@@ -112,6 +112,11 @@ pub enum Command {
         /// Replay only solved runs (fast: failed runs use the whole budget).
         #[arg(long)]
         solved_only: bool,
+        /// Also replay the runs of external solvers, running the command recorded in the
+        /// folder's meta.json (shown first). Without it their rows are skipped with a notice
+        /// naming the command: verifying a folder someone hands over runs none of its code.
+        #[arg(long)]
+        run_external: bool,
     },
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
     /// row 1..9), random full grids of any order from the exact solver, or a file; then givens

@@ -157,8 +157,8 @@ fn random_grid(seed: u64, k: usize, geom: Geometry) -> Grid {
 /// The first `count` boards of a `--boards` file, each checked to be a solved grid of
 /// order `size` (`geom`).
 fn boards_from_file(path: &Path, geom: Geometry, size: usize, count: usize) -> Result<Vec<Grid>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::spec::read_regular(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let ps = parse_puzzles(&text, &path.display().to_string())?;
     if let Some(p) = ps.iter().find(|p| !p.grid.is_solved()) {
         bail!("{}: board {} is not a solved grid", path.display(), p.id);

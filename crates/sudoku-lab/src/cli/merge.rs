@@ -51,8 +51,13 @@ pub fn merge(
         seed: Some(s.master_seed),
         shard: None,
     };
-    let finished = super::reproduce::finish_merged(merged.spec.clone(), &flags, out)
-        .and_then(|valid| merge::publish(&merged, out).map(|()| valid));
+    let finished = super::reproduce::finish_merged(
+        merged.spec.clone(),
+        merged.spec_dir.as_deref(),
+        &flags,
+        out,
+    )
+    .and_then(|valid| merge::publish(&merged, out).map(|()| valid));
     let all_valid = match finished {
         Ok(v) => v,
         Err(e) => {

@@ -56,7 +56,8 @@ pub fn run() -> ExitCode {
             dir,
             every,
             solved_only,
-        } => replay::replay(&dir, every, solved_only),
+            run_external,
+        } => replay::replay(&dir, every, solved_only, run_external),
         args::Command::Generate {
             seed,
             count,

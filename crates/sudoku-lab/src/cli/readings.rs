@@ -11,6 +11,7 @@ use crate::readings::{default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
 use anyhow::{bail, Context, Result};
+use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -18,24 +19,7 @@ use std::process::ExitCode;
 const MAX_THREADS: usize = 1024;
 
 pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
-    let (spec, base) = load_spec(&a.experiment)?;
-    check_numbers(a)?;
-    let published = a.published.as_deref().map(read_published).transpose()?;
-    let mut setup = Setup::new(Request {
-        spec,
-        base,
-        algorithm: a.algorithm.clone(),
-        published,
-        options: a.options.clone(),
-        max_runs: a.max_runs,
-        rounds: a.rounds.clone(),
-        cap_factor: (a.cap > 0.0).then_some(a.cap),
-        mean_cap_factor: (a.mean_cap > 0.0).then_some(a.mean_cap),
-        curtail: !a.no_curtail,
-        share: !a.no_shared_runs,
-        alpha: a.alpha,
-        procedure: Procedure::V2,
-    })?;
+    let (mut setup, hidden, seed) = prepare(a)?;
     let threads = threads(a.threads)?;
     if let Some(available) = crate::algos::available_memory() {
         let n = (setup.loaded.puzzles.iter())
@@ -49,14 +33,6 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
                 .with_context(|| format!("reading {}", alg.label))?;
         }
     }
-    let hidden = a
-        .synthetic
-        .as_deref()
-        .map(|s| setup.space.find(s))
-        .transpose()?;
-    let seed = a
-        .synthetic_seed
-        .unwrap_or(synthetic::default_seed(setup.spec.master_seed));
     let out = a.out.clone().unwrap_or_else(|| {
         let label = match setup.entries.len() {
             1 => &setup.algorithm.label,
@@ -92,6 +68,101 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         source,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The race `a` asks for, validated: its setup, the hidden reading of a synthetic race and
+/// the synthetic table's seed.
+fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
+    let (spec, base) = load_spec(&a.experiment)?;
+    check_numbers(a)?;
+    let published = a.published.as_deref().map(read_published).transpose()?;
+    let setup = Setup::new(Request {
+        spec,
+        base,
+        algorithm: a.algorithm.clone(),
+        published,
+        options: a.options.clone(),
+        max_runs: a.max_runs,
+        rounds: a.rounds.clone(),
+        cap_factor: (a.cap > 0.0).then_some(a.cap),
+        mean_cap_factor: (a.mean_cap > 0.0).then_some(a.mean_cap),
+        curtail: !a.no_curtail,
+        share: !a.no_shared_runs,
+        alpha: a.alpha,
+        // Settled once the folder is known (a resumed race keeps its own).
+        procedure: Procedure::V2,
+    })?;
+    let hidden = a
+        .synthetic
+        .as_deref()
+        .map(|s| setup.space.find(s))
+        .transpose()?;
+    let seed = a
+        .synthetic_seed
+        .unwrap_or(synthetic::default_seed(setup.spec.master_seed));
+    Ok((setup, hidden, seed))
+}
+
+/// `sudoku-lab replay DIR` of a race folder (command.json and settings.json, no meta.json):
+/// the race of its command.json, which must make its settings.json; its run file read and
+/// checked against the race's plan, and every `every`-th run executed again and compared.
+/// Nothing is written. Exit 0 when every replayed run is identical, 1 otherwise.
+pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Result<ExitCode> {
+    let a = race_args(&dir.join("command.json"))?;
+    let (mut setup, hidden, seed) = prepare(&a)?;
+    setup.request.procedure = match &a.procedure {
+        Some(_) => procedure(&a, dir)?,
+        None => recorded_procedure(&dir.join("settings.json"))?,
+    };
+    if setup.spec.algorithms.iter().any(|x| x.is_external()) {
+        bail!(
+            "{}: a race of an external solver is not replayed",
+            dir.join("command.json").display()
+        );
+    }
+    let path = dir.join("settings.json");
+    let recorded =
+        spec::read_regular(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    if recorded != settings(&setup, &a, hidden.map(|h| (h, seed))) {
+        bail!(
+            "{}: not the settings of the race command.json makes (one of them was edited)",
+            path.display()
+        );
+    }
+    let protocol = setup.protocol()?;
+    let store = Store::read_only(&dir.join("runs.csv"), &protocol, setup.full())?;
+    let (replayed, differ) = store.replay(&protocol, every, threads(threads_flag)?)?;
+    for d in &differ {
+        println!("{d}");
+    }
+    println!(
+        "replayed {replayed} runs of the race {}: {} identical, {} different",
+        dir.display(),
+        replayed - differ.len(),
+        differ.len()
+    );
+    Ok(if differ.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The arguments of the race a command.json records (checked as the command line would be).
+fn race_args(path: &Path) -> Result<ReadingsArgs> {
+    let text = spec::read_spec(path)?;
+    let args: Vec<String> = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not a JSON array of arguments ({e})", path.display()))?;
+    let parsed = super::args::Cli::try_parse_from(std::iter::once("sudoku-lab".into()).chain(args));
+    match parsed.map(|c| c.command) {
+        Ok(super::args::Command::Readings(a)) => Ok(a),
+        Ok(_) => bail!("{}: not the arguments of `readings`", path.display()),
+        Err(e) => bail!(
+            "{}: not the arguments of a race: {}",
+            path.display(),
+            e.to_string().lines().next().unwrap_or("").escape_debug()
+        ),
+    }
 }
 
 /// command.json: the arguments of `sudoku-lab` that make this race (without `--out`,
@@ -246,7 +317,11 @@ fn load_spec(experiment: &str) -> Result<(Spec, Option<PathBuf>)> {
     if experiment.ends_with(".toml") || path.is_file() {
         let text = spec::read_spec(path)?;
         let spec = Spec::parse(&text, &path.display().to_string())?;
-        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        // A bare name (`readings s.toml`): its folder is the current one.
+        let base = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
         Ok((spec, Some(base)))
     } else {
         Ok((spec::embedded(experiment)?, None))
@@ -335,7 +410,13 @@ fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
     if !a.resume || !meta.is_file() {
         return Ok(Procedure::V2);
     }
-    let text = spec::read_spec(&meta)?;
+    recorded_procedure(&meta)
+}
+
+/// The procedure a race folder's settings.json `meta` records (v1 where it names none: races
+/// made before the versions).
+fn recorded_procedure(meta: &Path) -> Result<Procedure> {
+    let text = spec::read_spec(meta)?;
     let value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))?;
     match value.get("procedure") {
@@ -353,6 +434,9 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     }
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let lock = Lock::take(out)?;
+    // Every file of the folder is one the race may read or replace: no link or device among
+    // them, refused before anything is written.
+    crate::protocol::io::check_folder_files(out)?;
     let (runs, meta) = (out.join("runs.csv"), out.join("settings.json"));
     if a.fresh {
         for f in [&runs, &meta] {
@@ -373,7 +457,7 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
                 out.display()
             );
         }
-        let old = std::fs::read_to_string(&meta).unwrap_or_default();
+        let old = crate::spec::read_regular(&meta).unwrap_or_default();
         if old != settings {
             bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
         }

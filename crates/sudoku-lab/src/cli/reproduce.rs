@@ -153,12 +153,17 @@ fn command_of(head: String, flags: &ProtocolFlags) -> String {
     c
 }
 
-/// Runs the protocol of `spec` (from a shard's `meta.json`) on the folder `merge` prepared
-/// (`flags.out`, moved to `shown` afterwards, which the messages name), as `--resume`: nothing
-/// to run, runs.csv in plan order, every report and chart. Returns whether every algorithm
-/// has a valid run.
-pub fn finish_merged(spec: Spec, flags: &ProtocolFlags, shown: &Path) -> Result<bool> {
-    let mut p = prepare(spec, None, flags)?;
+/// Runs the protocol of `spec` (from a shard's `meta.json`, with its spec folder `base`) on
+/// the folder `merge` prepared (`flags.out`, moved to `shown` afterwards, which the messages
+/// name), as `--resume`: nothing to run, runs.csv in plan order, every report and chart.
+/// Returns whether every algorithm has a valid run.
+pub fn finish_merged(
+    spec: Spec,
+    base: Option<&Path>,
+    flags: &ProtocolFlags,
+    shown: &Path,
+) -> Result<bool> {
+    let mut p = prepare(spec, base, flags)?;
     p.shown = shown.to_path_buf();
     execute(&p, flags)
 }
@@ -200,7 +205,12 @@ fn preflight_externals(spec: &Spec, loaded: &spec::Loaded) -> Result<()> {
 pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
     let text = spec::read_spec(path)?;
     let spec = Spec::parse(&text, &path.display().to_string())?;
-    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // A bare name (`run s.toml`) has the empty parent: its folder is the current one, which
+    // meta.json must record as a real folder (an empty one resolved to the results folder).
+    let base = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
     let mut p = prepare(spec, Some(&base), flags)?;
     p.command = command_of(format!("run {}", path.display()), flags);
     Ok(exit_code(execute(&p, flags)?))
@@ -354,6 +364,13 @@ fn claim_folder(p: &Prepared, flags: &ProtocolFlags, settings: &Settings) -> Res
                 std::fs::remove_file(stale)
                     .with_context(|| format!("cannot remove {}", stale.display()))?;
             }
+        }
+        // The discarded protocol's external solver logs go with its runs (the folder was
+        // checked to be no link by `check_folder_files`).
+        let logs = p.out.join(crate::protocol::run::LOGS);
+        if std::fs::symlink_metadata(&logs).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&logs)
+                .with_context(|| format!("cannot remove {}", logs.display()))?;
         }
     }
     Ok(lock)

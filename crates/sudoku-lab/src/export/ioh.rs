@@ -210,10 +210,10 @@ fn read_runs(path: &Path) -> Result<(Vec<Run>, RunIndex)> {
 /// Read trajectories.csv into the runs' points, checking the header, that every row belongs
 /// to a run of runs.csv, and that each run's rows improve in increasing evaluations.
 fn read_trajectories(path: &Path, runs: &mut [Run], index: &RunIndex) -> Result<()> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_path(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(
+        crate::spec::open_regular(path)
+            .with_context(|| format!("cannot open {}", path.display()))?,
+    );
     let header = reader
         .headers()
         .map_err(|e| anyhow::anyhow!("{}: malformed CSV: {e}", path.display()))?;

@@ -24,10 +24,10 @@ pub struct Table {
 
 /// Read a report CSV; errors name the file and the record.
 pub fn read_table(path: &Path) -> Result<Table> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_path(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(
+        crate::spec::open_regular(path)
+            .with_context(|| format!("cannot open {}", path.display()))?,
+    );
     let header: Vec<String> = reader
         .headers()
         .map_err(|e| anyhow::anyhow!("{}: malformed CSV: {e}", path.display()))?

@@ -212,8 +212,8 @@ pub fn for_each_row(path: &Path, mut f: impl FnMut(Row) -> Result<()>) -> Result
 /// [`for_each_row`] with each row's line number (the header is line 1), for callers whose own
 /// checks name the line.
 pub fn for_each_numbered_row(path: &Path, f: impl FnMut(usize, Row) -> Result<()>) -> Result<u64> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let file = crate::spec::open_regular(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     for_each_row_in(std::io::BufReader::new(file), path, f)
 }
 
@@ -423,7 +423,8 @@ fn parse_row(l: &str, lineno: usize, path: &Path) -> Result<Row> {
 pub fn upgrade_runs(path: &Path) -> Result<bool> {
     use std::io::BufRead;
     let first = std::io::BufReader::new(
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?,
+        crate::spec::open_regular(path)
+            .with_context(|| format!("cannot open {}", path.display()))?,
     )
     .lines()
     .next()

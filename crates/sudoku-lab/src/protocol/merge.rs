@@ -127,6 +127,9 @@ pub struct Merged {
     pub settings: Settings,
     pub shards: usize,
     pub staging: PathBuf,
+    /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
+    /// embedded spec): its puzzle files are read from there, as `run` reads them.
+    pub spec_dir: Option<PathBuf>,
 }
 
 /// Check the shard folders `dirs` completely (every row and trajectory line) and join them
@@ -134,7 +137,7 @@ pub struct Merged {
 /// plan once, and meta.json. Nothing is written when a check fails, and OUT itself is only
 /// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
-    let (spec, shards) = checked(out, dirs)?;
+    let (spec, shards, spec_dir) = checked(out, dirs)?;
     let staging = staging_of(out);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
@@ -149,6 +152,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         settings: shards[0].settings.clone(),
         shards: shards.len(),
         staging,
+        spec_dir,
     })
 }
 
@@ -158,8 +162,9 @@ pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<usize> {
     Ok(checked(out, dirs)?.1.len())
 }
 
-/// The spec and the shards `dirs`, every check of [`merge`] passed.
-fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>)> {
+/// The spec, the shards `dirs` and the spec's folder as recorded, every check of [`merge`]
+/// passed.
+fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<PathBuf>)> {
     let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
     check_set(&shards)?;
     let first = &shards[0];
@@ -167,8 +172,8 @@ fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>)> {
         .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
-    let spec_dir = (first.meta["spec_dir"].as_str())
-        .map(|d| crate::protocol::meta::resolve_spec_dir(&first.dir, d));
+    let spec_dir =
+        crate::protocol::meta::recorded_spec_dir(&first.dir.join("meta.json"), &first.meta)?;
     let loaded = spec.load_puzzles(spec_dir.as_deref(), s.quick, forced)?;
     let cap = s.quick.then_some(spec.quick_max_generations);
     let budgets: Vec<Budget> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
@@ -181,7 +186,7 @@ fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>)> {
     if spec.anytime {
         check_trajectories(&plan, &owner, &shards)?;
     }
-    Ok((spec, shards))
+    Ok((spec, shards, spec_dir))
 }
 
 /// OUT may be merged into: absent, or an empty folder (not a link).
@@ -333,7 +338,7 @@ fn check_trajectories(plan: &Plan, owner: &[u32], shards: &[Shard]) -> Result<()
     let mut blocks = IndexSet::empty(plan.len());
     for sh in shards {
         let path = sh.dir.join(FILE);
-        let f = std::fs::File::open(&path)
+        let f = crate::spec::open_regular(&path)
             .with_context(|| format!("cannot open {}", path.display()))?;
         let mut reader = std::io::BufReader::new(f);
         let (mut line, mut lineno) = (String::new(), 0usize);
@@ -418,7 +423,7 @@ fn write_merged(out: &Path, shards: &[Shard], anytime: bool) -> Result<()> {
             writeln!(w, "{TRAJ_HEADER}")?;
             for sh in shards {
                 let path = sh.dir.join(FILE);
-                let f = std::fs::File::open(&path)
+                let f = crate::spec::open_regular(&path)
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 for line in std::io::BufReader::new(f).lines().skip(1) {
                     let line = line.with_context(|| format!("cannot read {}", path.display()))?;

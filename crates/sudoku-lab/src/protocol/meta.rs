@@ -87,7 +87,7 @@ impl Meta {
 
     /// Sessions recorded by an earlier meta.json (none when absent or unreadable).
     pub fn read_sessions(path: &Path) -> Vec<Session> {
-        std::fs::read_to_string(path)
+        crate::spec::read_regular(path)
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .and_then(|v| serde_json::from_value(v["sessions"].clone()).ok())
@@ -101,7 +101,7 @@ impl Meta {
 
     /// Wall seconds recorded by earlier sessions of the same protocol (0 when none).
     pub fn read_wall(path: &Path) -> f64 {
-        std::fs::read_to_string(path)
+        crate::spec::read_regular(path)
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .and_then(|v| v["wall_seconds"].as_f64())
@@ -112,7 +112,7 @@ impl Meta {
         if !path.exists() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(path)
+        let text = crate::spec::read_regular(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
@@ -166,8 +166,8 @@ pub fn utc_now() -> String {
 
 /// A meta.json (or any JSON file) as a JSON value; errors name the file.
 pub fn read_json(path: &Path) -> Result<serde_json::Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::spec::read_regular(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: not JSON ({e})", path.display()))
 }
 
@@ -175,7 +175,11 @@ pub fn read_json(path: &Path) -> Result<serde_json::Value> {
 /// absolute) when they share a root, so that a committed folder finds its spec's files (puzzle
 /// files, an external solver's program) in any clone; absolute otherwise.
 pub fn spec_dir_for(out: &Path, base: &Path) -> String {
-    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let abs = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
     let (from, to) = (abs(out), abs(base));
     let common = (from.components().zip(to.components()))
         .take_while(|(a, b)| a == b)
@@ -194,6 +198,27 @@ pub fn spec_dir_for(out: &Path, base: &Path) -> String {
         rel.push(".");
     }
     rel.display().to_string()
+}
+
+/// The spec folder recorded in the meta.json at `path` (key `spec_dir`, resolved by
+/// [`resolve_spec_dir`] against the folder of `path`), None when absent (an embedded spec).
+/// An empty or non-string value is refused naming the file and the key: an empty one (written
+/// by older versions for `run s.toml`) would resolve to the results folder itself.
+pub fn recorded_spec_dir(
+    path: &Path,
+    meta: &serde_json::Value,
+) -> Result<Option<std::path::PathBuf>> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    match &meta["spec_dir"] {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(d) if !d.trim().is_empty() => {
+            Ok(Some(resolve_spec_dir(folder, d)))
+        }
+        _ => anyhow::bail!(
+            "{}: spec_dir: not the spec's folder (empty or not a string); write the folder of the spec file there",
+            path.display()
+        ),
+    }
 }
 
 /// A recorded spec folder: a relative one is relative to the results folder `folder` that

@@ -144,8 +144,9 @@ impl<'a> Plan<'a> {
     }
 
     /// [`Plan::job_of`] for a row read back from a file (`at`: its file and line), checked:
-    /// a row of this experiment, a run of the plan, with the plan's seed. `--resume` and
-    /// `merge` take no row on trust (an edited or foreign row would pass as a run).
+    /// a row of this experiment, a run of the plan, with the plan's seed, and a claimed
+    /// solution that is one ([`Plan::check_claim`]). `--resume` and `merge` take no row on
+    /// trust (an edited or foreign row would pass as a run).
     pub fn checked_job(&self, at: &str, r: &Row) -> anyhow::Result<(u64, Job)> {
         let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
         if r.experiment != self.spec.id {
@@ -165,7 +166,30 @@ impl<'a> Plan<'a> {
                 job.seed
             );
         }
+        self.check_claim(at, r, job.puzzle)?;
         Ok((i, job))
+    }
+
+    /// A row's `solved` against its grid (`at`: its file and line): 0 or 1, and a row that
+    /// claims solved holds a complete, valid grid that keeps every given of its puzzle (plan
+    /// puzzle `p`), whatever the algorithm: a forged success is refused before it is counted.
+    pub fn check_claim(&self, at: &str, r: &Row, p: usize) -> anyhow::Result<()> {
+        let run = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
+        if r.solved > 1 {
+            anyhow::bail!("{at}: run {run} has solved = {}, not 0 or 1", r.solved);
+        }
+        let givens = &self.puzzles[p].grid;
+        let solves = || {
+            sudoku_core::Grid::from_line(givens.geometry(), &r.grid)
+                .is_some_and(|g| g.is_solved() && g.keeps_givens_of(givens))
+        };
+        if r.solved == 1 && !solves() {
+            anyhow::bail!(
+                "{at}: run {run} claims solved = 1 but its grid is not a solution of puzzle '{}' (incomplete, invalid or not keeping the givens: an edited row)",
+                r.puzzle
+            );
+        }
+        Ok(())
     }
 
     /// Every plan index, the runs of the algorithm with the largest expected cost first (ties

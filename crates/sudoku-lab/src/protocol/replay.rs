@@ -3,14 +3,14 @@
 //! anytime data the run's trajectory block, is reproduced.
 
 use crate::algos;
-use crate::protocol::io::{for_each_row, Row};
+use crate::protocol::io::{for_each_numbered_row, Row};
 use crate::protocol::meta::Settings;
 use crate::protocol::plan::Plan;
 use crate::protocol::progress::Progress;
 use crate::protocol::Protocol;
 use crate::spec::Spec;
 use anyhow::{Context, Result};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Trajectory blocks by (algorithm, puzzle, run).
@@ -25,10 +25,26 @@ pub struct Outcome {
     /// The same for the rows of external solvers: reported, not a failure of the replay (a
     /// solver of the user's may be nondeterministic; the runner cannot make it otherwise).
     pub external_mismatches: Vec<String>,
+    /// One line per external solver whose rows were not replayed (no `--run-external`),
+    /// naming the command it would have run; or, with it, the command about to run.
+    pub skipped: Vec<String>,
 }
 
-/// Replay every `every`-th row of `dir/runs.csv` (only solved rows with `only_solved`).
-pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
+/// What to replay.
+pub struct Options {
+    /// Every `every`-th row (of the rows kept by `only_solved`).
+    pub every: usize,
+    /// Solved rows only.
+    pub only_solved: bool,
+    /// Run the external solvers' commands recorded in meta.json (else their rows are skipped).
+    pub run_external: bool,
+}
+
+/// Replay every `every`-th row of `dir/runs.csv` (only solved rows with `only_solved`). The
+/// spec recorded in meta.json is checked by the rules `run` applies to a spec file (names,
+/// keys, the files and command of an external solver staying in the spec's folder) before
+/// anything runs; an external solver's command runs only with `run_external`.
+pub fn replay(dir: &Path, o: &Options) -> Result<Outcome> {
     let (spec, settings, spec_dir) = read_meta(&dir.join("meta.json"))?;
     let forced = settings
         .quick
@@ -37,22 +53,96 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
     let loaded = spec.load_puzzles(spec_dir.as_deref(), settings.quick, forced)?;
     let cap = settings.quick.then_some(spec.quick_max_generations);
     let protocol = Protocol::new(&spec, &loaded, cap, None)?;
-    protocol.preflight()?;
+    let external: HashSet<&str> = (spec.algorithms.iter())
+        .filter(|a| a.is_external())
+        .map(|a| a.label.as_str())
+        .collect();
+    let skipped = external_notices(&spec, &loaded, o.run_external);
+    if o.run_external {
+        protocol.preflight()?;
+    }
     let plan = protocol.plan();
     let blocks = if spec.anytime {
         recorded_blocks(&dir.join(crate::protocol::trajectory::FILE))?
     } else {
         Blocks::new()
     };
+    let rows = sampled_rows(&dir.join("runs.csv"), &plan, o, |r| {
+        o.run_external || !external.contains(r.algorithm.as_str())
+    })?;
+    let found = replay_rows(&protocol, &plan, &rows, &blocks);
+    let (external_found, builtin): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .partition(|(r, _)| external.contains(r.as_str()));
+    Ok(Outcome {
+        replayed: rows.len(),
+        mismatches: builtin.into_iter().map(|f| f.1).collect(),
+        external_mismatches: external_found.into_iter().map(|f| f.1).collect(),
+        skipped,
+    })
+}
+
+/// One line per external solver of `spec`: the command it runs and where (escaped), as
+/// skipped without `run`, else as about to run.
+fn external_notices(spec: &Spec, loaded: &crate::spec::Loaded, run: bool) -> Vec<String> {
+    let folder = loaded.spec_dir.as_deref().unwrap_or(Path::new("."));
+    let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    (spec.algorithms.iter())
+        .filter(|a| a.is_external())
+        .map(|a| {
+            let command = a.command.as_deref().unwrap_or_default();
+            let at = folder.display().to_string();
+            match run {
+                true => format!(
+                    "external solver '{}': running {command:?} in \"{}\" (--run-external)",
+                    a.label,
+                    at.escape_debug()
+                ),
+                false => format!(
+                    "external solver '{}': runs not replayed: they would run {command:?} in \"{}\" (a command recorded in meta.json runs only with --run-external)",
+                    a.label,
+                    at.escape_debug()
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The rows of `path` to replay: every `every`-th (of the solved ones with `only_solved`) among
+/// those `keep` accepts. Every row's claim is checked at read time ([`Plan::check_claim`]), as
+/// `--resume` and `merge` check it; an edited seed or a foreign run shows as a difference.
+fn sampled_rows(
+    path: &Path,
+    plan: &Plan,
+    o: &Options,
+    keep: impl Fn(&Row) -> bool,
+) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     let mut k = 0usize;
-    for_each_row(&dir.join("runs.csv"), |r| {
-        if (!only_solved || r.solved == 1) && k.is_multiple_of(every) {
+    for_each_numbered_row(path, |line, r| {
+        if let Some((_, job)) = plan.job_of(&r) {
+            plan.check_claim(&format!("{}:{line}", path.display()), &r, job.puzzle)?;
+        }
+        if !keep(&r) {
+            return Ok(());
+        }
+        if (!o.only_solved || r.solved == 1) && k.is_multiple_of(o.every) {
             rows.push(r);
         }
         k += 1;
         Ok(())
     })?;
+    Ok(rows)
+}
+
+/// Re-run `rows` in parallel with progress on stderr: (algorithm label, difference) of every
+/// row not reproduced.
+fn replay_rows(
+    protocol: &Protocol,
+    plan: &Plan,
+    rows: &[Row],
+    blocks: &Blocks,
+) -> Vec<(String, String)> {
     let effort: u64 = rows
         .iter()
         .filter_map(|r| plan.job_of(r))
@@ -60,39 +150,31 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool) -> Result<Outcome> {
         .fold(0u64, u64::saturating_add);
     let progress = Progress::new("replay", effort, rows.len() as u64);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let found: Vec<(bool, String)> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         use rayon::prelude::*;
         scope.spawn(|| progress.report(&stop));
         let found = rows
             .par_iter()
             .filter_map(|r| {
-                let m = check_row(&protocol, &plan, r, &blocks, &progress)?;
-                let external =
-                    (spec.algorithms.iter()).any(|a| a.label == r.algorithm && a.is_external());
-                Some((external, m))
+                let m = check_row(protocol, plan, r, blocks, &progress)?;
+                Some((r.algorithm.clone(), m))
             })
             .collect();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         found
-    });
-    let (external, builtin): (Vec<_>, Vec<_>) = found.into_iter().partition(|f| f.0);
-    Ok(Outcome {
-        replayed: rows.len(),
-        mismatches: builtin.into_iter().map(|f| f.1).collect(),
-        external_mismatches: external.into_iter().map(|f| f.1).collect(),
     })
 }
 
-/// The spec, the settings and the spec's folder recorded in a meta.json.
+/// The spec, the settings and the spec's folder recorded in a meta.json. The spec is checked
+/// as `run` checks a spec file: a meta.json is as hostile as any file handed over.
 fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
     let v = crate::protocol::meta::read_json(path)?;
     let spec: Spec = serde_json::from_value(v["spec"].clone())
-        .with_context(|| format!("{}: no spec", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: spec: {e}", path.display()))?;
+    spec.check(&path.display().to_string())?;
     let settings: Settings = serde_json::from_value(v["settings"].clone())
         .with_context(|| format!("{}: no settings", path.display()))?;
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let spec_dir =
-        (v["spec_dir"].as_str()).map(|d| crate::protocol::meta::resolve_spec_dir(folder, d));
+    let spec_dir = crate::protocol::meta::recorded_spec_dir(path, &v)?;
     Ok((spec, settings, spec_dir))
 }
 

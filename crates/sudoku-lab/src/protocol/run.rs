@@ -397,7 +397,7 @@ impl<'a> Protocol<'a> {
     ) -> Result<()> {
         use std::io::{Read, Seek, SeekFrom};
         let index = BlockIndex::read(plan, path)?;
-        let mut raw = std::fs::File::open(path)?;
+        let mut raw = crate::spec::open_regular(path)?;
         let mut buf = Vec::new();
         write_atomic_with(path, |out| {
             writeln!(out, "{header}")?;
@@ -439,7 +439,7 @@ impl BlockIndex {
             offsets: vec![u64::MAX; len],
             lengths: vec![0; len],
         };
-        let mut f = std::io::BufReader::new(std::fs::File::open(path)?);
+        let mut f = std::io::BufReader::new(crate::spec::open_regular(path)?);
         let mut offset = 0u64;
         let mut line = String::new();
         let mut first = true;

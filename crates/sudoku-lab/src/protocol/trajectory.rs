@@ -96,7 +96,8 @@ pub struct Point {
 pub fn read(path: &std::path::Path) -> anyhow::Result<Vec<Point>> {
     use anyhow::{bail, Context};
     use std::io::BufRead;
-    let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let f = crate::spec::open_regular(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;

@@ -79,18 +79,11 @@ impl Store {
     /// A new run file (with its header), or with `resume` the one at `path` read back (a torn
     /// last line cut off; any other line that is not a run of this race is an error naming it).
     pub fn open(path: &Path, protocol: &Protocol, full: u64, resume: bool) -> Result<Store> {
-        let mut store = Store {
-            path: path.to_path_buf(),
-            records: Vec::new(),
-            best: HashMap::new(),
-            full,
-            counter: protocol.spec.counter.clone(),
-            spent: Vec::new(),
-            spent_best: HashMap::new(),
-            by_cap: HashMap::new(),
-            alias: Vec::new(),
-        };
+        let mut store = Store::empty(path, protocol, full);
         let header = store.header();
+        // A link, FIFO or device in place of the run file is refused before anything is
+        // read, written or appended through it.
+        crate::protocol::io::check_regular(path)?;
         if !path.exists() {
             crate::protocol::io::write_atomic(path, format!("{header}\n").as_bytes())?;
             return Ok(store);
@@ -101,13 +94,39 @@ impl Store {
                 path.display()
             );
         }
-        let text = std::fs::read_to_string(path)
+        let valid = store.read(protocol)?;
+        let f = crate::protocol::io::open_append(path)?;
+        if f.metadata().is_ok_and(|m| m.len() != valid as u64) {
+            f.set_len(valid as u64)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(store)
+    }
+
+    /// The run file of a finished race at `path`, read back without writing anything (for
+    /// `replay` of a race folder).
+    pub fn read_only(path: &Path, protocol: &Protocol, full: u64) -> Result<Store> {
+        crate::protocol::io::check_regular(path)?;
+        let mut store = Store::empty(path, protocol, full);
+        store.read(protocol)?;
+        Ok(store)
+    }
+
+    /// Read the run file's records into the store, each checked against the race's plan (a
+    /// known reading and puzzle, the plan's seed recomputed from the run's identity, a cap
+    /// within the full budget); a job recorded twice is refused naming both lines. Returns the
+    /// byte length of the complete lines (a torn last line is left out: its run is redone).
+    fn read(&mut self, protocol: &Protocol) -> Result<usize> {
+        let path = self.path.clone();
+        let text = crate::spec::read_regular(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let plan = protocol.plan();
+        let header = self.header();
+        let mut lines: HashMap<Job, usize> = HashMap::new();
         let mut valid = 0usize;
         for (i, line) in text.split_inclusive('\n').enumerate() {
             if !line.ends_with('\n') {
-                break; // a torn last line: the run is redone
+                break;
             }
             let at = || format!("{}:{}", path.display(), i + 1);
             if i == 0 {
@@ -115,18 +134,37 @@ impl Store {
                     bail!("{}: not the header of a race's run file", at());
                 }
             } else {
-                let r = parse(line.trim_end(), &plan, full, store.counter.is_some())
+                let r = parse(line.trim_end(), &plan, self.full, self.counter.is_some())
                     .with_context(at)?;
-                store.insert(r);
+                if let Some(first) = lines.insert((r.reading, r.puzzle, r.run, r.cap), i + 1) {
+                    bail!(
+                        "{}: duplicate row: run {} of puzzle {} under cap {} is already recorded at line {first}; every run has one row per cap (remove one of them)",
+                        at(),
+                        r.run,
+                        plan.puzzle_id(r.puzzle as usize),
+                        r.cap
+                    );
+                }
+                self.insert(r);
             }
             valid += line.len();
         }
-        if valid != text.len() {
-            let f = std::fs::OpenOptions::new().write(true).open(path)?;
-            f.set_len(valid as u64)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(valid)
+    }
+
+    /// An empty store of the run file at `path`.
+    fn empty(path: &Path, protocol: &Protocol, full: u64) -> Store {
+        Store {
+            path: path.to_path_buf(),
+            records: Vec::new(),
+            best: HashMap::new(),
+            full,
+            counter: protocol.spec.counter.clone(),
+            spent: Vec::new(),
+            spent_best: HashMap::new(),
+            by_cap: HashMap::new(),
+            alias: Vec::new(),
         }
-        Ok(store)
     }
 
     /// The run file's header.
@@ -283,10 +321,7 @@ impl Store {
             .num_threads(threads)
             .build()
             .context("cannot start the thread pool")?;
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&self.path)
-            .with_context(|| format!("cannot append to {}", self.path.display()))?;
+        let file = crate::protocol::io::open_append(&self.path)?;
         let next = Mutex::new(todo.into_iter());
         let counter = self.counter.as_deref();
         let (tx, rx) = mpsc::channel::<Record>();
@@ -337,6 +372,46 @@ impl Store {
     /// Every executed record.
     pub fn records(&self) -> &[Record] {
         &self.records
+    }
+
+    /// Execute every `every`-th record again (in file order), on `threads` threads, through
+    /// the protocol with the plan's seed: (records replayed, one line per record that
+    /// differs, naming it with both lines).
+    pub fn replay(
+        &self,
+        protocol: &Protocol,
+        every: usize,
+        threads: usize,
+    ) -> Result<(usize, Vec<String>)> {
+        use rayon::prelude::*;
+        let plan = protocol.plan();
+        let picked: Vec<Record> = self.records.iter().step_by(every.max(1)).copied().collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start the thread pool")?;
+        let counter = self.counter.as_deref();
+        let differ = pool.install(|| {
+            picked
+                .par_iter()
+                .filter_map(|r| {
+                    let again = run_one(
+                        protocol,
+                        &plan,
+                        (r.reading, r.puzzle, r.run, r.cap),
+                        counter,
+                    );
+                    (again != *r).then(|| {
+                        format!(
+                            "recorded {} -> replayed {}",
+                            line(protocol, r),
+                            line(protocol, &again)
+                        )
+                    })
+                })
+                .collect()
+        });
+        Ok((picked.len(), differ))
     }
 }
 

@@ -64,7 +64,7 @@ pub fn title_line(t: impl Into<String>) -> String {
 /// A `--quick` report says so on its first line, so that a copied quick report cannot pass
 /// for a result (the compare report writes its own banner).
 pub fn mark_report(report: &Path, runs: u64, cap: u64) -> anyhow::Result<()> {
-    let Ok(text) = std::fs::read_to_string(report) else {
+    let Ok(text) = crate::spec::read_regular(report) else {
         return Ok(());
     };
     // Reports that already say so at their top (compare, levels) are left as they are.

@@ -229,9 +229,9 @@ struct Table {
 
 impl Table {
     fn read(path: &Path, name: &str) -> Result<Table, String> {
-        let mut r = csv::ReaderBuilder::new()
-            .from_path(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut r = csv::ReaderBuilder::new().from_reader(
+            crate::spec::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
         let head = r
             .headers()
             .map_err(|e| format!("{}: line 1: {e}", path.display()))?

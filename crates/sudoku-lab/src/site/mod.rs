@@ -255,7 +255,7 @@ fn write_readings_block(out: &Path, block: &str, readme: Option<&Path>) -> Resul
 /// Write `block` between `start` and `end` in `readme` when it differs and the block there is
 /// one `report` wrote (text written by hand is left, with a warning).
 fn update_block(readme: &Path, start: &str, end: &str, block: &str) -> Result<()> {
-    let text = std::fs::read_to_string(readme)
+    let text = crate::spec::read_regular(readme)
         .with_context(|| format!("cannot read {}", readme.display()))?;
     if summary::current_between(&text, start, end, block) {
         return Ok(());
@@ -319,7 +319,7 @@ fn remove_stale(out: &Path, written: &[String]) -> Result<usize> {
         if !name.ends_with(".html") || written.iter().any(|w| w == name) {
             continue;
         }
-        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        let text = crate::spec::read_regular(&p).unwrap_or_default();
         if text.contains(&format!(
             "<meta name=\"generator\" content=\"{}\">",
             html::GENERATOR
@@ -390,7 +390,7 @@ fn regular_files(dir: &Path) -> Result<Vec<String>> {
 /// One results folder whose regular files are `files` (meta.json among them).
 fn load_one(dir: PathBuf, files: Vec<String>) -> Result<Experiment> {
     let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
-    let (meta, meta_error) = match std::fs::read_to_string(dir.join("meta.json"))
+    let (meta, meta_error) = match crate::spec::read_regular(dir.join("meta.json"))
         .map_err(|e| e.to_string())
         .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
     {
@@ -398,7 +398,10 @@ fn load_one(dir: PathBuf, files: Vec<String>) -> Result<Experiment> {
         Err(e) => (Value::Null, Some(e)),
     };
     let runs = files.iter().any(|f| f == "runs.csv").then(|| {
-        let b = std::fs::read(dir.join("runs.csv")).unwrap_or_default();
+        let mut b = Vec::new();
+        if let Ok(mut f) = crate::spec::open_regular(dir.join("runs.csv")) {
+            let _ = std::io::Read::read_to_end(&mut f, &mut b);
+        }
         let lines = b.split(|c| *c == b'\n').filter(|l| !l.is_empty()).count();
         lines.saturating_sub(1) as u64
     });
@@ -644,12 +647,10 @@ const MAX_ROWS: usize = 400;
 fn verdict_tables(e: &Experiment, files_url: &str) -> String {
     let mut s = String::new();
     for f in e.files.iter().filter(|f| f.ends_with(".csv")) {
-        let Ok(mut r) = csv::ReaderBuilder::new()
-            .flexible(true)
-            .from_path(e.dir.join(f))
-        else {
+        let Ok(file) = crate::spec::open_regular(e.dir.join(f)) else {
             continue;
         };
+        let mut r = csv::ReaderBuilder::new().flexible(true).from_reader(file);
         let Ok(head) = r.headers().cloned() else {
             continue;
         };

@@ -348,7 +348,7 @@ fn report(dir: &Path, files_url: &str, name: &str) -> String {
             escape(name)
         );
     }
-    match std::fs::read_to_string(dir.join(name)) {
+    match crate::spec::read_regular(dir.join(name)) {
         Ok(md) => {
             let r = markdown::render(&md, dir, files_url, None);
             format!("<div class=\"report table-wrap\">{}</div>\n", r.html)

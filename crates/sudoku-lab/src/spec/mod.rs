@@ -19,7 +19,7 @@ mod validate;
 
 pub use budgets::{check_bounds, MAX_TOML_INT};
 pub use embedded::{embedded, paper_text, published_text, EMBEDDED, EMBEDDED_PUZZLE_FILES};
-pub use paths::{check_spec_path, read_spec_file};
+pub use paths::{check_spec_path, open_regular, read_regular, read_spec_file};
 pub use puzzles::{read_capped, read_spec};
 pub use sensitivity::sensitivity_panels;
 
@@ -245,9 +245,16 @@ impl Spec {
                 None => anyhow::anyhow!("{name}: {msg}"),
             }
         })?;
-        spec.validate()
-            .with_context(|| format!("{name}: invalid spec"))?;
+        spec.check(name)?;
         Ok(spec)
+    }
+
+    /// Every check [`Spec::parse`] makes, for a spec read otherwise (the copy in a results
+    /// folder's meta.json, which `replay` takes no more on trust than a spec file); errors
+    /// name `name` (the file).
+    pub fn check(&self, name: &str) -> Result<()> {
+        self.validate()
+            .with_context(|| format!("{name}: invalid spec"))
     }
 }
 

@@ -32,6 +32,34 @@ pub fn check_spec_path(key: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Open an input file for reading, refusing what is not a regular file (a FIFO, device,
+/// socket or folder) with the error "not a regular file". The file is opened without blocking
+/// (`O_NONBLOCK`: opening a FIFO with no writer would wait for ever) and checked with `fstat`
+/// on the open descriptor, so nothing can be swapped in between the check and the read. Every
+/// file the CLI reads goes through here ([`read_regular`] for its text).
+pub fn open_regular(path: impl AsRef<Path>) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
+    let f = o.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, device or folder is never read)",
+        ));
+    }
+    Ok(f)
+}
+
+/// The whole text of the regular file at `path` ([`open_regular`]).
+pub fn read_regular(path: impl AsRef<Path>) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    open_regular(path)?.read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// The text of a file named by spec key `key`, at `path`: a regular file of at most `max`
 /// bytes, UTF-8. Errors name the key and the path, never the content.
 pub fn read_spec_file(key: &str, path: &Path, max: u64) -> Result<String> {
@@ -49,7 +77,7 @@ pub fn read_spec_file(key: &str, path: &Path, max: u64) -> Result<String> {
         );
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    open_regular(path)
         .and_then(|f| f.take(max).read_to_end(&mut bytes))
         .with_context(|| format!("{key}: cannot read {shown}"))?;
     String::from_utf8(bytes).map_err(|e| {

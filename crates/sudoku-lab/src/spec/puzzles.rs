@@ -189,7 +189,7 @@ pub fn read_capped(path: &Path) -> Result<String> {
         );
     }
     let mut text = String::new();
-    std::fs::File::open(path)
+    super::open_regular(path)
         .and_then(|f| f.take(MAX_PUZZLE_FILE).read_to_string(&mut text))
         .with_context(|| {
             format!(
@@ -208,7 +208,7 @@ pub const MAX_SPEC_FILE: u64 = 1 << 20;
 pub fn read_spec(path: &Path) -> Result<String> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    super::open_regular(path)
         .and_then(|f| f.take(MAX_SPEC_FILE + 1).read_to_end(&mut bytes))
         .with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.len() as u64 > MAX_SPEC_FILE {

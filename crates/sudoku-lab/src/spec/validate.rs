@@ -102,6 +102,7 @@ impl Spec {
         }
         for a in &self.algorithms {
             check_name("algorithm label", &a.label, false)?;
+            check_plain_label(&a.label)?;
             if let Some(l) = &a.paper_label {
                 check_name("paper_label", l, true)?;
             }
@@ -322,6 +323,19 @@ impl Spec {
         }
         Ok(())
     }
+}
+
+/// An algorithm label names a folder of the results folder (an external solver's logs go to
+/// `external-logs/<label>/`): a plain file name, never `.`, `..` or a path with `/`, which
+/// would put the logs in the results folder itself or in another one.
+fn check_plain_label(label: &str) -> Result<()> {
+    if label == "." || label == ".." || label.contains('/') {
+        bail!(
+            "algorithm label '{}': not a plain file name (no '/', not '.' or '..'): the label names a folder of the results",
+            label.escape_default()
+        );
+    }
+    Ok(())
 }
 
 /// An algorithm's `readings`: every option named has at least one value, no value twice, and
