@@ -304,18 +304,24 @@ fn check_consistent(r: &crate::protocol::io::Row, budget: &Budget) -> Result<()>
 /// `merge --verify K`: every K-th row of every shard (in its runs.csv order) re-run with its
 /// plan's seed, as `replay` does, refusing the first shard with a row that is not reproduced
 /// (every field but wall_ms, and the trajectory with anytime data). Rows of external solvers
-/// are re-run too, but a difference there is only reported: a solver of the user's may be
-/// nondeterministic. Returns the number of rows re-run.
+/// are not re-run: a shard's meta.json names their command, and a folder's command never runs
+/// without `replay --run-external`. Returns the number of rows re-run.
 pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
     let mut replayed = 0;
     for dir in dirs {
-        let found = crate::protocol::replay::replay(dir, every, false)?;
+        let options = crate::protocol::replay::Options {
+            every,
+            only_solved: false,
+            run_external: false,
+        };
+        let found = crate::protocol::replay::replay(dir, &options)?;
         replayed += found.replayed;
         for m in &found.external_mismatches {
-            eprintln!(
+            let note = format!(
                 "note: {}: external solver not reproduced: {m}",
                 dir.join("runs.csv").display()
             );
+            eprintln!("{}", sudoku_core::error::shown(&note));
         }
         if let Some(m) = found.mismatches.first() {
             bail!(
