@@ -639,19 +639,29 @@ fn no_relative_link_of_the_prose_is_broken() {
             .unwrap_or(&doc)
             .display()
             .to_string();
-        // docs/findings-summary.md and docs/readings-summary.md are README blocks (the README
-        // includes them between its markers), so their links are written from the README's
-        // folder and checked from there.
-        let base = if name == "docs/findings-summary.md" || name == "docs/readings-summary.md" {
-            repo().join("README.md")
-        } else {
-            doc.clone()
-        };
-        for b in broken_links(&base, &read(&doc)) {
+        // Every file from its own folder, the generated ones included: the README includes
+        // docs/findings-summary.md and the short summary of docs/readings-summary.md with their
+        // links rebased to its folder, and each file is read where it lives.
+        for b in broken_links(&doc, &read(&doc)) {
             bad.push(format!("{name}:{b}"));
         }
     }
     assert!(bad.is_empty(), "broken links:\n{}", bad.join("\n"));
+}
+
+/// The link check reads every Markdown file of README.md and docs/, generated or not.
+#[test]
+fn the_link_check_covers_every_markdown_file() {
+    let checked: BTreeSet<PathBuf> = docs().into_iter().collect();
+    for e in std::fs::read_dir(repo().join("docs")).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "md") {
+            assert!(checked.contains(&p), "{} is not link-checked", p.display());
+        }
+    }
+    for generated in ["docs/findings-summary.md", "docs/readings-summary.md"] {
+        assert!(checked.contains(&repo().join(generated)), "{generated}");
+    }
 }
 
 #[test]
