@@ -688,3 +688,40 @@ fn every_moved_section_is_reachable_from_the_readme() {
         assert!(linked.contains(&rel), "README.md does not link to {rel}");
     }
 }
+
+/// docs/architecture.md names every crate of the workspace (in its crates table, as `name`)
+/// and every folder and file of the binary's sources (`cli/`, `fuzz.rs`).
+#[test]
+fn the_architecture_covers_every_crate_and_module() {
+    let doc = read(&repo().join("docs/architecture.md"));
+    let names = |dir: &Path| -> Vec<(String, bool)> {
+        let mut v: Vec<(String, bool)> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    e.path().is_dir(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    for (name, dir) in names(&repo().join("crates")) {
+        if dir {
+            assert!(
+                doc.contains(&format!("| `{name}` |")),
+                "architecture.md: no crate {name}"
+            );
+        }
+    }
+    for (name, dir) in names(&repo().join("crates/sudoku-lab/src")) {
+        let shown = if dir {
+            format!("`{name}/`")
+        } else {
+            format!("`{name}`")
+        };
+        assert!(doc.contains(&shown), "architecture.md: no {shown}");
+    }
+}

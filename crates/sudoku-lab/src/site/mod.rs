@@ -170,10 +170,20 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
         write_readings_block(&out, block, &sources.readme_prefix, readme.as_deref())?;
     }
     let removed = remove_stale(&out, &written)?;
+    print_done(&out, experiments.len(), removed, missing);
+    Ok(if missing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// What `report` says when it is done.
+fn print_done(out: &Path, pages: usize, removed: usize, missing: usize) {
     println!(
         "{}: index.html, findings.html, findings.md, findings-summary.md and {} experiment pages{}{}",
         out.display(),
-        experiments.len(),
+        pages,
         if removed > 0 {
             format!(", {removed} stale page(s) removed")
         } else {
@@ -185,11 +195,6 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
             String::new()
         }
     );
-    Ok(if missing > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 /// The findings entries of the experiments.
@@ -297,8 +302,8 @@ fn doc_page(md: &str, title: &str) -> String {
 /// `<a id="x"></a>` anchors (shown as text by the renderer) made anchors again, for ids of
 /// letters, digits and `-` only.
 fn restore_anchors(html: &str) -> String {
-    const OPEN: &str = "&lt;a id=&quot;";
-    const CLOSE: &str = "&quot;&gt;&lt;/a&gt;";
+    const OPEN: &str = "&lt;a id=\"";
+    const CLOSE: &str = "\"&gt;&lt;/a&gt;";
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     while let Some(i) = rest.find(OPEN) {
