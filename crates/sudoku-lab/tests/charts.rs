@@ -18,7 +18,7 @@ fn texts(svg: &str) -> Vec<String> {
         let Some(end) = part.find("</text>") else {
             continue;
         };
-        let t = &part[start + 1..end];
+        let t = part[start + 1..end].trim();
         v.push(
             t.replace("&lt;", "<")
                 .replace("&gt;", ">")

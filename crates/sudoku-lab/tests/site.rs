@@ -289,6 +289,11 @@ fn committed_site_is_current() {
         if name == "findings-summary.md" {
             b = b.replace(&fresh_docs, "");
         }
+        // The rendered docs keep the links of docs/*.md, written from docs/, as they are.
+        if name == "experiments.html" || name == "bibliography.html" {
+            assert!(a == b, "docs/{name} is stale: run `sudoku-lab report`");
+            continue;
+        }
         assert!(
             a.replace(&committed_prefix, "RESULTS/") == b.replace(&fresh_prefix, "RESULTS/"),
             "docs/{name} is stale: run `sudoku-lab report` and commit docs/"
