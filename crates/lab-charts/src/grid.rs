@@ -15,6 +15,8 @@ pub struct GridPanel {
     pub title: String,
     pub labels: Vec<String>,
     pub shades: Vec<f64>,
+    /// Cells outlined in red (row-major indices), e.g. those that differ from another panel.
+    pub marked: Vec<usize>,
 }
 
 /// Grids of order `box_rows * box_cols`, thick lines between boxes.
@@ -23,6 +25,61 @@ pub struct GridFigure {
     pub box_rows: usize,
     pub box_cols: usize,
     pub panels: Vec<GridPanel>,
+    /// The key under the grids: a shade and what it means, then the meaning of the red outline
+    /// (empty: no key).
+    pub key: Vec<(f64, String)>,
+    pub marked_means: String,
+}
+
+/// The blue of a shade (0.0 white ... 1.0 darkest).
+fn blue(shade: f64) -> RGBColor {
+    let g = (255.0 - 150.0 * shade.clamp(0.0, 1.0)) as u8;
+    RGBColor(g, g, 255)
+}
+
+/// The key: a swatch per shade with its meaning, and the red outline's meaning, in one row at
+/// `y`.
+fn draw_key<DB: DrawingBackend>(
+    fig: &GridFigure,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    x0: i32,
+    y: i32,
+    scale: u32,
+) -> Result<(), ChartError> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| ChartError::Draw(e.to_string());
+    let s = (16 * scale) as i32;
+    let f = 14.0 * scale as f64;
+    let mut x = x0;
+    let mut items: Vec<(Option<f64>, &str)> = fig
+        .key
+        .iter()
+        .map(|(sh, t)| (Some(*sh), t.as_str()))
+        .collect();
+    if !fig.marked_means.is_empty() {
+        items.push((None, fig.marked_means.as_str()));
+    }
+    for (shade, text) in items {
+        let rect = [(x, y), (x + s, y + s)];
+        match shade {
+            Some(sh) => {
+                root.draw(&Rectangle::new(rect, blue(sh).filled()))
+                    .map_err(err)?;
+                root.draw(&Rectangle::new(rect, BLACK.stroke_width(1)))
+                    .map_err(err)?;
+            }
+            None => root
+                .draw(&Rectangle::new(rect, RED.stroke_width(3 * scale)))
+                .map_err(err)?,
+        }
+        root.draw(&Text::new(
+            text.to_string(),
+            (x + s + 6, y),
+            font(f).color(&BLACK),
+        ))
+        .map_err(err)?;
+        x += s + 18 + crate::font::text_width(text, f) as i32;
+    }
+    Ok(())
 }
 
 fn draw<DB: DrawingBackend>(
@@ -37,7 +94,8 @@ fn draw<DB: DrawingBackend>(
     let k = fig.panels.len() as u32;
     let title_h = 40 * scale;
     let margin = 20 * scale;
-    let side = ((w - margin * (k + 1)) / k).min(h - title_h - 2 * margin);
+    let key_h = if fig.key.is_empty() { 0 } else { 36 * scale };
+    let side = ((w - margin * (k + 1)) / k).min(h - title_h - 2 * margin - key_h);
     let cell = side / n as u32;
     let side = cell * n as u32;
     for (i, panel) in fig.panels.iter().enumerate() {
@@ -58,11 +116,10 @@ fn draw<DB: DrawingBackend>(
                     .copied()
                     .unwrap_or(0.0)
                     .clamp(0.0, 1.0);
-                let g = (255.0 - 150.0 * shade) as u8;
                 let (cx, cy) = (x0 + (c as u32 * cell) as i32, y0 + (r as u32 * cell) as i32);
                 root.draw(&Rectangle::new(
                     [(cx, cy), (cx + cell as i32, cy + cell as i32)],
-                    RGBColor(g, g, 255).filled(),
+                    blue(shade).filled(),
                 ))
                 .map_err(err)?;
                 if let Some(label) = panel.labels.get(idx).filter(|l| !l.is_empty()) {
@@ -99,6 +156,23 @@ fn draw<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         }
+        for &idx in panel.marked.iter().filter(|&&i| i < n * n) {
+            let (r, c) = ((idx / n) as u32, (idx % n) as u32);
+            let (cx, cy) = (x0 + (c * cell) as i32, y0 + (r * cell) as i32);
+            let inset = (3 * scale) as i32;
+            root.draw(&Rectangle::new(
+                [
+                    (cx + inset, cy + inset),
+                    (cx + cell as i32 - inset, cy + cell as i32 - inset),
+                ],
+                RED.stroke_width(3 * scale),
+            ))
+            .map_err(err)?;
+        }
+    }
+    if !fig.key.is_empty() {
+        let y = (title_h + margin / 2 + side + 14 * scale) as i32;
+        draw_key(fig, &root, margin as i32, y, scale)?;
     }
     root.present().map_err(err)
 }

@@ -639,19 +639,29 @@ fn no_relative_link_of_the_prose_is_broken() {
             .unwrap_or(&doc)
             .display()
             .to_string();
-        // docs/findings-summary.md and docs/readings-summary.md are README blocks (the README
-        // includes them between its markers), so their links are written from the README's
-        // folder and checked from there.
-        let base = if name == "docs/findings-summary.md" || name == "docs/readings-summary.md" {
-            repo().join("README.md")
-        } else {
-            doc.clone()
-        };
-        for b in broken_links(&base, &read(&doc)) {
+        // Every file from its own folder, the generated ones included: the README includes
+        // docs/findings-summary.md and the short summary of docs/readings-summary.md with their
+        // links rebased to its folder, and each file is read where it lives.
+        for b in broken_links(&doc, &read(&doc)) {
             bad.push(format!("{name}:{b}"));
         }
     }
     assert!(bad.is_empty(), "broken links:\n{}", bad.join("\n"));
+}
+
+/// The link check reads every Markdown file of README.md and docs/, generated or not.
+#[test]
+fn the_link_check_covers_every_markdown_file() {
+    let checked: BTreeSet<PathBuf> = docs().into_iter().collect();
+    for e in std::fs::read_dir(repo().join("docs")).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "md") {
+            assert!(checked.contains(&p), "{} is not link-checked", p.display());
+        }
+    }
+    for generated in ["docs/findings-summary.md", "docs/readings-summary.md"] {
+        assert!(checked.contains(&repo().join(generated)), "{generated}");
+    }
 }
 
 #[test]
@@ -676,5 +686,42 @@ fn every_moved_section_is_reachable_from_the_readme() {
     for doc in docs().iter().skip(1).filter(|p| !is_generated(p)) {
         let rel = doc.strip_prefix(repo()).unwrap().display().to_string();
         assert!(linked.contains(&rel), "README.md does not link to {rel}");
+    }
+}
+
+/// docs/architecture.md names every crate of the workspace (in its crates table, as `name`)
+/// and every folder and file of the binary's sources (`cli/`, `fuzz.rs`).
+#[test]
+fn the_architecture_covers_every_crate_and_module() {
+    let doc = read(&repo().join("docs/architecture.md"));
+    let names = |dir: &Path| -> Vec<(String, bool)> {
+        let mut v: Vec<(String, bool)> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    e.path().is_dir(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    for (name, dir) in names(&repo().join("crates")) {
+        if dir {
+            assert!(
+                doc.contains(&format!("| `{name}` |")),
+                "architecture.md: no crate {name}"
+            );
+        }
+    }
+    for (name, dir) in names(&repo().join("crates/sudoku-lab/src")) {
+        let shown = if dir {
+            format!("`{name}/`")
+        } else {
+            format!("`{name}`")
+        };
+        assert!(doc.contains(&shown), "architecture.md: no {shown}");
     }
 }

@@ -165,6 +165,9 @@ fn draw_figure(
     paper: &[char],
     out: &Path,
 ) -> Result<()> {
+    let differ: Vec<usize> = (0..ours.len().min(paper.len()))
+        .filter(|&i| ours[i] != paper[i])
+        .collect();
     let fig = GridFigure {
         box_rows: puzzle.geometry().box_rows(),
         box_cols: puzzle.geometry().box_cols(),
@@ -173,16 +176,24 @@ fn draw_figure(
                 title: crate::reports::quick::title_line(format!("sudoku-lab ({runs} runs)")),
                 labels: ours.iter().map(|&g| label(g)).collect(),
                 shades: ours.iter().map(|&g| shade(g)).collect(),
+                marked: differ.clone(),
             },
             GridPanel {
                 title: crate::reports::quick::title_line("paper, Figure 4.2"),
                 labels: paper.iter().map(|&g| label(g)).collect(),
                 shades: paper.iter().map(|&g| shade(g)).collect(),
+                marked: differ.clone(),
             },
         ],
+        key: vec![
+            (shade('A'), "A: right in every run".into()),
+            (shade('B'), "B: right in at least 90 %".into()),
+            (shade('.'), "blank: under 90 %".into()),
+        ],
+        marked_means: format!("grade differs from the paper ({} cells)", differ.len()),
     };
     let (svg, png) = (out.join("fig4.svg"), out.join("fig4.png"));
-    crate::reports::warnings::chart(&svg, &png, render_grids(&fig, 900, 500, &svg, &png))
+    crate::reports::warnings::chart(&svg, &png, render_grids(&fig, 900, 540, &svg, &png))
 }
 
 /// report.md: the grade counts of both sides, how many cells agree, and the cells that differ.

@@ -147,6 +147,12 @@ details > summary { cursor: pointer; color: #0b5cad; }
 .doc p { margin: 4px 0; }
 .muted { color: var(--muted); }
 .report h1 { font-size: 1.3em; }
+p.outcome { font-size: 1.1em; margin: 10px 0; padding: 8px 12px; background: #f4f6fa;
+  border-left: 4px solid #3b6fb6; }
+p.headline { font-size: 1.05em; margin: 10px 0; }
+nav.toc { margin: 10px 0; padding: 6px 12px; border: 1px solid #ddd; display: inline-block; }
+nav.toc ol { margin: 4px 0; padding-left: 22px; columns: 2; }
+td.glance .column { margin: 2px 0; white-space: nowrap; }
 "#;
 
 /// The stylesheet's file name beside the pages.

@@ -17,6 +17,7 @@
 mod captions;
 mod docs;
 pub mod findings;
+mod glance;
 mod html;
 mod markdown;
 mod races;
@@ -133,12 +134,15 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     }
     let base = relative_url(&out_abs, &results_abs);
     // Every race's readings.csv read (and checked) before anything is written.
-    let readings_block = readings_block(&searches, &results_abs)?;
+    let readings_block = readings_block(&searches, &out_abs, &results_abs)?;
+    let root = results_abs.parent().unwrap_or(&results_abs).to_path_buf();
+    let sources = Sources::load(&root, &out_abs);
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
+    written.extend(sources.write_pages(&out)?);
     let mut missing = 0;
     for e in &experiments {
-        let (body, miss) = experiment_page(e, &base, results);
+        let (body, miss) = experiment_page(e, &base, results, &sources);
         for m in &miss {
             let text = format!("warning: {}: image {m} not found", e.dir.display());
             eprintln!("{}", sudoku_core::error::shown(&text));
@@ -154,17 +158,17 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
             written.push(name);
         }
     }
-    let index = index_page(&experiments).replace(
+    let index = index_page(&experiments, &sources).replace(
         "</main>",
         &format!("{}</main>", races::index_section(&searches)),
     );
     write_atomic(&out.join("index.html"), index.as_bytes())?;
     let readme = (out_abs == default_out(results)?)
-        .then(|| results_abs.parent().map(|p| p.join("README.md")))
-        .flatten();
-    write_findings(&experiments, &out, &base, &results_abs, readme.as_deref())?;
+        .then(|| root.join("README.md"))
+        .filter(|r| r.is_file());
+    write_findings(&experiments, &out, &base, &sources, readme.as_deref())?;
     if let Some(block) = &readings_block {
-        write_readings_block(&out, block, readme.as_deref())?;
+        write_readings_block(&out, block, &sources.readme_prefix, readme.as_deref())?;
     }
     let removed = remove_stale(&out, &written)?;
     let done = done_line(&out, experiments.len(), removed, missing);
@@ -207,47 +211,187 @@ fn entries(exps: &[Experiment]) -> Vec<summary::Entry<'_>> {
         .collect()
 }
 
-/// findings.md, findings.html and findings-summary.md into `out` (`base`: the results
-/// folder's URL from `out`), and the summary into the README block of `readme` when that file
-/// exists and has the markers (the default output folder only).
+/// The hand-written docs the site links to (read from `docs/` beside the results folder):
+/// docs/experiments.md (the "why" of each experiment) and docs/bibliography.md (the papers
+/// behind the codes `000`...), each rendered as a page of the site when it is there.
+struct Sources {
+    /// docs/experiments.md ("" without it).
+    experiments_md: String,
+    bibliography_md: String,
+    bib: glance::Bib,
+    /// docs/ as seen from the output folder, with a trailing `/` ("" when they are one).
+    docs_url: String,
+    /// The output folder as seen from the README's folder (e.g. `docs`).
+    readme_prefix: String,
+}
+
+impl Sources {
+    fn load(root: &Path, out_abs: &Path) -> Sources {
+        let docs = root.join("docs");
+        let read = |name: &str| -> String {
+            match markdown::regular_file(&docs, name) {
+                true => std::fs::read_to_string(docs.join(name)).unwrap_or_default(),
+                false => String::new(),
+            }
+        };
+        let bibliography_md = read("bibliography.md");
+        let docs_url = match std::fs::canonicalize(&docs) {
+            Ok(d) if d == out_abs => String::new(),
+            Ok(d) => format!("{}/", relative_url(out_abs, &d)),
+            Err(_) => String::new(),
+        };
+        Sources {
+            experiments_md: read("experiments.md"),
+            bib: glance::Bib::parse(&bibliography_md),
+            bibliography_md,
+            docs_url,
+            readme_prefix: relative_url(root, out_abs),
+        }
+    }
+
+    /// experiments.html and bibliography.html (those whose source is there); their names.
+    fn write_pages(&self, out: &Path) -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for (name, md, title) in [
+            (
+                "experiments.html",
+                &self.experiments_md,
+                "Why: experiment by experiment",
+            ),
+            ("bibliography.html", &self.bibliography_md, "Bibliography"),
+        ] {
+            if md.is_empty() {
+                continue;
+            }
+            write_atomic(&out.join(name), doc_page(md, title).as_bytes())?;
+            names.push(name.to_string());
+        }
+        Ok(names)
+    }
+
+    /// The paper text of a spec with its codes as linked citations (HTML).
+    fn cite(&self, paper: &str) -> String {
+        match self.bibliography_md.is_empty() {
+            true => escape(&glance::source_text(paper)),
+            false => glance::cite_html(paper, &self.bib, "bibliography.html"),
+        }
+    }
+
+    /// The link to an experiment's "why" in experiments.html, if it has one.
+    fn why(&self, folder: &str) -> Option<String> {
+        glance::has_why(&self.experiments_md, folder)
+            .then(|| format!("experiments.html#{}", url_path(&glance::why_anchor(folder))))
+    }
+}
+
+/// A hand-written doc of the repository as a page: rendered as a report is (raw HTML shown
+/// as text, unsafe links dropped), its `<a id="...">` anchors kept so that links reach them.
+fn doc_page(md: &str, title: &str) -> String {
+    let body = md.split_once('\n').map(|(_, b)| b).unwrap_or(md);
+    let r = markdown::render(body, Path::new("."), ".", None);
+    let mut html = restore_anchors(&r.html);
+    for doc in ["experiments", "bibliography", "findings"] {
+        html = html.replace(&format!("href=\"./{doc}.md"), &format!("href=\"{doc}.html"));
+    }
+    page(
+        title,
+        "<a href=\"index.html\">&larr; all experiments</a>",
+        &format!("<div class=\"report doc\">{html}</div>"),
+    )
+}
+
+/// `<a id="x"></a>` anchors (shown as text by the renderer) made anchors again, for ids of
+/// letters, digits and `-` only.
+fn restore_anchors(html: &str) -> String {
+    const OPEN: &str = "&lt;a id=\"";
+    const CLOSE: &str = "\"&gt;&lt;/a&gt;";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + OPEN.len()..];
+        match after.find(CLOSE) {
+            Some(j)
+                if after[..j]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
+            {
+                let _ = write!(out, "<a id=\"{}\"></a>", &after[..j]);
+                rest = &after[j + CLOSE.len()..];
+            }
+            _ => {
+                out.push_str(OPEN);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// findings.md, findings.html and findings-summary.md (the glance, per paper and column) into
+/// `out` (`base`: the results folder's URL from `out`), and the glance into the README block
+/// of `readme` (the default output folder only), its links rebased to the README's folder.
 fn write_findings(
     exps: &[Experiment],
     out: &Path,
     base: &str,
-    results_abs: &Path,
+    sources: &Sources,
     readme: Option<&Path>,
 ) -> Result<()> {
     let entries = entries(exps);
     let md = summary::findings_file(&entries, base);
     write_atomic(&out.join("findings.md"), md.as_bytes())?;
     write_atomic(&out.join("findings.html"), findings_page(&md).as_bytes())?;
-    let root = results_abs.parent().unwrap_or(results_abs);
-    let out_abs = std::fs::canonicalize(out)?;
-    let link = format!("{}/findings.md#", relative_url(root, &out_abs));
-    let block = summary::summary_file(&entries, &link);
-    write_atomic(&out.join("findings-summary.md"), block.as_bytes())?;
-    match readme.filter(|r| r.is_file()) {
-        Some(readme) => update_block(readme, summary::START, summary::END, &block),
+    let rows: Vec<glance::Row> = (entries.iter())
+        .map(|e| glance::Row {
+            folder: e.folder,
+            paper: e.paper.clone(),
+            findings: e.findings,
+        })
+        .collect();
+    let table = glance::table_md(
+        &rows,
+        &sources.bib,
+        &sources.docs_url,
+        &sources.experiments_md,
+    );
+    let doc = summary::summary_file(&table);
+    write_atomic(&out.join("findings-summary.md"), doc.as_bytes())?;
+    match readme {
+        Some(readme) => update_block(
+            readme,
+            summary::START,
+            summary::END,
+            &glance::rebase_links(&doc, &sources.readme_prefix),
+        ),
         None => Ok(()),
     }
 }
 
-/// The README block of the reading searches (None without any), its links from the README's
-/// folder (the results folder's parent).
-fn readings_block(searches: &[races::Races], results_abs: &Path) -> Result<Option<String>> {
+/// readings-summary.md (None without any race), its links from the output folder.
+fn readings_block(
+    searches: &[races::Races],
+    out_abs: &Path,
+    results_abs: &Path,
+) -> Result<Option<String>> {
     if searches.is_empty() {
         return Ok(None);
     }
-    let root = results_abs.parent().unwrap_or(results_abs);
-    races::readme_block(searches, &relative_url(root, results_abs)).map(Some)
+    races::readme_block(searches, &relative_url(out_abs, results_abs)).map(Some)
 }
 
-/// readings-summary.md into `out`, and into the README block of `readme` when that file
-/// exists and has the markers.
-fn write_readings_block(out: &Path, block: &str, readme: Option<&Path>) -> Result<()> {
-    write_atomic(&out.join("readings-summary.md"), block.as_bytes())?;
-    match readme.filter(|r| r.is_file()) {
-        Some(readme) => update_block(readme, races::START, races::END, block),
+/// readings-summary.md into `out`, and its short summary into the README block of `readme`
+/// when that file exists and has the markers (links rebased by `prefix`).
+fn write_readings_block(out: &Path, doc: &str, prefix: &str, readme: Option<&Path>) -> Result<()> {
+    write_atomic(&out.join("readings-summary.md"), doc.as_bytes())?;
+    match readme {
+        Some(readme) => update_block(
+            readme,
+            races::START,
+            races::END,
+            &races::readme_short(doc, prefix),
+        ),
         None => Ok(()),
     }
 }
@@ -440,7 +584,7 @@ fn status_badge(status: &str) -> String {
     format!("<span class=\"badge {class}\">{}</span>", escape(status))
 }
 
-fn index_page(exps: &[Experiment]) -> String {
+fn index_page(exps: &[Experiment], sources: &Sources) -> String {
     let mut b = String::new();
     b.push_str(
         "<p>Every results folder, with its reproduced tables, charts, statistics and the \
@@ -470,11 +614,11 @@ fn index_page(exps: &[Experiment]) -> String {
             "<tr><td><a href=\"{href}\">{id}</a></td><td>{title}</td><td>{paper}</td>\
              <td class=\"glance\">{cells}</td><td>{status}</td><td class=\"num\">{runs}</td>\
              <td class=\"num\">{wall}</td><td>{mode}</td></tr>",
-            cells = tables::agreement_badges(&e.findings),
+            cells = tables::column_badges(&e.findings),
             href = url_path(&format!("{}.html", e.folder)),
             id = escape(&e.folder),
             title = escape(&e.title()),
-            paper = escape(e.s("/spec/paper").unwrap_or("")),
+            paper = sources.cite(e.s("/spec/paper").unwrap_or("")),
             status = status_badge(&e.status()),
             runs = e.runs.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
             wall = e.wall().map(fmt_seconds).unwrap_or_else(|| "-".into()),
@@ -495,7 +639,12 @@ fn index_page(exps: &[Experiment]) -> String {
     )
 }
 
-fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<String>) {
+fn experiment_page(
+    e: &Experiment,
+    base: &str,
+    results: &Path,
+    sources: &Sources,
+) -> (String, Vec<String>) {
     let files_url = format!("{base}/{}", url_path(&e.folder));
     let mut b = String::new();
     if e.quick() == Some(true) {
@@ -507,10 +656,12 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
     if let Some(err) = &e.meta_error {
         let _ = writeln!(b, "<p class=\"missing\">meta.json: {}</p>", escape(err));
     }
+    b.push_str(&outcome_line(e, sources));
+    b.push_str(&ranking_headline(e));
     let _ = writeln!(
         b,
         "<p>Paper: {} · status {} · {} · folder <a href=\"{files_url}/\"><code>{}</code></a></p>",
-        escape(e.s("/spec/paper").unwrap_or("-")),
+        sources.cite(e.s("/spec/paper").unwrap_or("-")),
         status_badge(&e.status()),
         e.mode_badge(),
         escape(&results.join(&e.folder).to_string_lossy()),
@@ -530,7 +681,8 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
     {
         Some(Ok(md)) => {
             let r = markdown::render(&md, &e.dir, &files_url, Some(&e.findings));
-            let _ = writeln!(b, "<div class=\"report table-wrap\">{}</div>", r.html);
+            let (html, toc) = report_contents(&r.html);
+            let _ = writeln!(b, "{toc}<div class=\"report table-wrap\">{html}</div>");
             missing = r.missing;
             inlined = r.inlined;
         }
@@ -546,6 +698,95 @@ fn experiment_page(e: &Experiment, base: &str, results: &Path) -> (String, Vec<S
         escape(&e.folder)
     );
     (page(&e.title(), &sub, &b), missing)
+}
+
+/// The ranking of a comparison in one sentence, from its compare-ranks.csv (the rows over
+/// all puzzles, per unit of ERT, by average rank); empty without that file.
+fn ranking_headline(e: &Experiment) -> String {
+    if !e.has("compare-ranks.csv") {
+        return String::new();
+    }
+    let Ok(mut rd) = csv::Reader::from_path(e.dir.join("compare-ranks.csv")) else {
+        return String::new();
+    };
+    let mut units: Vec<(String, Vec<(f64, String)>)> = Vec::new();
+    for row in rd.records().flatten() {
+        let (Some(unit), Some("all"), Some(algo), Some(rank)) =
+            (row.get(0), row.get(1), row.get(2), row.get(3))
+        else {
+            continue;
+        };
+        let Ok(r) = rank.parse::<f64>() else { continue };
+        match units.iter_mut().find(|(u, _)| u == unit) {
+            Some((_, v)) => v.push((r, algo.to_string())),
+            None => units.push((unit.to_string(), vec![(r, algo.to_string())])),
+        }
+    }
+    let parts: Vec<String> = (units.iter_mut())
+        .map(|(unit, v)| {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let list: Vec<String> = (v.iter())
+                .map(|(r, a)| format!("{} ({r:.2})", escape(a)))
+                .collect();
+            format!("by ERT in {}: {}", escape(unit), list.join(", "))
+        })
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"headline\"><strong>Ranking</strong> over every puzzle, best first (average \
+         rank per puzzle), {}. <a href=\"#report\">Details</a>.</p>\n",
+        parts.join("; ")
+    )
+}
+
+/// The rendered report with an id on each `<h2>`, and a contents list of them (empty with
+/// fewer than four sections).
+fn report_contents(html: &str) -> (String, String) {
+    let mut out = String::with_capacity(html.len() + 256);
+    let mut toc = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find("<h2>") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 4..];
+        let end = after.find("</h2>").unwrap_or(after.len());
+        let id = format!("report-{}", toc.len() + 1);
+        let _ = write!(out, "<h2 id=\"{id}\">");
+        toc.push(format!("<li><a href=\"#{id}\">{}</a></li>", &after[..end]));
+        rest = after;
+    }
+    out.push_str(rest);
+    if toc.len() < 4 {
+        return (html.to_string(), String::new());
+    }
+    let toc = format!(
+        "<nav class=\"toc\"><strong>Contents of the report</strong><ol>{}</ol></nav>\n",
+        toc.concat()
+    );
+    (out, toc)
+}
+
+/// The page's first sentence: the outcome per column (see `glance::outcome`) and the link to
+/// its "why" in docs/experiments.md.
+fn outcome_line(e: &Experiment, sources: &Sources) -> String {
+    let f = &e.findings;
+    let outcome = match f.has_published() {
+        false => "no published values: the variants are compared with one another".to_string(),
+        true => glance::columns(f)
+            .iter()
+            .map(|c| match c {
+                Some(c) => format!("{}: {}", escape(c), escape(&glance::outcome(f, Some(c)))),
+                None => escape(&glance::outcome(f, None)),
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    let why = match sources.why(&e.folder) {
+        Some(url) => format!(" <a href=\"{url}\">Why</a>."),
+        None => String::new(),
+    };
+    format!("<p class=\"outcome\"><strong>Outcome:</strong> {outcome}.{why}</p>\n")
 }
 
 fn contents_list(e: &Experiment) -> String {

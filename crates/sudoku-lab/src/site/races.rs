@@ -123,8 +123,9 @@ const LISTED: usize = 6;
 /// folder's URL from the README's folder. Every number and value is read from the files.
 pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
     let mut s = format!(
-        "{} from the race folders: do not edit. -->\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial (estimated) |\n|---|---|---|---|---|---|---|\n",
-        super::summary::GENERATED
+        "{} from the race folders: do not edit. -->\n\n{}\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial (estimated) |\n|---|---|---|---|---|---|---|\n",
+        super::summary::GENERATED,
+        short_summary(all)?
     );
     let races: Vec<&Races> = (all.iter())
         .flat_map(|r| {
@@ -170,6 +171,73 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
         s += &lists;
     }
     Ok(s)
+}
+
+/// The races in three lines: how many races against published tables keep a reading, which
+/// keep none, what the joint races say, and how often a validation race kept its hidden
+/// reading. The README shows it (see [`readme_short`]); every count is read from the files.
+fn short_summary(all: &[Races]) -> Result<String> {
+    let races: Vec<&Races> = (all.iter())
+        .flat_map(|r| match r.race {
+            Some(_) => vec![r],
+            None => r.members.iter().collect(),
+        })
+        .collect();
+    let rows: Vec<(&Races, &RaceRow)> = (races.iter())
+        .filter_map(|r| r.race.as_ref().map(|x| (*r, x)))
+        .collect();
+    let (paper, hidden): (Vec<_>, Vec<_>) =
+        rows.iter().partition(|(_, x)| x.get("hidden").is_empty());
+    let none: Vec<String> = (paper.iter())
+        .filter(|(_, x)| x.num("survived") == 0.0)
+        .map(|(r, _)| format!("[{}]({})", md_text(&r.folder), url_path(&r.page_name())))
+        .collect();
+    let kept = paper.len() - none.len();
+    let mut s = format!(
+        "Races against published tables: {kept} of {} keep at least one reading of the paper",
+        paper.len()
+    );
+    if !none.is_empty() {
+        let _ = write!(s, "; none survives in {}", none.join(", "));
+    }
+    s.push_str(".\n");
+    for set in all.iter().filter(|r| r.race.is_none()) {
+        let rows: Vec<RaceRow> = set.members.iter().filter_map(|m| m.race.clone()).collect();
+        if let Some(j) = crate::readings::summary::joint(&set.dir, &rows)? {
+            let _ = writeln!(
+                s,
+                "Jointly over the tables of {}: {} of {} readings survive every table.",
+                md_text(&set.folder),
+                j.survivors,
+                j.rows.len()
+            );
+        }
+    }
+    if !hidden.is_empty() {
+        let found = (hidden.iter())
+            .filter(|(_, x)| x.get("hidden_status") == "survived")
+            .count();
+        let _ = writeln!(
+            s,
+            "Validation (a hidden reading made the table): the hidden reading survived in {found} of {} races.",
+            hidden.len()
+        );
+    }
+    s.push_str("[Every race, its readings and survivors](readings-summary.md).");
+    Ok(s)
+}
+
+/// The README's block of the races: the first line of `readings-summary.md` (the generated
+/// mark) and its short summary (the paragraph after it), the links rebased by `prefix` (the
+/// folder of `readings-summary.md` from the README's folder, e.g. `docs`).
+pub fn readme_short(doc: &str, prefix: &str) -> String {
+    let mut paras = doc.split("\n\n");
+    let head = paras.next().unwrap_or("");
+    let short = paras.next().unwrap_or("");
+    format!(
+        "{head}\n\n{}\n",
+        super::glance::rebase_links(short.trim_end(), prefix)
+    )
 }
 
 /// One bullet for a folder of races against published tables that race the same readings:
@@ -394,11 +462,12 @@ mod tests {
     fn the_readme_readings_block_is_current() {
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-        let block = std::fs::read_to_string(repo.join("docs/readings-summary.md")).unwrap();
+        let doc = std::fs::read_to_string(repo.join("docs/readings-summary.md")).unwrap();
+        let block = super::readme_short(&doc, "docs");
         assert!(
             super::super::summary::current_between(&readme, super::START, super::END, &block),
-            "README.md: the block between {} and {} is not docs/readings-summary.md: run \
-             `sudoku-lab report`",
+            "README.md: the block between {} and {} is not the short summary of \
+             docs/readings-summary.md: run `sudoku-lab report`",
             super::START,
             super::END
         );

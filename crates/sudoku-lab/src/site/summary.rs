@@ -276,12 +276,11 @@ pub fn summary_table(entries: &[Entry], link: &str) -> String {
     s
 }
 
-/// `findings-summary.md`: the summary table as the README includes it (links from the
-/// README's folder, `readme_link` = e.g. `docs/findings.md#`).
-pub fn summary_file(entries: &[Entry], readme_link: &str) -> String {
+/// `findings-summary.md`: the findings at a glance (see `glance.rs`), which the README
+/// includes between [`START`] and [`END`] with its links rebased to the README's folder.
+pub fn summary_file(table: &str) -> String {
     format!(
-        "{GENERATED} from the results folders: do not edit. -->\n\n{}",
-        summary_table(entries, readme_link)
+        "{GENERATED} from the results folders: do not edit. -->\n\nPer paper and column, the published cells tested against ours (no significant difference is not evidence of agreement; low power: the test could not have seen a two-fold difference). Every count by experiment and reading: [findings](findings.md).\n\n{table}"
     )
 }
 
@@ -440,9 +439,11 @@ mod tests {
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
         let summary = std::fs::read_to_string(repo.join("docs/findings-summary.md")).unwrap();
+        let summary = super::super::glance::rebase_links(&summary, "docs");
         assert!(
             block_is_current(&readme, &summary),
-            "README.md: the block between {START} and {END} is not docs/findings-summary.md: \
+            "README.md: the block between {START} and {END} is not docs/findings-summary.md \
+             (its links from the README's folder): \
              run `sudoku-lab report` (it rewrites a block it wrote; text written by hand \
              between the markers must move outside them first)"
         );

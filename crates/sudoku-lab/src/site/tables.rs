@@ -16,10 +16,34 @@ fn badge(n: usize, class: &str, label: &str) -> String {
     format!("<span class=\"verdict {class} count\">{n} {label}</span> ")
 }
 
+/// The published cells of one experiment at a glance, per column when the experiment runs
+/// the columns of a published table (see `glance::columns`), else pooled.
+pub fn column_badges(f: &Findings) -> String {
+    let cols = super::glance::columns(f);
+    if cols.len() < 2 {
+        return agreement_badges(f);
+    }
+    let mut s = String::new();
+    for c in cols.iter().flatten() {
+        let _ = write!(
+            s,
+            "<div class=\"column\"><strong>{}</strong>: {}</div>",
+            escape(c),
+            reading_badges(f, Some(c))
+        );
+    }
+    s
+}
+
 /// The published cells of one experiment at a glance: disjoint counts, coloured.
 pub fn agreement_badges(f: &Findings) -> String {
+    reading_badges(f, None)
+}
+
+/// [`agreement_badges`] of one reading (None: all).
+fn reading_badges(f: &Findings, reading: Option<&str>) -> String {
     if !f.cells.is_empty() {
-        let c = f.counts(true, None);
+        let c = f.counts(true, reading);
         let mut s = badge(c.same, "v-same", "no sig. difference");
         s.push_str(&badge(c.low_power, "v-lowpower", "low power"));
         s.push_str(&badge(c.differ(), "v-differs", "differ"));

@@ -299,6 +299,7 @@ pub fn draw_success(
     } else {
         "puzzle"
     };
+    let labels_len = labels.len();
     let mut panels = vec![success_panel(
         x_label,
         XAxis::Categories(labels.clone()),
@@ -309,8 +310,18 @@ pub fn draw_success(
     }
     let columns = panels.len();
     let (svg, png) = (dir.join("success.svg"), dir.join("success.png"));
-    let drawn = render_panels(&panels, columns, 700 * columns as u32, 560, &svg, &png);
+    let width = panel_width(labels_len) * columns as u32;
+    let drawn = render_panels(&panels, columns, width, 560, &svg, &png);
     crate::reports::warnings::chart(&svg, &png, drawn)
+}
+
+/// The width of one panel of the success chart: 700 px, wider with more than ten categories,
+/// so that every category keeps its label (the axis thins out labels that would touch).
+fn panel_width(categories: usize) -> u32 {
+    match categories {
+        0..=10 => 700,
+        n => 440 + 50 * n as u32,
+    }
 }
 
 /// The values of one line of the success chart at every x position: success rates with their
