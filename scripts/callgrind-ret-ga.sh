@@ -4,7 +4,7 @@
 # worktree). The workload: one run of the ret_ga_quick example on mk_superdifficult (seed 0),
 # which no run solves this early, for G and for 1 generation; the difference over G - 1 is the
 # cost of a generation without the set-up (puzzle bank, allocation, initial population). The
-# run uses elite_order = best-first (V=bestfirst; the default before issue 8, which older
+# run uses elite_order = best-first (V=bestfirst; the earlier default, which older
 # revisions ignore and use anyway), so every revision executes the same run.
 #   scripts/callgrind-ret-ga.sh            # this checkout
 #   scripts/callgrind-ret-ga.sh 00ab1eb    # another revision

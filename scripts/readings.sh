@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reading searches of issue 22, each a `sudoku-lab readings` race into results/:
+# The reading searches, each a `sudoku-lab readings` race into results/:
 #
 #   scripts/readings.sh [--bin PATH] [--threads N] [--procedure v1|v2] [NAME...]
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerate every committed report from its runs.csv and compare byte for byte (issue 10:
-# a refactoring of the runner must leave every output unchanged).
+# Regenerate every committed report from its runs.csv and compare byte for byte
+# (a refactoring of the runner must leave every output unchanged).
 #
 #   scripts/regenerate-reports.sh [--bin PATH] [--out DIR] [--keep] [ID...]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 1- vs 2-thread speed-up of embedded experiments (issue 11: target >= 1.8 on 2 cores for
+# The 1- vs 2-thread speed-up of embedded experiments (target >= 1.8 on 2 cores for
 # any experiment over 10 s). Each experiment runs its full protocol twice (1 thread, then 2),
 # into temporary folders (the committed results are not touched); the two runs.csv are checked
 # identical in every column but wall_ms. Wall and CPU (user+sys) seconds are measured by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A one-node Slurm cluster on this machine (issue 11): Debian's slurm-wlm + munge, slurmctld and
+# A one-node Slurm cluster on this machine: Debian's slurm-wlm + munge, slurmctld and
 # slurmd on localhost, one partition `lab` holding this host with all its CPUs. For trying the
 # array job of scripts/slurm/ without a real cluster. Needs root; no systemd is assumed (the
 # daemons are started directly).

@@ -4,8 +4,8 @@
 //! charts below. If the look of line charts is changed on purpose, render
 //! these charts again and replace the fixtures: run the tests with
 //! `LAB_CHARTS_BLESS=1` (they then write the fixtures instead of comparing).
-//! Re-blessed when legends moved outside the plot (issue 10), and when the text grew to stay
-//! readable at the size the site shows charts and "no run solved" marks got a band (issue 18).
+//! Re-blessed when legends moved outside the plot, and when the text grew to stay
+//! readable at the size the site shows charts and "no run solved" marks got a band.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -64,7 +64,7 @@ pub enum Pairing {
 /// counts from, and so which members of a tie survive, is not stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EliteOrder {
-    /// Default since issue 8, the words as a program would read them: the pool sorted in
+    /// The default, the words as a program would read them: the pool sorted in
     /// ascending order of fitness by a stable sort (ties: parents before children, so read
     /// from the best end a child ranks above a parent of equal fitness), keeping positions 2,
     /// 4, ..., 20N, so the best survives. The next population stays in ascending order
@@ -74,7 +74,7 @@ pub enum EliteOrder {
     /// docs/experiments.md): which members of a tie survive is the detail that separated the
     /// two literal implementations.
     Ascending,
-    /// The default before issue 8: sorted best first (ties: parents before children), keep
+    /// The earlier default: sorted best first (ties: parents before children), keep
     /// positions 1, 3, 5, ... (1-based). It keeps the same ranks as [`EliteOrder::Ascending`]
     /// but, among equal fitness, the parent survives rather than the child, and the next
     /// population is in best-first order.
@@ -96,7 +96,9 @@ pub enum Elitism {
     /// Not the papers' reading (it is the "complete elitism" they rejected): the best 10N of
     /// the 20N pool, in the sorted pool's order (best-first: positions 1..10N; either
     /// ascending order: positions 10N+1..20N, so among ties at the cut children survive).
-    /// Offered because, with [`CrossoverRows::UniformRandom`], it reproduces Table 1 (issue 8).
+    /// Offered because an independent implementation found it, with [`CrossoverRows::UniformRandom`],
+    /// close to Table 1 on its easy rows; on the whole table the reading race eliminates that pair
+    /// (on Challenging), and keeps `Best` only with other options (docs/readings-summary.md).
     Best,
 }
 

@@ -229,7 +229,7 @@ fn runs_are_reproducible_and_pinned() {
     // (elite order, pinned generations, evaluations, restarts of seed 1)
     let cases = [
         (EliteOrder::Ascending, PINNED_EASY_SEED1),
-        // The default before issue 8: these are the values the plain operators gave then, so
+        // The earlier default: these are the values the plain operators gave then, so
         // this pin also shows that the incremental evaluation changed no run.
         (EliteOrder::BestFirst, (476, 77126, 0)),
     ];

@@ -158,7 +158,7 @@ fn token_at(ctx: &Ctx, line: usize, column: usize) -> String {
 /// The longest line whose cells are read, in bytes. The longest line a format writes is a
 /// 25x25 grid on one line (625 characters, or in tokens 625 numbers of up to two digits with
 /// separators: under 2 kB). A cell takes 24 bytes while it is parsed, so a 60 MB line once took
-/// 1.4 GB before "wrong length" (issue 11); it is now refused before its cells are read.
+/// 1.4 GB before "wrong length"; it is now refused before its cells are read.
 pub const MAX_LINE: usize = 16 * 1024;
 
 /// The most cells a puzzle has (25 x 25): a grid read over several lines stops there.
@@ -577,7 +577,7 @@ mod tests {
         assert!(parse_first("# only a comment\n", "empty").is_err());
     }
 
-    /// Inputs that once filled the memory before their error (issue 11) are refused early,
+    /// Inputs that once filled the memory before their error are refused early,
     /// each with its error; a long line after the first puzzle does not stop `parse_first`.
     #[test]
     fn oversized_lines_and_grids_are_refused_before_their_cells_are_read() {

@@ -1,4 +1,4 @@
-//! Property tests of the puzzle parser (issue 11): random text, and valid puzzle files mutated byte
+//! Property tests of the puzzle parser: random text, and valid puzzle files mutated byte
 //! by byte, never panic; every error is one line naming the source. The case count is small by
 //! default (the test suite stays fast); a long campaign sets PROPTEST_CASES (docs/reliability.md:
 //! "What the tool guarantees").

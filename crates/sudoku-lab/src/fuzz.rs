@@ -1,4 +1,4 @@
-//! Property tests of the spec parser and of the runs.csv reader (issue 11): random bytes, and the
+//! Property tests of the spec parser and of the runs.csv reader: random bytes, and the
 //! committed specs and runs.csv files mutated (bytes flipped, inserted or deleted, lines deleted,
 //! duplicated or swapped, truncation, values replaced by huge numbers or values of the wrong type,
 //! unknown keys) never panic, and every error is one line naming the source. In-process, on the

@@ -1,4 +1,4 @@
-//! `runs` per algorithm (issue 18, item 5): an algorithm's own runs override the spec's, run r
+//! `runs` per algorithm: an algorithm's own runs override the spec's, run r
 //! of a puzzle keeps its seed across algorithms, and resume, shards, merge, replay and the
 //! reports all follow each algorithm's own count.
 

@@ -28,7 +28,7 @@ const TABLES: [&str; 7] = [
     "compare-budget",
 ];
 
-/// The censored-runtime tables (issue 20), with or without anytime data.
+/// The censored-runtime tables, with or without anytime data.
 const SURVIVAL_TABLES: [&str; 2] = ["compare-survival", "compare-logrank"];
 
 const CHARTS: [&str; 8] = [

@@ -358,7 +358,7 @@ fn latex_tables_round_trip() {
     names.sort();
     // Every report table, not runs.csv or trajectories.csv.
     assert_eq!(names, ["summary.tex", "tests.tex"]);
-    // Readable headings, not CSV column names (issue 21); the names stay in a comment.
+    // Readable headings, not CSV column names; the names stay in a comment.
     let headings = [
         (
             "summary",

@@ -1,4 +1,4 @@
-//! Integrity of the files a protocol keeps (issue 21, items 1 to 4, 8 and 14): a duplicated
+//! Integrity of the files a protocol keeps: a duplicated
 //! runs.csv row, an empty or header-less runs.csv, a tampered or broken shard, a link or FIFO
 //! in a results folder. Each is refused in one line naming the file (and line) before anything
 //! is run or written, or repaired when nothing is lost (an empty runs.csv gets its header).

@@ -1,5 +1,5 @@
 //! Output that cannot be written (disk full, read-only folder) and option values of the wrong
-//! type (issue 11): one line on stderr naming the path or the key, exit code 2, no panic, no
+//! type: one line on stderr naming the path or the key, exit code 2, no panic, no
 //! half-written file.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The runner's layout (issue 10): its source folders are rooms by role, imports point from
+//! The runner's layout: its source folders are rooms by role, imports point from
 //! the command layer down to the algorithm registry and never back, no two modules import each
 //! other (directly or around a circle), and no function is longer than a screen or two.
 //!

@@ -1,4 +1,4 @@
-//! Number provenance and links of the prose (issue 18): every number in README.md and
+//! Number provenance and links of the prose: every number in README.md and
 //! docs/*.md must come from a committed results file, so that words cannot drift from the data.
 //!
 //! The rule, as the prose is written (docs/architecture.md, "Numbers in the prose"):
@@ -15,7 +15,7 @@
 //!   quotations ("..."), spans `(paper: ...)` quoted from a paper, HTML comments, link targets
 //!   and URLs, numbers that are part of a name (9x9, r2c5, mk_1star, a revision, a version
 //!   1.0.5), years, and numbers naming a part of a text or the project (Table 4, section 4.1,
-//!   eq. (7), issue 18).
+//!   eq. (7)).
 //!
 //! And every relative link of those files (README.md and docs/*.md, generated ones included)
 //! must lead to a file of the repository, and an anchor to a heading (or `<a id>`) of its

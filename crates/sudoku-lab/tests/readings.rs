@@ -1,4 +1,4 @@
-//! End-to-end tests of `sudoku-lab readings` (issue 22) on a tiny instance: Ret-GA on two easy
+//! End-to-end tests of `sudoku-lab readings` on a tiny instance: Ret-GA on two easy
 //! puzzles, two options varied (four readings), a few runs, small budgets.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Regression tests of issue 11's defects: panics, unbounded sizes, unsafe names, late errors,
+//! Regression tests of a robustness review's defects: panics, unbounded sizes, unsafe names, late errors,
 //! leftovers of killed processes, the folder lock and the run scheduling. Every refusal is one
 //! line on stderr, exit code 2, and writes nothing.
 
@@ -521,7 +521,7 @@ fn scheduling_changes_no_output_byte() {
     }
 }
 
-/// The plan is computed run by run, not materialised (issue 11): a protocol of 20 million runs
+/// The plan is computed run by run, not materialised: a protocol of 20 million runs
 /// starts, and writes its first rows, within a small resident memory (a materialised plan held
 /// 32 bytes per run, 640 MB here, and the resume set about 100 bytes per run more).
 #[cfg(target_os = "linux")]

@@ -1,4 +1,4 @@
-//! The Slurm array job of `scripts/slurm/` on a real Slurm (issues 11 and 21): a `--quick`
+//! The Slurm array job of `scripts/slurm/` on a real Slurm: a `--quick`
 //! reproduction in two shards plus the dependent merge job, compared with the single-machine
 //! folder by `scripts/slurm/compare.py`; a requeued task that resumes and appends to its log;
 //! a cancelled task that makes `submit.sh --wait` fail, and its recovery. Runs when `sbatch` is

@@ -254,8 +254,8 @@ mod tests {
     use super::Cli;
     use clap::CommandFactory;
 
-    /// Every argument of every command, down the whole tree, has help text (issue 21, item
-    /// 15: `solve --algo`, `--seed` and `--max-generations` had none).
+    /// Every argument of every command, down the whole tree, has help text
+    /// (`solve --algo`, `--seed` and `--max-generations` once had none).
     #[test]
     fn every_argument_has_help() {
         fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>, seen: &mut usize) {

@@ -1,5 +1,5 @@
-//! `sudoku-lab plan-runs`: the runs per puzzle a comparison needs, from a pilot's runs.csv
-//! (issue 20, item 4), with the method of the compare report's "Runs needed"
+//! `sudoku-lab plan-runs`: the runs per puzzle a comparison needs, from a pilot's runs.csv,
+//! with the method of the compare report's "Runs needed"
 //! ([`crate::reports::compare::runs_needed`]) over all the pilot's puzzles as one scope.
 
 use super::args::PlanRunsArgs;

@@ -1,7 +1,7 @@
 //! `sudoku-lab merge OUT SHARD...`: the folders of `--shard 1/n` ... `--shard n/n` joined into
-//! the folder a single machine would have written (issue 11).
+//! the folder a single machine would have written.
 //!
-//! Checked before anything is written (issue 21): every shard's `meta.json` is complete and
+//! Checked before anything is written: every shard's `meta.json` is complete and
 //! names a shard `k/n` with the same n; the shards are exactly 1..=n (none missing, none
 //! twice); they share the spec, master seed, runs, `--quick` setting and git revision; every
 //! row of a shard's `runs.csv` is a run of the plan, of this experiment and with the plan's

@@ -1,7 +1,7 @@
 //! The plan of a protocol: every (algorithm, puzzle, run) in the spec's order with its seed, and
 //! the rule that cuts it into shards.
 //!
-//! The plan is never materialised (issue 11: `runs = 10^12` once filled the memory): a job is
+//! The plan is never materialised (`runs = 10^12` once filled the memory): a job is
 //! computed from its index in the plan, and sets of jobs (done, this shard's) are bit sets, so
 //! a protocol holds a few bits per run besides the resume index of [`super::run`] (12 bytes per
 //! run; the plan's size is checked against the memory available by

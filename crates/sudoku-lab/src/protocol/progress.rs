@@ -1,4 +1,4 @@
-//! Progress of a protocol by effort (issue 10): runs differ in cost by orders of magnitude (a
+//! Progress of a protocol by effort: runs differ in cost by orders of magnitude (a
 //! failed run spends its whole budget, a solved one stops early), so counting runs makes the
 //! ETA swing. Progress here is the effort done against the planned maximum: each run's budget
 //! in its unit (evaluations when the run has an evaluation budget, else 100 evaluations per

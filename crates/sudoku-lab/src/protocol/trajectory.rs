@@ -1,4 +1,4 @@
-//! Anytime data (issue 9): with `anytime = true` in a spec, every run records its best penalty
+//! Anytime data: with `anytime = true` in a spec, every run records its best penalty
 //! so far against the fitness evaluations spent, in `trajectories.csv` beside `runs.csv`.
 //!
 //! The quality measure is the same for every algorithm: the values missing from the rows,

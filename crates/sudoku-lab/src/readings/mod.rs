@@ -1,4 +1,4 @@
-//! `sudoku-lab readings` (issue 22): race every combination of a paper's named ambiguities
+//! `sudoku-lab readings`: race every combination of a paper's named ambiguities
 //! against its published table and report which readings the table does not contradict.
 //!
 //! - [`space`] - the options varied and their combinations (the readings);

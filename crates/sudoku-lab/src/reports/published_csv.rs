@@ -1,4 +1,4 @@
-//! Reading a published-values CSV without echoing it (issue 21, item 6): a spec may name any
+//! Reading a published-values CSV without echoing it: a spec may name any
 //! file, and an error once quoted the first line of `/etc/passwd` as an "unknown field". Every
 //! message here names the file (and line) and describes what was expected; the only text of
 //! the file it repeats is a column name already checked to be one of ours.

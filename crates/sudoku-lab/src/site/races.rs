@@ -1,4 +1,4 @@
-//! Pages of the reading searches (`sudoku-lab readings`, issue 22): a results folder holding
+//! Pages of the reading searches (`sudoku-lab readings`): a results folder holding
 //! `race.csv` is a race, one holding `summary.csv` and race subfolders a set of races (such
 //! as the synthetic validation). A race's page shows its figures (readings, survivors, runs,
 //! cost), its report.md rendered, the specification curve and its files; a set's page its

@@ -58,6 +58,9 @@ fn starts_entity(rest: &str) -> bool {
 /// The paper an experiment belongs to: the spec's `paper` text up to its first `,`, `;` or
 /// `(`, with the first parenthesised code after the name (`Das et al. (002)`).
 pub fn paper_group(paper: &str) -> String {
+    // A reference to the project's tracker means nothing to a reader: left out.
+    let paper = super::glance::source_text(paper);
+    let paper = paper.as_str();
     let end = paper.find([',', ';', '(']).unwrap_or(paper.len());
     let name = paper[..end].trim();
     let code = paper
@@ -400,7 +403,7 @@ mod tests {
         );
         assert_eq!(
             paper_group("issue 9: no paper; x (000)"),
-            "issue 9: no paper (000)"
+            "no paper (000)"
         );
         assert_eq!(paper_group(""), "no paper named");
         assert_eq!(

@@ -1,4 +1,4 @@
-//! The bounds of every count and budget of a spec (issue 21, item 5): each key that sizes the
+//! The bounds of every count and budget of a spec: each key that sizes the
 //! work of an experiment has a least value (a budget of 0 would end every run at once, and
 //! was once accepted for `max_evaluations` while refused for `max_generations`) and a largest
 //! one (a spec is written back as TOML into meta.json and spec.toml, whose integers end at

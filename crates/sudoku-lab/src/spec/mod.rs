@@ -263,7 +263,7 @@ impl Spec {
 /// available ([`check_plan_memory`]).
 pub const MAX_RUNS: u64 = 1_000_000_000;
 
-/// Memory a protocol needs per planned run at most (issue 11: the plan is never materialised):
+/// Memory a protocol needs per planned run at most (the plan is never materialised):
 /// the resume index (an offset and a length, 12 bytes), the shard of every run when merging
 /// (4 bytes), and bit sets of the runs done and of a shard's runs (1 byte).
 pub const BYTES_PER_RUN: u64 = 17;

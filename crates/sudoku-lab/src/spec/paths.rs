@@ -1,5 +1,5 @@
 //! The files a spec names (a puzzle's `file`, `published`, each `published_levels` value):
-//! one check of the name, and one reader, for every such key (issue 21, item 6).
+//! one check of the name, and one reader, for every such key.
 //!
 //! A spec reads files of its own folder (or below it) only: a name that is absolute or climbs
 //! out with `..` is refused before anything is read, so a spec handed over by someone else

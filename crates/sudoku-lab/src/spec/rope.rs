@@ -1,5 +1,5 @@
 //! The regions of practical equivalence (ROPE) of the compare report's Bayesian signed-rank
-//! tests (issue 20): spec keys `rope_ert_ratio` and `rope_success`, their defaults and bounds.
+//! tests: spec keys `rope_ert_ratio` and `rope_success`, their defaults and bounds.
 //!
 //! Why these defaults. ERT: two algorithms whose ERTs on a puzzle are within 10 % of each
 //! other (ratio 1.1) are practically equivalent: a difference that size is below what changes a

@@ -1,4 +1,4 @@
-//! Bayesian signed-rank tests with a region of practical equivalence (issue 20, item 1):
+//! Bayesian signed-rank tests with a region of practical equivalence:
 //! for every scope, pair of algorithms and measure, the posterior probabilities that A is
 //! better, that the two are practically equivalent, and that B is better, over the puzzles of
 //! the scope (Benavoli, Corani, Demšar & Zaffalon, "Time for a change", JMLR 2017;

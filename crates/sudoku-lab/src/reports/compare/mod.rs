@@ -1,4 +1,4 @@
-//! `report = "compare"`: algorithms compared as the field does (issue 9), per puzzle set
+//! `report = "compare"`: algorithms compared as the field does, per puzzle set
 //! ("scope": the puzzle entries' `label`) and pooled over all puzzles.
 //!
 //! * `compare-success.csv`: success with its Wilson 95 % interval, ERT in evaluations and in
@@ -30,9 +30,8 @@
 //!   equivalence between every pair over the puzzles of each scope (see [`bayes`]).
 //! * `compare-runs-needed.csv`: the runs per puzzle each pairwise comparison needs for 80 %
 //!   power to detect a 10-point success difference or a 2x ERT (see [`runs_needed`]).
-//! * `compare-survival.csv`, `compare-logrank.csv`: censored runtimes (issue 20, see
-//!   [`survival`]): Kaplan-Meier runtime distributions with unsolved runs censored where they
-//!   stopped (the runtime ECDF charts, with bootstrap bands), median time to solve with its
+//! * `compare-survival.csv`, `compare-logrank.csv`: censored runtimes ([`survival`]):
+//!   Kaplan-Meier runtime distributions with unsolved runs censored where they stopped (the runtime ECDF charts, with bootstrap bands), median time to solve with its
 //!   interval, ERT with its bootstrap interval, and pairwise log-rank tests.
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
@@ -121,7 +120,7 @@ fn before_files(mut md: String, extra: &str) -> String {
     md
 }
 
-/// Each algorithm's effective budget (issue 21): where unsolved runs stopped before the spec's
+/// Each algorithm's effective budget: where unsolved runs stopped before the spec's
 /// `max_evaluations` (the algorithm's own rule, a generation cap), how many and at the median
 /// of how many evaluations, so that no one reads a fixed-budget or ERT comparison as if every
 /// algorithm had spent the whole budget.

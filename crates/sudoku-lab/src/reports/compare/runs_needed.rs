@@ -1,4 +1,4 @@
-//! Runs needed (issue 20, item 4): for every scope and pair of the compare report, the runs
+//! Runs needed: for every scope and pair of the compare report, the runs
 //! per puzzle that give the report's pairwise tests a stated power (default 80 %) to detect a
 //! stated effect (default: a 10-point success difference, a 2x ERT ratio) at level alpha
 //! (default 0.05, two-sided, before Holm's adjustment), computed from a pilot's runs.

@@ -1,4 +1,4 @@
-//! Censored run times in the compare report (issue 20, items 2 and 3): every run counts, an
+//! Censored run times in the compare report: every run counts, an
 //! unsolved run as right-censored where it stopped (its evaluations, or its wall seconds).
 //!
 //! * Per time unit (evaluations, seconds), puzzle set and algorithm: the Kaplan-Meier estimate
