@@ -21,18 +21,6 @@ const MAX_THREADS: usize = 1024;
 pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     let (mut setup, hidden, seed) = prepare(a)?;
     let threads = threads(a.threads)?;
-    if let Some(available) = crate::algos::available_memory() {
-        let n = (setup.loaded.puzzles.iter())
-            .map(|p| p.geometry().n())
-            .max()
-            .unwrap_or(9);
-        // Every reading's options, the raced ones included (a raced population is checked as
-        // a spec's own value is).
-        for alg in &setup.spec.algorithms {
-            crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)
-                .with_context(|| format!("reading {}", alg.label))?;
-        }
-    }
     let out = a.out.clone().unwrap_or_else(|| {
         let label = match setup.entries.len() {
             1 => &setup.algorithm.label,
@@ -92,6 +80,7 @@ fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
         // Settled once the folder is known (a resumed race keeps its own).
         procedure: Procedure::V2,
     })?;
+    check_memory(&setup, threads(a.threads)?)?;
     let hidden = a
         .synthetic
         .as_deref()
@@ -101,6 +90,23 @@ fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
         .synthetic_seed
         .unwrap_or(synthetic::default_seed(setup.spec.master_seed));
     Ok((setup, hidden, seed))
+}
+
+/// Every reading's options fit in the memory available, the raced ones included (a raced
+/// population is checked as a spec's own value is), before any value names a reading.
+fn check_memory(setup: &Setup, threads: usize) -> Result<()> {
+    let Some(available) = crate::algos::available_memory() else {
+        return Ok(());
+    };
+    let n = (setup.loaded.puzzles.iter())
+        .map(|p| p.geometry().n())
+        .max()
+        .unwrap_or(9);
+    for alg in &setup.spec.algorithms {
+        crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)
+            .with_context(|| format!("reading {}", alg.label))?;
+    }
+    Ok(())
 }
 
 /// `sudoku-lab replay DIR` of a race folder (command.json and settings.json, no meta.json):

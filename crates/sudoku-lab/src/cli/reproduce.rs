@@ -255,10 +255,7 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
         last.finished_utc = meta.finished_utc.clone();
         last.runs_executed = Some(done.executed);
     }
-    let no_valid: Vec<(&str, String)> = (spec.algorithms.iter().zip(&done.failures))
-        .filter(|(_, f)| f.none_valid())
-        .map(|(a, f)| (a.label.as_str(), f.describe()))
-        .collect();
+    let no_valid = no_valid_runs(spec, &done.failures);
     meta.status = match (done.invalid, no_valid.is_empty()) {
         (0, true) => "complete",
         (0, false) => "complete-without-valid-runs",
@@ -299,6 +296,17 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
         );
     }
     Ok(no_valid.is_empty())
+}
+
+/// The algorithms without a valid run, each with its failed runs by reason.
+fn no_valid_runs<'a>(
+    spec: &'a Spec,
+    failures: &[reports::warnings::Failures],
+) -> Vec<(&'a str, String)> {
+    (spec.algorithms.iter().zip(failures))
+        .filter(|(_, f)| f.none_valid())
+        .map(|(a, f)| (a.label.as_str(), f.describe()))
+        .collect()
 }
 
 /// One line on stderr per algorithm with failed runs: how many of its runs, and why (from

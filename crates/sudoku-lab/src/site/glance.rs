@@ -6,7 +6,7 @@
 
 use super::findings::Findings;
 use super::html::{escape, url_path};
-use super::summary::md_text;
+use super::summary::{md_text, source_text};
 use std::fmt::Write as _;
 
 /// The columns of an experiment as the glance shows them: one per reading when the experiment
@@ -105,28 +105,6 @@ impl Bib {
             .find(|(c, _, _)| c == code)
             .map(|(_, n, a)| (n.as_str(), a.as_str()))
     }
-}
-
-/// The spec's paper text without internal references ("issue 9: no paper; x" becomes
-/// "no paper; x"): a reader cannot follow a reference to the project's tracker.
-pub fn source_text(paper: &str) -> String {
-    let mut out = String::new();
-    let mut rest = paper;
-    while let Some(i) = rest.to_ascii_lowercase().find("issue ") {
-        let after = &rest[i + 6..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            out.push_str(&rest[..i + 6]);
-            rest = after;
-            continue;
-        }
-        out.push_str(&rest[..i]);
-        rest = after[digits..]
-            .trim_start_matches([':', ',', ';'])
-            .trim_start();
-    }
-    out.push_str(rest);
-    out.trim().to_string()
 }
 
 /// The parts of `paper`: text, and paper codes `(000)` (the code alone).

@@ -272,7 +272,7 @@ impl Sources {
     /// The paper text of a spec with its codes as linked citations (HTML).
     fn cite(&self, paper: &str) -> String {
         match self.bibliography_md.is_empty() {
-            true => escape(&glance::source_text(paper)),
+            true => escape(&summary::source_text(paper)),
             false => glance::cite_html(paper, &self.bib, "bibliography.html"),
         }
     }

@@ -55,11 +55,33 @@ fn starts_entity(rest: &str) -> bool {
     !name.is_empty() && rest[name.len()..].starts_with(';')
 }
 
+/// The spec's paper text without internal references ("issue 9: no paper; x" becomes
+/// "no paper; x"): a reader cannot follow a reference to the project's tracker.
+pub fn source_text(paper: &str) -> String {
+    let mut out = String::new();
+    let mut rest = paper;
+    while let Some(i) = rest.to_ascii_lowercase().find("issue ") {
+        let after = &rest[i + 6..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            out.push_str(&rest[..i + 6]);
+            rest = after;
+            continue;
+        }
+        out.push_str(&rest[..i]);
+        rest = after[digits..]
+            .trim_start_matches([':', ',', ';'])
+            .trim_start();
+    }
+    out.push_str(rest);
+    out.trim().to_string()
+}
+
 /// The paper an experiment belongs to: the spec's `paper` text up to its first `,`, `;` or
 /// `(`, with the first parenthesised code after the name (`Das et al. (002)`).
 pub fn paper_group(paper: &str) -> String {
     // A reference to the project's tracker means nothing to a reader: left out.
-    let paper = super::glance::source_text(paper);
+    let paper = source_text(paper);
     let paper = paper.as_str();
     let end = paper.find([',', ';', '(']).unwrap_or(paper.len());
     let name = paper[..end].trim();
@@ -401,10 +423,7 @@ mod tests {
             paper_group("Maire & Prissette (001), Table 3, first row"),
             "Maire & Prissette (001)"
         );
-        assert_eq!(
-            paper_group("issue 9: no paper; x (000)"),
-            "no paper (000)"
-        );
+        assert_eq!(paper_group("issue 9: no paper; x (000)"), "no paper (000)");
         assert_eq!(paper_group(""), "no paper named");
         assert_eq!(
             md_text("a|b <i>*x*</i>"),
