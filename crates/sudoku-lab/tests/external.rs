@@ -202,7 +202,7 @@ fn a_solver_that_quits_without_reading_fails_runs_and_the_runner_survives() {
     if !have("python3") {
         return;
     }
-    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1}', flush=True)\"]";
+    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 2}', flush=True)\"]";
     let algos = algorithm("quit", quit, "") + &algorithm("lewis-sa", "", "");
     let d = spec_dir("quit", &algos, 3);
     let o = protocol(&d, "out", &["--threads", "2"]);

@@ -197,6 +197,11 @@ pub struct AlgorithmSpec {
     /// solver silent past it is killed and the run fails with `wall_limit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
+    /// `algorithm = "external"`: the limit of a new solver process's start-up, from its start
+    /// to its hello, in seconds (default 120): a process silent past it is killed; the run
+    /// fails with `start_failed`, the pre-flight check refuses the spec.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake_seconds: Option<f64>,
     /// `sudoku-lab readings`: the options to vary and their values, e.g.
     /// `{ elitism = ["alternate", "best"] }` (default: every option of the algorithm's
     /// ambiguity table, with all its values). Each value must build a solver.
