@@ -238,14 +238,14 @@ mod tests {
         let params = json!({"alpha": 0.9});
         let msg = run(
             &Request {
-            puzzle: p,
-            seed: u64::MAX,
-            budget: Budget {
-                max_generations: Some(7),
-                max_evaluations: None,
-            },
-            wall_seconds: 2.5,
-            params: &params,
+                puzzle: p,
+                seed: u64::MAX,
+                budget: Budget {
+                    max_generations: Some(7),
+                    max_evaluations: None,
+                },
+                wall_seconds: 2.5,
+                params: &params,
             },
             41,
         );

@@ -364,8 +364,9 @@ impl Process {
         bytes
     }
 
-    /// The last `lines` lines of the stderr written since the last take, escaped into one line
-    /// (for an error message); empty when there is none.
+    /// The last `lines` lines of the stderr written since the last take, at most 600
+    /// characters, their control characters (newlines too) escaped, so that it fits in a
+    /// one-line error message; empty when there is none.
     pub fn stderr_tail(&self, lines: usize) -> String {
         let bytes = self.take_stderr();
         let text = String::from_utf8_lossy(&bytes);
@@ -373,7 +374,11 @@ impl Process {
         let tail = all[all.len().saturating_sub(lines)..].join("\n");
         // At most the last 600 characters.
         let from = tail.char_indices().rev().nth(599).map_or(0, |(i, _)| i);
-        tail[from..].escape_debug().to_string()
+        let escape = |c: char| match c.is_control() {
+            true => c.escape_debug().to_string(),
+            false => c.to_string(),
+        };
+        tail[from..].chars().map(escape).collect()
     }
 }
 
@@ -385,7 +390,10 @@ impl Drop for Process {
         if self.wait_until(Instant::now() + POLITE_END).is_none() {
             self.end();
         }
-        self.stderr.lock().unwrap_or_else(|e| e.into_inner()).abandoned = true;
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .abandoned = true;
     }
 }
 
@@ -410,7 +418,6 @@ fn attach_stdin(cmd: &mut Command) -> std::io::Result<Option<Input>> {
     }
     Ok(Some(ours))
 }
-
 
 #[cfg(not(unix))]
 fn attach_stdin(cmd: &mut Command) -> std::io::Result<Option<Input>> {

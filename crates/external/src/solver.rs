@@ -166,10 +166,11 @@ impl External {
             .map_err(|e| (Failure::StartFailed, format!("cannot start: {e}")))?;
         let deadline = Instant::now() + self.config.handshake;
         let limit = self.config.handshake.as_secs_f64();
-        let answer = p
-            .send(&message::hello())
-            .map_err(|e| (Failure::StartFailed, format!("cannot send hello: {e}")))
-            .and_then(|_| handshake(&mut p, deadline, limit));
+        // A process that ended at once fails the send; its output says more than EPIPE.
+        let sent = p.send(&message::hello());
+        let answer = handshake(&mut p, deadline, limit).and_then(|()| {
+            sent.map_err(|e| (Failure::StartFailed, format!("cannot send hello: {e}")))
+        });
         if let Err((f, why)) = answer {
             p.kill();
             // Its last words say why, e.g. a misspelt script's name.
@@ -309,7 +310,9 @@ fn exchange(
         let reply = message::parse(&line, g).map_err(|e| (Failure::BadOutput, e, effort))?;
         if let Reply::Progress { run_id: id, .. } | Reply::Result { run_id: id, .. } = reply {
             if id != run_id {
-                let why = format!("a line of run_id {id} during run_id {run_id} (left over from another run)");
+                let why = format!(
+                    "a line of run_id {id} during run_id {run_id} (left over from another run)"
+                );
                 return Err((Failure::BadOutput, why, effort));
             }
         }
@@ -466,5 +469,190 @@ fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outc
         failure,
         detail,
         stderr,
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::process::Launch;
+    use std::path::{Path, PathBuf};
+
+    /// A protocol-v2 solver in `sh`: `body` runs for each run message with `$id` (its run_id)
+    /// and `$givens` (its grid) set; `res ID SOLVED` writes a result with the givens as grid.
+    fn sh_solver(body: &str, mode: Mode, wall: u64) -> External {
+        let script = format!(
+            r#"res() {{ echo "{{\"type\":\"result\",\"run_id\":$1,\"solved\":$2,\"evaluations\":1,\"grid\":$givens}}"; }}
+while IFS= read -r line; do
+  case "$line" in
+  *'"type":"hello"'*) echo '{{"type":"hello","protocol":2}}' ;;
+  *'"type":"run"'*)
+    id=$(printf '%s\n' "$line" | sed 's/.*"run_id":\([0-9]*\).*/\1/')
+    givens=$(printf '%s\n' "$line" | sed 's/.*"givens":\(\[\[[][0-9,]*\]\]\).*/\1/')
+    {body} ;;
+  esac
+done"#
+        );
+        External::new(Config {
+            shown: "sh".into(),
+            launch: Launch {
+                program: "sh".into(),
+                args: vec!["-c".into(), script],
+                env: Vec::new(),
+                dir: ".".into(),
+                max_line: 1 << 20,
+                max_stderr: 1 << 16,
+            },
+            mode,
+            wall: Duration::from_secs(wall),
+            handshake: Duration::from_secs(120),
+            params: serde_json::json!({}),
+        })
+    }
+
+    fn run(e: &External) -> Outcome {
+        let p = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        let params = serde_json::json!({});
+        let req = Request {
+            puzzle: p,
+            seed: 1,
+            budget: Budget {
+                max_generations: None,
+                max_evaluations: Some(100),
+            },
+            wall_seconds: 60.0,
+            params: &params,
+        };
+        e.run(&req, &mut sudoku_core::NoObserver)
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("external-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie awaiting its reaper), waiting for
+    /// it up to a minute (a generous bound: on a loaded machine the kill and the reaping by
+    /// init are not instant; an ended process passes at once).
+    fn ends(pid: &str) -> bool {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+            // The state follows the command's closing parenthesis.
+            let state = stat.as_deref().ok().and_then(|s| s.rsplit(')').next());
+            if state.map_or(true, |s| s.trim_start().starts_with('Z')) {
+                return true;
+            }
+            if Instant::now() > until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn pid_in(file: &Path) -> String {
+        std::fs::read_to_string(file).unwrap().trim().to_string()
+    }
+
+    /// A solver that writes a second result after a false claim: the claim fails its run and
+    /// the process is ended, so that the second result cannot be credited to the next run.
+    #[test]
+    fn after_an_invalid_claim_the_process_is_restarted() {
+        let e = sh_solver("res $id true; res $id false", Mode::Persistent, 60);
+        for _ in 0..4 {
+            let o = run(&e);
+            assert_eq!(o.failure, Some(Failure::InvalidClaim), "{}", o.detail);
+        }
+    }
+
+    /// A result left over from another run (a solver that writes its result twice) fails the
+    /// run that reads it, which restarts the process: runs alternate.
+    #[test]
+    fn a_result_of_another_run_fails_the_run_that_reads_it() {
+        let e = sh_solver("res $id false; res $id false", Mode::Persistent, 60);
+        for k in 0..4 {
+            let o = run(&e);
+            if k % 2 == 0 {
+                assert_eq!(o.failure, None, "{}", o.detail);
+            } else {
+                assert_eq!(o.failure, Some(Failure::BadOutput));
+                assert!(o.detail.contains("left over"), "{}", o.detail);
+            }
+        }
+    }
+
+    /// A solver that exits with status 3 while its child keeps stdout open fails with
+    /// `exit_status` when it exits, not with `wall_limit` when the limit passes.
+    #[test]
+    fn a_solver_that_exits_while_a_child_holds_stdout_fails_with_its_status() {
+        for mode in [Mode::Persistent, Mode::PerRun] {
+            let e = sh_solver("sleep 1000 & exit 3", mode, 30);
+            let o = run(&e);
+            assert_eq!(o.failure, Some(Failure::ExitStatus), "{}", o.detail);
+        }
+    }
+
+    /// The children of a solver end with it: after a per-run run, after a failure (a false
+    /// claim), and when a persistent solver is dropped at the end.
+    #[test]
+    fn a_solvers_children_end_at_every_end_of_the_solver() {
+        let d = scratch("children");
+        let spawn = |f: &str| format!("sleep 1000 & echo $! > {}/{f}", d.display());
+        let e = sh_solver(&format!("{}; res $id false", spawn("a")), Mode::PerRun, 60);
+        assert_eq!(run(&e).failure, None);
+        assert!(
+            ends(&pid_in(&d.join("a"))),
+            "the child of a per-run solver survived"
+        );
+        let e = sh_solver(
+            &format!("{}; res $id true", spawn("b")),
+            Mode::Persistent,
+            60,
+        );
+        assert_eq!(run(&e).failure, Some(Failure::InvalidClaim));
+        assert!(ends(&pid_in(&d.join("b"))), "a child survived a failed run");
+        let e = sh_solver(
+            &format!("{}; res $id false", spawn("c")),
+            Mode::Persistent,
+            60,
+        );
+        assert_eq!(run(&e).failure, None);
+        drop(e);
+        assert!(
+            ends(&pid_in(&d.join("c"))),
+            "a child survived its persistent solver"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// In persistent mode, each run's stderr holds exactly the lines written during the run,
+    /// the ones written just before its result included.
+    #[test]
+    fn each_runs_stderr_holds_its_own_lines() {
+        let body = "for k in 1 2 3 4 5; do echo \"run $id line $k\" >&2; done; res $id false";
+        let e = sh_solver(body, Mode::Persistent, 60);
+        for id in 1..=30 {
+            let o = run(&e);
+            assert_eq!(o.failure, None, "{}", o.detail);
+            let want: String = (1..=5).map(|k| format!("run {id} line {k}\n")).collect();
+            assert_eq!(String::from_utf8_lossy(&o.stderr), want);
+        }
+    }
+
+    /// A failed handshake names the solver's last words (here: what a misspelt script name
+    /// makes an interpreter say), escaped into one line.
+    #[test]
+    fn a_failed_handshake_shows_the_tail_of_stderr() {
+        let mut e = sh_solver("", Mode::Persistent, 60);
+        e.config.launch.args = vec![
+            "-c".into(),
+            "echo first >&2; echo \"can't open file 'solvr.py'\" >&2; exit 2".into(),
+        ];
+        let err = e.preflight().unwrap_err().to_string();
+        assert!(err.contains("can't open file 'solvr.py'"), "{err}");
+        assert!(err.contains("first\\n"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
