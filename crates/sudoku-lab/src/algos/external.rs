@@ -66,7 +66,9 @@ pub fn check(k: &Keys) -> Result<()> {
     }
     let hello = k.handshake_seconds.unwrap_or(DEFAULT_HANDSHAKE_SECONDS);
     if !(hello > 0.0 && hello <= MAX_WALL_SECONDS) {
-        bail!("handshake_seconds = {hello}: must be above 0 and at most {MAX_WALL_SECONDS} (a week)");
+        bail!(
+            "handshake_seconds = {hello}: must be above 0 and at most {MAX_WALL_SECONDS} (a week)"
+        );
     }
     for (key, value) in k.env.into_iter().flatten() {
         if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {

@@ -210,13 +210,17 @@ pub struct AlgorithmSpec {
 }
 
 impl AlgorithmSpec {
-    /// The run budget, with the `--quick` generation cap when asked.
+    /// The run budget, with the `--quick` generation cap when asked. An external solver's
+    /// generations are its own count, which it may not keep (the runner cannot see inside
+    /// it), so the cap bounds its evaluations too: its quick runs are short whatever it counts.
     pub fn budget(&self, quick_cap: Option<u64>) -> sudoku_core::Budget {
+        let cap = |limit: u64| quick_cap.map_or(limit, |q| q.min(limit));
         sudoku_core::Budget {
-            max_generations: Some(
-                quick_cap.map_or(self.max_generations, |q| q.min(self.max_generations)),
-            ),
-            max_evaluations: self.max_evaluations,
+            max_generations: Some(cap(self.max_generations)),
+            max_evaluations: match self.is_external() {
+                true => self.max_evaluations.map(cap).or(quick_cap),
+                false => self.max_evaluations,
+            },
         }
     }
 }
