@@ -1,5 +1,5 @@
 //! `algorithm = "external"`: a solver of the user's, in any language, run as a process through
-//! the `external` crate's protocol v1 (docs/external-solvers.md). This module turns a spec's
+//! the `external` crate's protocol v2 (docs/external-solvers.md). This module turns a spec's
 //! keys into an [`external::Config`] and a run's checked [`external::Outcome`] into the row
 //! fields every algorithm has, with the failure reason that runs.csv's `termination` records.
 
