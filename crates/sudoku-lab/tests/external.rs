@@ -10,6 +10,11 @@ use common::{bin, ok, run, stderr, tmpdir};
 
 use std::path::{Path, PathBuf};
 
+/// A wall limit that a loaded machine does not reach for the examples' real work (the tests of
+/// the limit itself use a solver that never answers).
+const UNHURRIED: [&str; 2] = ["--wall-seconds", "3600"];
+const UNHURRIED_KEY: &str = "wall_seconds = 3600.0";
+
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/external")
 }
@@ -79,7 +84,7 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
         return;
     }
     let algos = [
-        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", ""),
+        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", UNHURRIED_KEY),
         algorithm("liar", "command = [\"python3\", \"liar.py\"]", ""),
         algorithm("crash", "command = [\"python3\", \"crash.py\"]", ""),
         algorithm(
@@ -262,11 +267,11 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
         return;
     }
     let algos = [
-        algorithm("c-sa", "command = [\"./sa-c\"]", ""),
+        algorithm("c-sa", "command = [\"./sa-c\"]", UNHURRIED_KEY),
         algorithm(
             "py-sa",
             "command = [\"python3\", \"sa.py\"]",
-            "mode = \"per-run\"",
+            &format!("mode = \"per-run\"\n{UNHURRIED_KEY}"),
         ),
         algorithm("lewis-sa", "", ""),
     ]
@@ -433,7 +438,8 @@ fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
     let o = ok(bin()
         .current_dir(&ex)
         .args(["solve", "--algo", "external", "--command", "python3 sa.py"])
-        .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"]));
+        .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"])
+        .args(UNHURRIED));
     assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
     let o = run(bin().current_dir(&ex).args([
         "solve",
@@ -465,7 +471,8 @@ fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
             "--command",
             "python3 minimal.py",
         ])
-        .args(["--max-evaluations", "100000", "12..3...2...4..1"]));
+        .args(["--max-evaluations", "100000", "12..3...2...4..1"])
+        .args(UNHURRIED));
     assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
     let o = run(bin().args(["solve", "--algo", "external", "mk_easy"]));
     assert_eq!(o.status.code(), Some(2));
