@@ -542,7 +542,7 @@ done"#
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
             // The state follows the command's closing parenthesis.
             let state = stat.as_deref().ok().and_then(|s| s.rsplit(')').next());
-            if state.map_or(true, |s| s.trim_start().starts_with('Z')) {
+            if state.is_none_or(|s| s.trim_start().starts_with('Z')) {
                 return true;
             }
             if Instant::now() > until {
