@@ -7,9 +7,9 @@ import json, os, sys
 for text in sys.stdin:
     msg = json.loads(text)
     if msg["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": 1, "name": "crash"}), flush=True)
+        print(json.dumps({"type": "hello", "protocol": 2, "name": "crash"}), flush=True)
     elif msg["type"] == "run":
-        print(json.dumps({"type": "progress", "evaluations": 10}), flush=True)
+        print(json.dumps({"type": "progress", "run_id": msg["run_id"], "evaluations": 10}), flush=True)
         print("crash.py: giving up on purpose", file=sys.stderr, flush=True)
         if msg["seed"] % 2:
             os.abort()

@@ -6,7 +6,7 @@ import json, sys, time
 for text in sys.stdin:
     msg = json.loads(text)
     if msg["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": 1, "name": "hang"}), flush=True)
+        print(json.dumps({"type": "hello", "protocol": 2, "name": "hang"}), flush=True)
     elif msg["type"] == "run":
-        print(json.dumps({"type": "progress", "evaluations": 10}), flush=True)
+        print(json.dumps({"type": "progress", "run_id": msg["run_id"], "evaluations": 10}), flush=True)
         time.sleep(1e6)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The smallest useful client of protocol v1 (docs/external-solvers.md): random box-wise fills
+"""The smallest useful client of protocol v2 (docs/external-solvers.md): random box-wise fills
 until one is a solution or the evaluation budget is spent. A poor method, a complete solver."""
 import json, random, sys
 
@@ -27,11 +27,11 @@ def solve(run):
         g, evals = fill(givens, boxes, n, rng), evals + 1
         rows = [g[r * n:(r + 1) * n] for r in range(n)]
         solved = all(len(set(u)) == n for u in rows + [list(c) for c in zip(*rows)])
-    send({"type": "result", "solved": solved, "evaluations": evals, "grid": rows})
+    send({"type": "result", "run_id": run["run_id"], "solved": solved, "evaluations": evals, "grid": rows})
 
 for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "hello":
-        send({"type": "hello", "protocol": 1, "name": "random-fill"})
+        send({"type": "hello", "protocol": 2, "name": "random-fill"})
     elif msg["type"] == "run":
         solve(msg)

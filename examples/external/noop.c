@@ -12,16 +12,18 @@ int main(void) {
   size_t cap = 0;
   while (getline(&line, &cap, stdin) > 0) {
     if (strstr(line, "\"type\":\"hello\"")) {
-      printf("{\"type\":\"hello\",\"protocol\":1,\"name\":\"noop\"}\n");
+      printf("{\"type\":\"hello\",\"protocol\":2,\"name\":\"noop\"}\n");
     } else if (strstr(line, "\"type\":\"run\"")) {
+      const char *id = strstr(line, "\"run_id\":");
+      unsigned long long run_id = id ? strtoull(id + 9, NULL, 10) : 0;
       const char *p = strstr(line, "\"lines\":");
       long lines = p ? strtol(p + 8, NULL, 10) : 0;
       const char *g = strstr(line, "\"givens\":") + 9;
       const char *end = strstr(g, "]]") + 2;
       int len = (int)(end - g);
       for (long k = 1; k <= lines; k++)
-        printf("{\"type\":\"progress\",\"evaluations\":%ld,\"grid\":%.*s}\n", k, len, g);
-      printf("{\"type\":\"result\",\"solved\":false,\"evaluations\":%ld,\"grid\":%.*s}\n", lines, len, g);
+        printf("{\"type\":\"progress\",\"run_id\":%llu,\"evaluations\":%ld,\"grid\":%.*s}\n", run_id, k, len, g);
+      printf("{\"type\":\"result\",\"run_id\":%llu,\"solved\":false,\"evaluations\":%ld,\"grid\":%.*s}\n", run_id, lines, len, g);
     }
     fflush(stdout);
   }

@@ -1,4 +1,4 @@
-/* A sudoku-lab external solver in C (protocol v1, docs/external-solvers.md): the simulated
+/* A sudoku-lab external solver in C (protocol v2, docs/external-solvers.md): the simulated
  * annealing of sa.py (after Lewis 2007), C99 + POSIX getline, no libraries. Each box holds a
  * permutation of its values; a move swaps two free cells of one box; the cost is the values
  * missing from rows and columns; a generation is a Markov chain of (free cells)^2 moves; the
@@ -32,6 +32,13 @@ static double num(const char *s, const char *key, double dflt) {
   p += strlen(pat);
   while (*p == ' ') p++;
   return strncmp(p, "null", 4) == 0 ? dflt : strtod(p, NULL);
+}
+
+/* The run's id ("run_id"), echoed in every progress and result line. */
+static unsigned long long run_id;
+static unsigned long long id_of(const char *s) {
+  const char *p = strstr(s, "\"run_id\":");
+  return p ? strtoull(p + 9, NULL, 10) : 0;
 }
 
 static int n, g[4096], fr[64][64], nf[64], movable[64], nm;
@@ -110,7 +117,7 @@ static void solve(const char *msg) {
         if (cost < best) {
           best = cost;
           grid_json(out);
-          printf("{\"type\":\"progress\",\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n", evals, gens, out);
+          printf("{\"type\":\"progress\",\"run_id\":%llu,\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n", run_id, evals, gens, out);
         }
       } else swap_delta(a, c);
     }
@@ -119,8 +126,8 @@ static void solve(const char *msg) {
     if (stale >= reheat) t = t0, stale = 0;
   }
   grid_json(out);
-  printf("{\"type\":\"result\",\"solved\":%s,\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n",
-         cost == 0 ? "true" : "false", evals, gens, out);
+  printf("{\"type\":\"result\",\"run_id\":%llu,\"solved\":%s,\"evaluations\":%lld,\"generations\":%lld,\"grid\":%s}\n",
+         run_id, cost == 0 ? "true" : "false", evals, gens, out);
   fflush(stdout);
 }
 
@@ -129,9 +136,12 @@ int main(void) {
   size_t cap = 0;
   while (getline(&line, &cap, stdin) > 0) {
     if (strstr(line, "\"type\":\"hello\"")) {
-      printf("{\"type\":\"hello\",\"protocol\":1,\"name\":\"c-sa\"}\n");
+      printf("{\"type\":\"hello\",\"protocol\":2,\"name\":\"c-sa\"}\n");
       fflush(stdout);
-    } else if (strstr(line, "\"type\":\"run\"")) solve(line);
+    } else if (strstr(line, "\"type\":\"run\"")) {
+      run_id = id_of(line);
+      solve(line);
+    }
   }
   free(line);
   return 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A sudoku-lab external solver (protocol v1, docs/external-solvers.md): simulated annealing
+"""A sudoku-lab external solver (protocol v2, docs/external-solvers.md): simulated annealing
 after Lewis (2007), standard library only. Each box holds a permutation of its values; a move
 swaps two free cells of one box; the cost is the values missing from rows and columns.
 One Markov chain of (free cells)^2 moves is a generation; the temperature starts at the spread
@@ -60,18 +60,18 @@ def solve(run):
                 cost += delta
                 if cost < best:
                     best = cost
-                    send({"type": "progress", "evaluations": evals, "generations": gens, "grid": grid()})
+                    send({"type": "progress", "run_id": run["run_id"], "evaluations": evals, "generations": gens, "grid": grid()})
             else:
                 g[a], g[c] = g[c], g[a]
         gens, t = gens + 1, t * alpha
         stale = 0 if cost < start else stale + 1  # a chain that lowered the current cost
         if stale >= reheat:
             t, stale = t0, 0
-    send({"type": "result", "solved": cost == 0, "evaluations": evals, "generations": gens, "grid": grid()})
+    send({"type": "result", "run_id": run["run_id"], "solved": cost == 0, "evaluations": evals, "generations": gens, "grid": grid()})
 
 for text in sys.stdin:
     msg = json.loads(text)
     if msg["type"] == "hello":
-        send({"type": "hello", "protocol": 1, "name": "python-sa"})
+        send({"type": "hello", "protocol": 2, "name": "python-sa"})
     elif msg["type"] == "run":
         solve(msg)

@@ -1,4 +1,4 @@
-//! The messages of protocol v1, one JSON object per line (see docs/external-solvers.md and
+//! The messages of protocol v2, one JSON object per line (see docs/external-solvers.md and
 //! docs/external-solver.schema.json): what the runner sends (`hello`, `run`) and the checked
 //! reading of what a solver sends (`hello`, `progress`, `result`). A solver's message is
 //! hostile input: every field is checked, and the error says which and why in a few words.
@@ -6,8 +6,11 @@
 use serde_json::{json, Map, Value};
 use sudoku_core::{Budget, Geometry, Grid, Puzzle};
 
-/// The protocol version this runner speaks.
-pub const VERSION: u64 = 1;
+/// The protocol version this runner speaks. Version 2 added `run_id`: every run message
+/// carries one, and the solver echoes it in each progress and result line, so that a line left
+/// over from another run can never be credited to this one. Version 1 (no `run_id`) is refused:
+/// a stale result of a v1 solver cannot be told from a fresh one.
+pub const VERSION: u64 = 2;
 
 /// What a run asks of the solver.
 #[derive(Debug, Clone)]
@@ -30,11 +33,12 @@ pub fn rows(grid: &Grid) -> Value {
     Value::Array(grid.cells().chunks(n).map(|r| json!(r)).collect())
 }
 
-/// The `run` message of a request.
-pub fn run(r: &Request) -> String {
+/// The `run` message of a request; `run_id` is the id the solver must echo.
+pub fn run(r: &Request, run_id: u64) -> String {
     let g = r.puzzle.geometry();
     json!({
         "type": "run",
+        "run_id": run_id,
         "puzzle": {
             "id": r.puzzle.id,
             "order": g.n(),
@@ -61,6 +65,8 @@ pub enum Reply {
         name: Option<String>,
     },
     Progress {
+        /// The run it belongs to (the run message's `run_id`, echoed).
+        run_id: u64,
         evaluations: u64,
         generations: Option<u64>,
         /// Its current best grid, when sent (the runner measures it; a claimed penalty is
@@ -68,6 +74,8 @@ pub enum Reply {
         grid: Option<Vec<u8>>,
     },
     Result {
+        /// The run it belongs to (the run message's `run_id`, echoed).
+        run_id: u64,
         evaluations: u64,
         generations: u64,
         restarts: u64,
@@ -90,11 +98,13 @@ pub fn parse(line: &str, g: Geometry) -> Result<Reply, String> {
             name: o.get("name").and_then(Value::as_str).map(str::to_string),
         }),
         "progress" => Ok(Reply::Progress {
+            run_id: required(&o, "run_id")?,
             evaluations: required(&o, "evaluations")?,
             generations: count(&o, "generations")?,
             grid: o.get("grid").map(|v| grid(v, g)).transpose()?,
         }),
         "result" => Ok(Reply::Result {
+            run_id: required(&o, "run_id")?,
             evaluations: required(&o, "evaluations")?,
             generations: count(&o, "generations")?.unwrap_or(0),
             restarts: count(&o, "restarts")?.unwrap_or(0),
@@ -164,13 +174,16 @@ mod tests {
         let row = "[1,2,3,4,5,6,7,8,9]";
         let rows = [row; 9].join(",");
         let r = parse(
-            &format!(r#"{{"type":"result","evaluations":5,"solved":true,"grid":[{rows}]}}"#),
+            &format!(
+                r#"{{"type":"result","run_id":3,"evaluations":5,"solved":true,"grid":[{rows}]}}"#
+            ),
             g9(),
         )
         .unwrap();
         assert!(matches!(
             r,
             Reply::Result {
+                run_id: 3,
                 evaluations: 5,
                 solved: true,
                 generations: 0,
@@ -187,21 +200,33 @@ mod tests {
         for (bad, why) in [
             ("nonsense", "not JSON"),
             ("[1]", "not a JSON object"),
-            (r#"{"type":"progress"}"#, "no \"evaluations\""),
-            (r#"{"type":"progress","evaluations":-1}"#, "non-negative"),
+            (r#"{"type":"progress","run_id":1}"#, "no \"evaluations\""),
             (
-                r#"{"type":"result","evaluations":1,"grid":[[1]]}"#,
+                r#"{"type":"progress","run_id":1,"evaluations":-1}"#,
+                "non-negative",
+            ),
+            (
+                r#"{"type":"result","run_id":1,"evaluations":1,"grid":[[1]]}"#,
                 "9 rows",
             ),
             (r#"{"type":"zzz"}"#, "unknown type"),
-            (r#"{"type":"result","evaluations":1}"#, "without \"grid\""),
+            (
+                r#"{"type":"result","run_id":1,"evaluations":1}"#,
+                "without \"grid\"",
+            ),
+            // Protocol 1's lines, without the run's id, are refused.
+            (r#"{"type":"progress","evaluations":1}"#, "no \"run_id\""),
+            (
+                &format!(r#"{{"type":"result","evaluations":5,"grid":[{rows}]}}"#),
+                "no \"run_id\"",
+            ),
         ] {
             let e = parse(bad, g9()).unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");
         }
         let ten = format!("[{rows},[0,0,0,0,0,0,0,0,10]]");
         let e = parse(
-            &format!(r#"{{"type":"progress","evaluations":1,"grid":{ten}}}"#),
+            &format!(r#"{{"type":"progress","run_id":1,"evaluations":1,"grid":{ten}}}"#),
             g9(),
         );
         assert!(e.is_err());
@@ -211,17 +236,21 @@ mod tests {
     fn the_run_message_carries_the_puzzle_and_budget() {
         let p = sudoku_core::bank_puzzle("mk_easy").unwrap();
         let params = json!({"alpha": 0.9});
-        let msg = run(&Request {
-            puzzle: p,
-            seed: u64::MAX,
-            budget: Budget {
-                max_generations: Some(7),
-                max_evaluations: None,
+        let msg = run(
+            &Request {
+                puzzle: p,
+                seed: u64::MAX,
+                budget: Budget {
+                    max_generations: Some(7),
+                    max_evaluations: None,
+                },
+                wall_seconds: 2.5,
+                params: &params,
             },
-            wall_seconds: 2.5,
-            params: &params,
-        });
+            41,
+        );
         let v: Value = serde_json::from_str(&msg).unwrap();
+        assert_eq!(v["run_id"].as_u64(), Some(41));
         assert_eq!(v["seed"].as_u64(), Some(u64::MAX));
         assert_eq!(v["puzzle"]["order"], 9);
         assert_eq!(v["puzzle"]["givens"].as_array().unwrap().len(), 9);

@@ -3,6 +3,7 @@
 use crate::message::{self, Reply, Request};
 use crate::process::{Launch, Line, Process};
 use crate::Error;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use sudoku_core::{Budget, Grid, Observer, Puzzle};
@@ -23,8 +24,10 @@ pub struct Config {
     pub shown: String,
     pub launch: Launch,
     pub mode: Mode,
-    /// Wall-clock limit of one run (start-up and handshake included in `per-run` mode).
+    /// Wall-clock limit of one run, from its run message to its result.
     pub wall: Duration,
+    /// Limit of a new process's start-up, from its start to its hello.
+    pub handshake: Duration,
     /// The spec's `params`, handed to the solver verbatim.
     pub params: serde_json::Value,
 }
@@ -98,6 +101,8 @@ pub struct Outcome {
 pub struct External {
     config: Config,
     idle: Mutex<Vec<Process>>,
+    /// The `run_id` of the next run message (unique among this solver's runs).
+    next_id: AtomicU64,
 }
 
 /// The effort reported so far in a run.
@@ -115,6 +120,7 @@ impl External {
         External {
             config,
             idle: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(1),
         }
     }
 
@@ -147,23 +153,33 @@ impl External {
         Ok(())
     }
 
-    /// A process that has answered the handshake: an idle one, or a new one.
+    /// A process that has answered the handshake: an idle one still alive, or a new one.
     fn start(&self) -> Result<Process, (Failure, String)> {
         if self.config.mode == Mode::Persistent {
-            if let Some(p) = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+            let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            // One found dead (ended meanwhile) is dropped, which reaps it and ends its group.
+            if let Some(p) = idle.and_then(|mut p| p.is_alive().then_some(p)) {
                 return Ok(p);
             }
         }
         let mut p = Process::start(&self.config.launch)
             .map_err(|e| (Failure::StartFailed, format!("cannot start: {e}")))?;
-        let deadline = Instant::now() + self.config.wall;
-        let answer = p
-            .send(&message::hello())
-            .map_err(|e| (Failure::StartFailed, format!("cannot send hello: {e}")))
-            .and_then(|_| handshake(&mut p, deadline));
-        if let Err(e) = answer {
+        let deadline = Instant::now() + self.config.handshake;
+        let limit = self.config.handshake.as_secs_f64();
+        // A process that ended at once fails the send; its output says more than EPIPE.
+        let sent = p.send(&message::hello());
+        let answer = handshake(&mut p, deadline, limit).and_then(|()| {
+            sent.map_err(|e| (Failure::StartFailed, format!("cannot send hello: {e}")))
+        });
+        if let Err((f, why)) = answer {
             p.kill();
-            return Err(e);
+            // Its last words say why, e.g. a misspelt script's name.
+            let tail = p.stderr_tail(STDERR_TAIL_LINES);
+            let why = match tail.is_empty() {
+                true => why,
+                false => format!("{why}; its stderr ends: {tail}"),
+            };
+            return Err((f, why));
         }
         Ok(p)
     }
@@ -177,16 +193,30 @@ impl External {
 
     /// One run: the request sent, progress passed on to `observer` (grids measured by the
     /// caller's observer, effort checked against the budget), the result checked. Never
-    /// panics and never waits beyond the wall limit (plus the time to kill the process).
+    /// panics and never waits beyond the handshake and wall limits (plus the time to kill the
+    /// process). After any failure the process is ended with its group; the next run starts a
+    /// new one.
+    ///
+    /// Once the runner is interrupted ([`crate::process::interrupt`]) a run does not return:
+    /// its solver was killed by the runner, so its outcome is not the solver's and must not
+    /// be recorded; the runner exits meanwhile.
     pub fn run(&self, req: &Request, observer: &mut dyn Observer) -> Outcome {
-        let begun = Instant::now();
+        let outcome = self.run_once(req, observer);
+        while crate::process::interrupted() {
+            std::thread::park();
+        }
+        outcome
+    }
+
+    fn run_once(&self, req: &Request, observer: &mut dyn Observer) -> Outcome {
         let mut p = match self.start() {
             Ok(p) => p,
             Err((f, why)) => return failed(req.puzzle, f, why, Effort::default(), Vec::new()),
         };
-        let deadline = begun + self.config.wall;
-        let ended = match p.send(&message::run(req)) {
-            Ok(()) => exchange(&mut p, req, deadline, observer),
+        let run_id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let deadline = Instant::now() + self.config.wall;
+        let ended = match p.send(&message::run(req, run_id)) {
+            Ok(()) => exchange(&mut p, req, run_id, deadline, observer),
             Err(e) => Err((
                 Failure::Crashed,
                 format!("cannot send the run: {e}"),
@@ -199,13 +229,17 @@ impl External {
         };
         match ended {
             Ok((reply, effort)) => {
-                let stderr = p.take_final_stderr();
-                self.put_back(p);
-                checked(req, reply, effort, stderr)
+                let stderr = p.take_stderr();
+                let outcome = checked(req, reply, effort, stderr);
+                match outcome.failure {
+                    None => self.put_back(p),
+                    Some(_) => p.kill(),
+                }
+                outcome
             }
             Err((f, why, effort)) => {
                 p.kill();
-                failed(req.puzzle, f, why, effort, p.take_final_stderr())
+                failed(req.puzzle, f, why, effort, p.take_stderr())
             }
         }
     }
@@ -219,11 +253,14 @@ fn in_path(program: &std::path::Path) -> bool {
     std::env::split_paths(&path).any(|d| crate::process::is_executable(&d.join(program)))
 }
 
+/// Lines of a failed handshake's stderr shown in its error.
+const STDERR_TAIL_LINES: usize = 5;
+
 /// Wait for the solver's hello and check its version.
-fn handshake(p: &mut Process, deadline: Instant) -> Result<(), (Failure, String)> {
+fn handshake(p: &mut Process, deadline: Instant, limit: f64) -> Result<(), (Failure, String)> {
     let fail = |why: String| Err((Failure::StartFailed, why));
     let line = match p.next_line(deadline) {
-        Err(_) => return fail("no hello within the wall limit".into()),
+        Err(_) => return fail(format!("no hello within the handshake limit of {limit} s")),
         Ok(Line::Text(t)) => t,
         Ok(Line::Eof) => return fail("the process ended before its hello".into()),
         Ok(_) => return fail("an oversized or non-UTF-8 line instead of hello".into()),
@@ -232,7 +269,7 @@ fn handshake(p: &mut Process, deadline: Instant) -> Result<(), (Failure, String)
     match message::parse(&line, g) {
         Ok(Reply::Hello { protocol, .. }) if protocol == message::VERSION => Ok(()),
         Ok(Reply::Hello { protocol, .. }) => fail(format!(
-            "the solver speaks protocol {protocol}, this runner {}",
+            "the solver speaks protocol {protocol}, this runner {} (which adds run_id: echo the run message's run_id in every progress and result line)",
             message::VERSION
         )),
         Ok(_) => fail("the first message is not a hello".into()),
@@ -244,6 +281,7 @@ fn handshake(p: &mut Process, deadline: Instant) -> Result<(), (Failure, String)
 fn exchange(
     p: &mut Process,
     req: &Request,
+    run_id: u64,
     deadline: Instant,
     observer: &mut dyn Observer,
 ) -> Ended {
@@ -256,7 +294,7 @@ fn exchange(
                 return Err((Failure::WallLimit, why, effort));
             }
             Ok(Line::Text(t)) => t,
-            Ok(Line::Eof) => return Err(ended_early(p, effort)),
+            Ok(Line::Eof) => return Err(ended_early(p, effort, deadline)),
             Ok(Line::Oversized(cap)) => {
                 let why = format!("a line over the cap of {cap} bytes");
                 return Err((Failure::Oversized, why, effort));
@@ -270,6 +308,14 @@ fn exchange(
             }
         };
         let reply = message::parse(&line, g).map_err(|e| (Failure::BadOutput, e, effort))?;
+        if let Reply::Progress { run_id: id, .. } | Reply::Result { run_id: id, .. } = reply {
+            if id != run_id {
+                let why = format!(
+                    "a line of run_id {id} during run_id {run_id} (left over from another run)"
+                );
+                return Err((Failure::BadOutput, why, effort));
+            }
+        }
         let (evaluations, generations) = match &reply {
             Reply::Progress {
                 evaluations,
@@ -327,9 +373,11 @@ fn check_effort(
     Ok(())
 }
 
-/// Why stdout ended before a result: a signal, an exit status, or a clean exit.
-fn ended_early(p: &mut Process, effort: Effort) -> (Failure, String, Effort) {
-    let status = p.wait_until(Instant::now() + Duration::from_millis(500));
+/// Why stdout ended before a result: a signal, an exit status, or a clean exit. The process
+/// may close stdout a little before it exits: its status is awaited until the run's deadline
+/// (at least a second), not a short time that a loaded machine would exceed.
+fn ended_early(p: &mut Process, effort: Effort, deadline: Instant) -> (Failure, String, Effort) {
+    let status = p.wait_until(deadline.max(Instant::now() + Duration::from_secs(1)));
     match status {
         Some(s) if s.code().is_some_and(|c| c != 0) => (
             Failure::ExitStatus,
@@ -353,7 +401,7 @@ fn ended_early(p: &mut Process, effort: Effort) -> (Failure, String, Effort) {
 /// `per-run` mode: after the result, end the input and require a clean exit in time.
 fn finish_per_run(p: &mut Process, r: (Reply, Effort), deadline: Instant) -> Ended {
     p.close_input();
-    match p.wait_until(deadline.max(Instant::now() + Duration::from_millis(200))) {
+    match p.wait_until(deadline.max(Instant::now() + Duration::from_secs(1))) {
         Some(s) if s.success() => Ok(r),
         Some(s) => Err((
             Failure::ExitStatus,
@@ -421,5 +469,190 @@ fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outc
         failure,
         detail,
         stderr,
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::process::Launch;
+    use std::path::{Path, PathBuf};
+
+    /// A protocol-v2 solver in `sh`: `body` runs for each run message with `$id` (its run_id)
+    /// and `$givens` (its grid) set; `res ID SOLVED` writes a result with the givens as grid.
+    fn sh_solver(body: &str, mode: Mode, wall: u64) -> External {
+        let script = format!(
+            r#"res() {{ echo "{{\"type\":\"result\",\"run_id\":$1,\"solved\":$2,\"evaluations\":1,\"grid\":$givens}}"; }}
+while IFS= read -r line; do
+  case "$line" in
+  *'"type":"hello"'*) echo '{{"type":"hello","protocol":2}}' ;;
+  *'"type":"run"'*)
+    id=$(printf '%s\n' "$line" | sed 's/.*"run_id":\([0-9]*\).*/\1/')
+    givens=$(printf '%s\n' "$line" | sed 's/.*"givens":\(\[\[[][0-9,]*\]\]\).*/\1/')
+    {body} ;;
+  esac
+done"#
+        );
+        External::new(Config {
+            shown: "sh".into(),
+            launch: Launch {
+                program: "sh".into(),
+                args: vec!["-c".into(), script],
+                env: Vec::new(),
+                dir: ".".into(),
+                max_line: 1 << 20,
+                max_stderr: 1 << 16,
+            },
+            mode,
+            wall: Duration::from_secs(wall),
+            handshake: Duration::from_secs(120),
+            params: serde_json::json!({}),
+        })
+    }
+
+    fn run(e: &External) -> Outcome {
+        let p = sudoku_core::bank_puzzle("mk_easy").unwrap();
+        let params = serde_json::json!({});
+        let req = Request {
+            puzzle: p,
+            seed: 1,
+            budget: Budget {
+                max_generations: None,
+                max_evaluations: Some(100),
+            },
+            wall_seconds: 60.0,
+            params: &params,
+        };
+        e.run(&req, &mut sudoku_core::NoObserver)
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("external-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie awaiting its reaper), waiting for
+    /// it up to a minute (a generous bound: on a loaded machine the kill and the reaping by
+    /// init are not instant; an ended process passes at once).
+    fn ends(pid: &str) -> bool {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+            // The state follows the command's closing parenthesis.
+            let state = stat.as_deref().ok().and_then(|s| s.rsplit(')').next());
+            if state.is_none_or(|s| s.trim_start().starts_with('Z')) {
+                return true;
+            }
+            if Instant::now() > until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn pid_in(file: &Path) -> String {
+        std::fs::read_to_string(file).unwrap().trim().to_string()
+    }
+
+    /// A solver that writes a second result after a false claim: the claim fails its run and
+    /// the process is ended, so that the second result cannot be credited to the next run.
+    #[test]
+    fn after_an_invalid_claim_the_process_is_restarted() {
+        let e = sh_solver("res $id true; res $id false", Mode::Persistent, 60);
+        for _ in 0..4 {
+            let o = run(&e);
+            assert_eq!(o.failure, Some(Failure::InvalidClaim), "{}", o.detail);
+        }
+    }
+
+    /// A result left over from another run (a solver that writes its result twice) fails the
+    /// run that reads it, which restarts the process: runs alternate.
+    #[test]
+    fn a_result_of_another_run_fails_the_run_that_reads_it() {
+        let e = sh_solver("res $id false; res $id false", Mode::Persistent, 60);
+        for k in 0..4 {
+            let o = run(&e);
+            if k % 2 == 0 {
+                assert_eq!(o.failure, None, "{}", o.detail);
+            } else {
+                assert_eq!(o.failure, Some(Failure::BadOutput));
+                assert!(o.detail.contains("left over"), "{}", o.detail);
+            }
+        }
+    }
+
+    /// A solver that exits with status 3 while its child keeps stdout open fails with
+    /// `exit_status` when it exits, not with `wall_limit` when the limit passes.
+    #[test]
+    fn a_solver_that_exits_while_a_child_holds_stdout_fails_with_its_status() {
+        for mode in [Mode::Persistent, Mode::PerRun] {
+            let e = sh_solver("sleep 1000 & exit 3", mode, 30);
+            let o = run(&e);
+            assert_eq!(o.failure, Some(Failure::ExitStatus), "{}", o.detail);
+        }
+    }
+
+    /// The children of a solver end with it: after a per-run run, after a failure (a false
+    /// claim), and when a persistent solver is dropped at the end.
+    #[test]
+    fn a_solvers_children_end_at_every_end_of_the_solver() {
+        let d = scratch("children");
+        let spawn = |f: &str| format!("sleep 1000 & echo $! > {}/{f}", d.display());
+        let e = sh_solver(&format!("{}; res $id false", spawn("a")), Mode::PerRun, 60);
+        assert_eq!(run(&e).failure, None);
+        assert!(
+            ends(&pid_in(&d.join("a"))),
+            "the child of a per-run solver survived"
+        );
+        let e = sh_solver(
+            &format!("{}; res $id true", spawn("b")),
+            Mode::Persistent,
+            60,
+        );
+        assert_eq!(run(&e).failure, Some(Failure::InvalidClaim));
+        assert!(ends(&pid_in(&d.join("b"))), "a child survived a failed run");
+        let e = sh_solver(
+            &format!("{}; res $id false", spawn("c")),
+            Mode::Persistent,
+            60,
+        );
+        assert_eq!(run(&e).failure, None);
+        drop(e);
+        assert!(
+            ends(&pid_in(&d.join("c"))),
+            "a child survived its persistent solver"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// In persistent mode, each run's stderr holds exactly the lines written during the run,
+    /// the ones written just before its result included.
+    #[test]
+    fn each_runs_stderr_holds_its_own_lines() {
+        let body = "for k in 1 2 3 4 5; do echo \"run $id line $k\" >&2; done; res $id false";
+        let e = sh_solver(body, Mode::Persistent, 60);
+        for id in 1..=30 {
+            let o = run(&e);
+            assert_eq!(o.failure, None, "{}", o.detail);
+            let want: String = (1..=5).map(|k| format!("run {id} line {k}\n")).collect();
+            assert_eq!(String::from_utf8_lossy(&o.stderr), want);
+        }
+    }
+
+    /// A failed handshake names the solver's last words (here: what a misspelt script name
+    /// makes an interpreter say), escaped into one line.
+    #[test]
+    fn a_failed_handshake_shows_the_tail_of_stderr() {
+        let mut e = sh_solver("", Mode::Persistent, 60);
+        e.config.launch.args = vec![
+            "-c".into(),
+            "echo first >&2; echo \"can't open file 'solvr.py'\" >&2; exit 2".into(),
+        ];
+        let err = e.preflight().unwrap_err().to_string();
+        assert!(err.contains("can't open file 'solvr.py'"), "{err}");
+        assert!(err.contains("first\\n"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
 }

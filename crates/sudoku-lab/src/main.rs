@@ -37,5 +37,37 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    #[cfg(unix)]
+    end_on_signals();
     cli::run()
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM: every live external solver's process group is ended (they run
+/// in groups of their own, which a terminal's Ctrl-C does not reach), then the runner exits
+/// with 128 + the signal's number (130, 143). Not in the middle of appending a run to
+/// runs.csv: the folder holds whole rows and is resumable. The signals are blocked in every
+/// thread (set here, before any other thread exists, and inherited) and taken by one thread
+/// with sigwait, so no code runs in a signal handler; child processes start with an empty mask
+/// (the standard library resets it).
+#[cfg(unix)]
+fn end_on_signals() {
+    // SAFETY: sigset_t is plain data, initialised by sigemptyset before use; pthread_sigmask
+    // and sigwait read it and touch no other memory.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        std::thread::spawn(move || {
+            let mut sig = 0;
+            if libc::sigwait(&set, &mut sig) == 0 {
+                external::process::interrupt();
+                let _whole_rows = protocol::run::hold_appends();
+                std::process::exit(128 + sig);
+            }
+        });
+    }
 }

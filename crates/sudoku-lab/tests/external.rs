@@ -1,5 +1,5 @@
 //! External solvers (issue 19; docs/external-solvers.md): the committed examples of
-//! examples/external run through protocol v1 beside a built-in solver. A lying solver's runs are
+//! examples/external run through protocol v2 beside a built-in solver. A lying solver's runs are
 //! counted invalid, crashing, hanging and misbehaving ones fail their runs with reasons and the
 //! protocol completes; the files are the same on 1 and 2 threads and after a resume, shards
 //! merge, replay reproduces; bad commands are refused in one line before anything is written.
@@ -9,6 +9,11 @@ mod common;
 use common::{bin, ok, run, stderr, tmpdir};
 
 use std::path::{Path, PathBuf};
+
+/// A wall limit that a loaded machine does not reach for the examples' real work (the tests of
+/// the limit itself use a solver that never answers).
+const UNHURRIED: [&str; 2] = ["--wall-seconds", "3600"];
+const UNHURRIED_KEY: &str = "wall_seconds = 3600.0";
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/external")
@@ -79,13 +84,19 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
         return;
     }
     let algos = [
-        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", ""),
+        algorithm("py-sa", "command = [\"python3\", \"sa.py\"]", UNHURRIED_KEY),
         algorithm("liar", "command = [\"python3\", \"liar.py\"]", ""),
         algorithm("crash", "command = [\"python3\", \"crash.py\"]", ""),
         algorithm(
             "hang",
             "command = [\"python3\", \"hang.py\"]",
             "wall_seconds = 5",
+        ),
+        // A start-up longer than the wall limit: the handshake has a limit of its own.
+        algorithm(
+            "slow-start",
+            "command = [\"sh\", \"-c\", \"sleep 2; exec python3 liar.py\"]",
+            "wall_seconds = 1\nmode = \"per-run\"",
         ),
         algorithm("lewis-sa", "", ""),
     ]
@@ -107,7 +118,7 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
     assert!(!err.contains("failed runs of 'lewis-sa'"), "{err}");
     let out = d.join("out");
     let rows = rows(&out.join("runs.csv"));
-    assert_eq!(rows.len(), 5 * 2 * 2);
+    assert_eq!(rows.len(), 6 * 2 * 2);
     let of = |label: &str| -> Vec<&str> {
         (rows.iter().filter(|r| r[1] == label))
             .map(|r| r[10].as_str())
@@ -126,6 +137,13 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
         of("hang").iter().all(|t| *t == "wall_limit"),
         "{:?}",
         of("hang")
+    );
+    // Its one-second wall limit counts from the run message (a loaded machine may still
+    // exceed it), not from the process's start.
+    assert!(
+        (of("slow-start").iter()).all(|t| ["invalid_claim", "wall_limit"].contains(t)),
+        "{:?}",
+        of("slow-start")
     );
     assert!(of("py-sa")
         .iter()
@@ -166,6 +184,9 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
         "backwards",
         "given",
         "flood",
+        "lie_twice",
+        "stale",
+        "none",
     ] {
         algos += &algorithm(
             fault,
@@ -190,6 +211,9 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
         ("given", "bad_output"),
         ("flood", "converged"),
         ("exit", "exit_status"),
+        ("lie_twice", "invalid_claim"),
+        ("stale", "bad_output"),
+        ("none", "converged"),
     ];
     let rows = rows(&d.join("out/runs.csv"));
     for (label, reason) in want {
@@ -204,6 +228,14 @@ fn every_protocol_fault_is_a_failed_run_with_its_reason() {
     assert!(std::fs::read_to_string(&log)
         .unwrap()
         .contains("more bytes of stderr dropped"));
+    // Each run's log holds the stderr of that run: one "run <id>" line.
+    for label in ["none", "lie_twice", "stale"] {
+        for puzzle in ["mk_easy", "mk_1star"] {
+            let log = d.join(format!("out/external-logs/{label}/{puzzle}-0.log"));
+            let text = std::fs::read_to_string(&log).unwrap();
+            assert_eq!(text.matches("faulty.py: run ").count(), 1, "{text}");
+        }
+    }
 }
 
 /// A solver that answers the handshake and quits without reading its input: a write of the
@@ -215,7 +247,7 @@ fn a_solver_that_quits_without_reading_fails_runs_and_the_runner_survives() {
     if !have("python3") {
         return;
     }
-    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1}', flush=True)\"]";
+    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 2}', flush=True)\"]";
     let algos = algorithm("quit", quit, "") + &algorithm("lewis-sa", "", "");
     let d = spec_dir("quit", &algos, 3);
     let o = protocol(&d, "out", &["--threads", "2"]);
@@ -249,11 +281,11 @@ fn files_are_the_same_on_any_thread_count_after_resume_and_merge_and_replay_agre
         return;
     }
     let algos = [
-        algorithm("c-sa", "command = [\"./sa-c\"]", ""),
+        algorithm("c-sa", "command = [\"./sa-c\"]", UNHURRIED_KEY),
         algorithm(
             "py-sa",
             "command = [\"python3\", \"sa.py\"]",
-            "mode = \"per-run\"",
+            &format!("mode = \"per-run\"\n{UNHURRIED_KEY}"),
         ),
         algorithm("lewis-sa", "", ""),
     ]
@@ -374,6 +406,15 @@ fn bad_external_keys_and_commands_are_refused_in_one_line_before_anything_is_wri
             "wall_seconds = 0",
         ),
         (
+            "command = [\"python3\", \"sa.py\"]\nhandshake_seconds = -1.0",
+            "handshake_seconds = -1",
+        ),
+        (
+            "command = [\"python3\", \"sa.py\"]\nhandshake_seconds = 1e9",
+            "handshake_seconds = 1000000000",
+        ),
+        ("command = [\"python3\", \"solvr.py\"]", "its stderr ends: "),
+        (
             "command = [\"python3\", \"faulty.py\", \"hello\"]",
             "protocol 99",
         ),
@@ -411,7 +452,8 @@ fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
     let o = ok(bin()
         .current_dir(&ex)
         .args(["solve", "--algo", "external", "--command", "python3 sa.py"])
-        .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"]));
+        .args(["--max-evaluations", "300000", "--seed", "1", "mk_easy"])
+        .args(UNHURRIED));
     assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
     let o = run(bin().current_dir(&ex).args([
         "solve",
@@ -443,9 +485,137 @@ fn solve_runs_an_external_solver_and_takes_an_evaluation_budget() {
             "--command",
             "python3 minimal.py",
         ])
-        .args(["--max-evaluations", "100000", "12..3...2...4..1"]));
+        .args(["--max-evaluations", "100000", "12..3...2...4..1"])
+        .args(UNHURRIED));
     assert!(String::from_utf8_lossy(&o.stdout).contains("external: solved"));
     let o = run(bin().args(["solve", "--algo", "external", "mk_easy"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--algo external needs --command"));
+}
+
+/// `--quick` caps an external solver's evaluations as well as its generations (a solver need
+/// not count generations): at `quick_max_generations`, 5 here.
+#[test]
+fn quick_caps_an_external_solvers_evaluations() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("mini", "command = [\"python3\", \"minimal.py\"]", "")
+        + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("quick", &algos, 2);
+    ok(bin()
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(d.join("out"))
+        .arg("--quick"));
+    let rows = rows(&d.join("out/runs.csv"));
+    let mini: Vec<u64> = (rows.iter().filter(|r| r[1] == "mini"))
+        .map(|r| r[7].parse().unwrap())
+        .collect();
+    assert_eq!(mini.len(), 2);
+    assert!(mini.iter().all(|&e| e <= 5), "{mini:?}");
+}
+
+/// A solver for the interruption test: each run starts a child (`sleep`), notes both pids in
+/// `pids/`, and waits while the file `block` exists; then an unsolved result.
+const BLOCKING: &str = r#"import json, os, subprocess, sys, time
+for text in sys.stdin:
+    msg = json.loads(text)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 2}), flush=True)
+    elif msg["type"] == "run":
+        child = subprocess.Popen(["sleep", "1000"])
+        open(f"pids/{os.getpid()}-{child.pid}", "w").close()
+        while os.path.exists("block"):
+            time.sleep(0.05)
+        child.kill()
+        grid = msg["puzzle"]["givens"]
+        print(json.dumps({"type": "result", "run_id": msg["run_id"], "evaluations": 1, "grid": grid}), flush=True)
+"#;
+
+/// Whether process `pid` has ended (gone or a zombie), waiting up to two minutes (a loaded
+/// machine delays the kill and the reaping; an ended process passes at once).
+fn ends(pid: &str) -> bool {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+        let state = stat.as_deref().ok().and_then(|s| s.rsplit(')').next());
+        if state.is_none_or(|s| s.trim_start().starts_with('Z')) {
+            return true;
+        }
+        if std::time::Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// SIGTERM and SIGINT of the runner while solvers are busy: every solver and its children end,
+/// the runner exits 143 or 130, runs.csv holds whole rows and no row of a run the signal cut,
+/// and a resume completes the protocol.
+#[test]
+fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
+    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let algos = algorithm("lewis-sa", "", "")
+            + &algorithm("block", "command = [\"python3\", \"blocking.py\"]", "");
+        let d = spec_dir(&format!("signal{code}"), &algos, 3);
+        std::fs::write(d.join("blocking.py"), BLOCKING).unwrap();
+        std::fs::create_dir_all(d.join("pids")).unwrap();
+        std::fs::write(d.join("block"), "").unwrap();
+        let out = d.join("out");
+        let mut runner = bin()
+            .arg("run")
+            .arg(d.join("s.toml"))
+            .arg("--out")
+            .arg(&out)
+            .args(["--threads", "2"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
+        let pids = || -> Vec<String> {
+            (std::fs::read_dir(d.join("pids")).unwrap())
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        };
+        while pids().len() < 2 {
+            assert!(runner.try_wait().unwrap().is_none(), "the runner ended");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: kill(2) on the pid of a child of this test that is not reaped yet.
+        unsafe {
+            libc::kill(runner.id() as libc::pid_t, signal);
+        }
+        let status = runner.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "{status:?}");
+        for pair in pids() {
+            for pid in pair.split('-') {
+                assert!(ends(pid), "process {pid} ({pair}) outlived the runner");
+            }
+        }
+        let text = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+        let width = text.lines().next().unwrap().split(',').count();
+        assert!(text.ends_with('\n'), "a torn row: {text}");
+        for l in text.lines() {
+            assert_eq!(l.split(',').count(), width, "{l}");
+            assert!(
+                !l.contains(",block,"),
+                "a run cut by the signal was recorded: {l}"
+            );
+        }
+        std::fs::remove_file(d.join("block")).unwrap();
+        ok(bin()
+            .arg("run")
+            .arg(d.join("s.toml"))
+            .arg("--out")
+            .arg(&out)
+            .arg("--resume"));
+        let rows = rows(&out.join("runs.csv"));
+        assert_eq!(rows.len(), 2 * 2 * 3);
+        assert!((rows.iter().filter(|r| r[1] == "block")).all(|r| r[10] == "converged"));
+    }
 }

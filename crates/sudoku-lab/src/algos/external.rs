@@ -1,5 +1,5 @@
 //! `algorithm = "external"`: a solver of the user's, in any language, run as a process through
-//! the `external` crate's protocol v1 (docs/external-solvers.md). This module turns a spec's
+//! the `external` crate's protocol v2 (docs/external-solvers.md). This module turns a spec's
 //! keys into an [`external::Config`] and a run's checked [`external::Outcome`] into the row
 //! fields every algorithm has, with the failure reason that runs.csv's `termination` records.
 
@@ -15,8 +15,12 @@ pub const DEFAULT_WALL_SECONDS: f64 = 60.0;
 pub const MAX_LINE: usize = 1 << 20;
 /// The stderr kept per run.
 pub const MAX_STDERR: usize = 64 << 10;
-/// The longest wall limit accepted (a week).
+/// The longest wall limit accepted (a week); the handshake's too.
 pub const MAX_WALL_SECONDS: f64 = 7.0 * 86_400.0;
+/// The default limit of a new process's start-up (to its hello), seconds: generous, since a
+/// loaded machine or a language's start-up (a JIT, a large import) can take many seconds, and
+/// a wrong command fails at once anyway (the process ends, or says nothing it should).
+pub const DEFAULT_HANDSHAKE_SECONDS: f64 = 120.0;
 
 /// The spec keys of an external solver.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +29,7 @@ pub struct Keys<'a> {
     pub env: Option<&'a std::collections::BTreeMap<String, String>>,
     pub mode: Option<&'a str>,
     pub wall_seconds: Option<f64>,
+    pub handshake_seconds: Option<f64>,
     pub params: &'a toml::Table,
 }
 
@@ -58,6 +63,12 @@ pub fn check(k: &Keys) -> Result<()> {
     let wall = k.wall_seconds.unwrap_or(DEFAULT_WALL_SECONDS);
     if !(wall > 0.0 && wall <= MAX_WALL_SECONDS) {
         bail!("wall_seconds = {wall}: must be above 0 and at most {MAX_WALL_SECONDS} (a week)");
+    }
+    let hello = k.handshake_seconds.unwrap_or(DEFAULT_HANDSHAKE_SECONDS);
+    if !(hello > 0.0 && hello <= MAX_WALL_SECONDS) {
+        bail!(
+            "handshake_seconds = {hello}: must be above 0 and at most {MAX_WALL_SECONDS} (a week)"
+        );
     }
     for (key, value) in k.env.into_iter().flatten() {
         if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
@@ -115,6 +126,9 @@ pub fn external(k: &Keys, dir: Option<&Path>) -> Result<ExternalSolver> {
         launch,
         mode: mode(k.mode)?,
         wall: Duration::from_secs_f64(k.wall_seconds.unwrap_or(DEFAULT_WALL_SECONDS)),
+        handshake: Duration::from_secs_f64(
+            k.handshake_seconds.unwrap_or(DEFAULT_HANDSHAKE_SECONDS),
+        ),
         params: serde_json::to_value(k.params)?,
     };
     Ok(ExternalSolver {

@@ -223,6 +223,7 @@ fn solve_external(
         env: None,
         mode: Some("per-run"),
         wall_seconds: Some(req.wall_seconds),
+        handshake_seconds: None,
         params: table,
     };
     let solver = algos::external::external(&keys, Some(Path::new(".")))

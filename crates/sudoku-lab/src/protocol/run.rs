@@ -483,6 +483,15 @@ fn run_key(plan: &Plan, line: &str) -> Option<u64> {
     plan.index_of(alg, puz, run.parse().ok()?)
 }
 
+/// Held while a run is appended to trajectories.csv and runs.csv (see [`hold_appends`]).
+static APPENDING: Mutex<()> = Mutex::new(());
+
+/// Wait until no run is being appended and keep it so: for an exit on a signal, so that the
+/// files end with whole rows. Never released (the process exits).
+pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
+    APPENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The thread that appends finished runs to runs.csv (and their trajectory blocks first), one
 /// flushed line at a time, so an interruption loses only the runs in flight.
 struct Writer {
@@ -503,6 +512,7 @@ impl Writer {
             let mut w = std::io::BufWriter::new(file);
             let mut t = traj_file.map(std::io::BufWriter::new);
             for Done { row, trajectory } in rx {
+                let _appending = hold_appends();
                 // The trajectory block first: a run in runs.csv always has its whole block.
                 if let (Some(t), Some(block)) = (t.as_mut(), trajectory) {
                     t.write_all(block.as_bytes())

@@ -20,6 +20,7 @@ impl AlgorithmSpec {
             env: self.env.as_ref(),
             mode: self.mode.as_deref(),
             wall_seconds: self.wall_seconds,
+            handshake_seconds: self.handshake_seconds,
             params: &self.params,
         })
     }
@@ -33,6 +34,7 @@ impl AlgorithmSpec {
                 ("env", self.env.is_some()),
                 ("mode", self.mode.is_some()),
                 ("wall_seconds", self.wall_seconds.is_some()),
+                ("handshake_seconds", self.handshake_seconds.is_some()),
             ];
             if let Some((key, _)) = set.iter().find(|s| s.1) {
                 bail!("{key}: a key of algorithm = \"external\" only");

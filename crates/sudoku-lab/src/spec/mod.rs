@@ -197,6 +197,11 @@ pub struct AlgorithmSpec {
     /// solver silent past it is killed and the run fails with `wall_limit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wall_seconds: Option<f64>,
+    /// `algorithm = "external"`: the limit of a new solver process's start-up, from its start
+    /// to its hello, in seconds (default 120): a process silent past it is killed; the run
+    /// fails with `start_failed`, the pre-flight check refuses the spec.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake_seconds: Option<f64>,
     /// `sudoku-lab readings`: the options to vary and their values, e.g.
     /// `{ elitism = ["alternate", "best"] }` (default: every option of the algorithm's
     /// ambiguity table, with all its values). Each value must build a solver.
@@ -205,13 +210,17 @@ pub struct AlgorithmSpec {
 }
 
 impl AlgorithmSpec {
-    /// The run budget, with the `--quick` generation cap when asked.
+    /// The run budget, with the `--quick` generation cap when asked. An external solver's
+    /// generations are its own count, which it may not keep (the runner cannot see inside
+    /// it), so the cap bounds its evaluations too: its quick runs are short whatever it counts.
     pub fn budget(&self, quick_cap: Option<u64>) -> sudoku_core::Budget {
+        let cap = |limit: u64| quick_cap.map_or(limit, |q| q.min(limit));
         sudoku_core::Budget {
-            max_generations: Some(
-                quick_cap.map_or(self.max_generations, |q| q.min(self.max_generations)),
-            ),
-            max_evaluations: self.max_evaluations,
+            max_generations: Some(cap(self.max_generations)),
+            max_evaluations: match self.is_external() {
+                true => self.max_evaluations.map(cap).or(quick_cap),
+                false => self.max_evaluations,
+            },
         }
     }
 }
