@@ -58,7 +58,7 @@ fn an_algorithm_without_a_valid_run_fails_the_protocol_loudly_with_exit_3() {
     if !have_python() {
         return;
     }
-    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1}', flush=True)\"]";
+    let quit = "command = [\"python3\", \"-c\", \"print('{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 2}', flush=True)\"]";
     let algos = format!(
         "\n[[algorithms]]\nlabel = \"quit\"\nalgorithm = \"external\"\n{quit}\nmax_evaluations = 2000\n\n[[algorithms]]\nlabel = \"hc\"\nalgorithm = \"hill-climb\"\nmax_evaluations = 2000\n"
     );
@@ -111,12 +111,12 @@ fn runs_ended_by_the_wall_limit_are_warned_about_with_how_to_size_it() {
 for text in sys.stdin:
     msg = json.loads(text)
     if msg["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": 1}), flush=True)
+        print(json.dumps({"type": "hello", "protocol": 2}), flush=True)
     elif msg["puzzle"]["id"] == "mk_1star":
         time.sleep(1e6)
     else:
         grid = msg["puzzle"]["givens"]
-        print(json.dumps({"type": "result", "solved": False, "evaluations": 1, "grid": grid}), flush=True)
+        print(json.dumps({"type": "result", "run_id": msg["run_id"], "solved": False, "evaluations": 1, "grid": grid}), flush=True)
 "#;
     std::fs::write(d.join("slow.py"), script).unwrap();
     let o = protocol(&d, &[]);
