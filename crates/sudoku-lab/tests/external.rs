@@ -103,14 +103,15 @@ fn lying_crashing_and_hanging_solvers_fail_their_runs_and_the_protocol_completes
     .concat();
     let d = spec_dir("faults", &algos, 2);
     let o = protocol(&d, "out", &["--threads", "2"]);
-    // Complete, but liar, crash and hang have no valid run: exit 3, each named with its reasons.
+    // Complete, but liar, crash, hang and slow-start (a liar too) have no valid run: exit 3,
+    // each named with its reasons.
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(
-        err.contains("error: no valid run of algorithms 'liar', 'crash', 'hang': "),
+        err.contains("error: no valid run of algorithms 'liar', 'crash', 'hang', 'slow-start': "),
         "{err}"
     );
-    for label in ["liar", "crash", "hang"] {
+    for label in ["liar", "crash", "hang", "slow-start"] {
         let line = format!("failed runs of '{label}': 4 of 4 runs failed (");
         assert!(err.contains(&line), "{err}");
     }
