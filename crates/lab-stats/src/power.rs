@@ -330,8 +330,14 @@ mod tests {
             (0.8, 0.7, 0.05 / 3.0),
         ] {
             let n = fisher_exact_runs(p1, p2, alpha, 0.8).unwrap().unwrap();
-            assert!(fisher_exact_power(p1, p2, n, alpha) >= 0.8, "{p1} {p2}: {n}");
-            assert!(fisher_exact_power(p1, p2, n - 1, alpha) < 0.8, "{p1} {p2}: {n}");
+            assert!(
+                fisher_exact_power(p1, p2, n, alpha) >= 0.8,
+                "{p1} {p2}: {n}"
+            );
+            assert!(
+                fisher_exact_power(p1, p2, n - 1, alpha) < 0.8,
+                "{p1} {p2}: {n}"
+            );
             let normal = two_proportion_runs(p1, p2, alpha, 0.8).unwrap().unwrap();
             assert!(n >= normal, "{p1} {p2}: {n} < {normal}");
         }

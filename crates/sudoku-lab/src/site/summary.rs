@@ -401,10 +401,7 @@ mod tests {
             paper_group("Maire & Prissette (001), Table 3, first row"),
             "Maire & Prissette (001)"
         );
-        assert_eq!(
-            paper_group("issue 9: no paper; x (000)"),
-            "no paper (000)"
-        );
+        assert_eq!(paper_group("issue 9: no paper; x (000)"), "no paper (000)");
         assert_eq!(paper_group(""), "no paper named");
         assert_eq!(
             md_text("a|b <i>*x*</i>"),

@@ -13,8 +13,13 @@
 //!   the scope's largest and smallest finite ERTs): then every Walsh average with a puzzle
 //!   that one algorithm never solves falls beyond the ROPE on that algorithm's losing side,
 //!   whatever larger value one took, and two such puzzles in opposite directions cancel to
-//!   their finite parts, so the result does not depend on the choice. A puzzle both never
-//!   solve is a zero difference (inside the ROPE: kept, as baycomp keeps zeros).
+//!   their finite parts, so the result does not depend on the choice.
+//! * A puzzle that neither algorithm of the pair solved in any run says nothing about how the
+//!   two compare (a budget too small for both is not evidence that they are equivalent): it is
+//!   left out of that pair's test, on both measures, and counted apart (`unsolved_by_both` in
+//!   compare-bayes.csv). Kept, it would be a zero difference inside the ROPE and pull the
+//!   posterior towards "practically equivalent". A pair with no informative puzzle has no test
+//!   (empty probabilities) and the verdict "undecided".
 //! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05).
 //! * Decisions as Benavoli et al.: a probability of at least 0.95 decides; below, undecided.
 //! * Seeds: each test's sampler is seeded from the spec's master seed and the test's place
@@ -57,10 +62,12 @@ pub struct BayesPair {
     pub a: usize,
     pub b: usize,
     pub puzzles: usize,
+    /// Puzzles of the scope that neither algorithm solved: left out of the test.
+    pub unsolved_by_both: usize,
     /// The ROPE's half-width on the test's scale (ln ERT or success rate).
     pub rope: f64,
-    /// P(A better), P(equivalent), P(B better).
-    pub probs: [f64; 3],
+    /// P(A better), P(equivalent), P(B better); None without an informative puzzle.
+    pub probs: Option<[f64; 3]>,
     /// Posterior samples for the pooled scope's simplex plots (empty for the other scopes).
     pub samples: Vec<[f64; 3]>,
 }
@@ -80,17 +87,38 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
             if scores.len() < 2 {
                 continue;
             }
+            let solved = success_blocks(data, s);
             for a in 0..k {
                 for b in a + 1..k {
-                    jobs.push((measure, s, a, b, rope, scores.clone()));
+                    // Only the puzzles that one of the two solved at least once.
+                    let informative: Vec<Vec<f64>> = (scores.iter().zip(&solved))
+                        .filter(|(_, r)| r[a] > 0.0 || r[b] > 0.0)
+                        .map(|(x, _)| x.clone())
+                        .collect();
+                    let left_out = scores.len() - informative.len();
+                    jobs.push((measure, s, a, b, rope, informative, left_out));
                 }
             }
         }
     }
     jobs.into_par_iter()
-        .map(|(measure, s, a, b, rope, scores)| {
+        .map(|(measure, s, a, b, rope, scores, left_out)| {
             let x: Vec<f64> = scores.iter().map(|r| r[a]).collect();
             let y: Vec<f64> = scores.iter().map(|r| r[b]).collect();
+            let mut pair = BayesPair {
+                measure,
+                scope: s,
+                a,
+                b,
+                puzzles: x.len(),
+                unsolved_by_both: left_out,
+                rope,
+                probs: None,
+                samples: Vec::new(),
+            };
+            if x.is_empty() {
+                return Ok(pair);
+            }
             let seed = seed_of(master_seed, [measure as u64, s as u64, a as u64, b as u64]);
             let p = lab_stats::bayesian_signed_rank(
                 &x,
@@ -108,16 +136,9 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
             });
             // Release the rest: 50 000 samples of every test would stay allocated otherwise.
             samples.shrink_to_fit();
-            Ok(BayesPair {
-                measure,
-                scope: s,
-                a,
-                b,
-                puzzles: x.len(),
-                rope,
-                probs: [p.p_left, p.p_rope, p.p_right],
-                samples,
-            })
+            pair.probs = Some([p.p_left, p.p_rope, p.p_right]);
+            pair.samples = samples;
+            Ok(pair)
         })
         .collect()
 }
@@ -174,9 +195,12 @@ fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// The decision of a test: the region with probability >= [`DECIDES`], else "undecided".
+/// The decision of a test: the region with probability >= [`DECIDES`], else "undecided" (and
+/// always without an informative puzzle).
 pub fn verdict(data: &Data, p: &BayesPair) -> String {
-    let [pa, pe, pb] = p.probs;
+    let Some([pa, pe, pb]) = p.probs else {
+        return "undecided".into();
+    };
     if pa >= DECIDES {
         format!("{} better", data.algorithms[p.a])
     } else if pb >= DECIDES {
@@ -186,6 +210,11 @@ pub fn verdict(data: &Data, p: &BayesPair) -> String {
     } else {
         "undecided".into()
     }
+}
+
+/// One of a test's probabilities to 3 decimals; empty without a test.
+fn prob(p: &BayesPair, i: usize) -> String {
+    p.probs.map_or(String::new(), |q| num(q[i], 3))
 }
 
 /// compare-bayes.csv: every test.
@@ -201,6 +230,7 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
         "p_equivalent",
         "p_b_better",
         "verdict",
+        "unsolved_by_both",
     ];
     let names = data.scope_names();
     let rows = tests
@@ -213,10 +243,11 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
                 data.algorithms[p.b].clone(),
                 p.puzzles.to_string(),
                 num(p.rope, 4),
-                num(p.probs[0], 3),
-                num(p.probs[1], 3),
-                num(p.probs[2], 3),
+                prob(p, 0),
+                prob(p, 1),
+                prob(p, 2),
                 verdict(data, p),
+                p.unsolved_by_both.to_string(),
             ]
         })
         .collect();
@@ -239,12 +270,14 @@ pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<(
         let panels: Vec<lab_charts::SimplexPanel> = tests
             .iter()
             .filter(|p| p.measure == measure && p.scope == data.scopes.len())
-            .map(|p| lab_charts::SimplexPanel {
-                title: format!("{} vs {}", data.algorithms[p.a], data.algorithms[p.b]),
-                left: data.algorithms[p.a].clone(),
-                right: data.algorithms[p.b].clone(),
-                probs: p.probs,
-                samples: p.samples.clone(),
+            .filter_map(|p| {
+                Some(lab_charts::SimplexPanel {
+                    title: format!("{} vs {}", data.algorithms[p.a], data.algorithms[p.b]),
+                    left: data.algorithms[p.a].clone(),
+                    right: data.algorithms[p.b].clone(),
+                    probs: p.probs?,
+                    samples: p.samples.clone(),
+                })
             })
             .collect();
         if panels.is_empty() {
@@ -275,7 +308,7 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
         return String::new();
     }
     let mut md = format!(
-        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict |\n|---|---|---|---|---|---|---|\n",
+        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice. A puzzle neither algorithm of a pair solved is left out of that pair's test (it says nothing about how the two compare) and counted in the last column; a pair with no other puzzle is undecided.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict | Puzzles neither solved |\n|---|---|---|---|---|---|---|---|\n",
         lab_stats::BAYES_SAMPLES,
         ropes.0.exp(),
         ropes.1
@@ -283,7 +316,7 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
     for p in tests.iter().filter(|p| p.scope == pooled) {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             if p.measure == Measure::Ert {
                 "ERT"
             } else {
@@ -291,10 +324,11 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
             },
             data.algorithms[p.a],
             data.algorithms[p.b],
-            p.probs[0],
-            p.probs[1],
-            p.probs[2],
-            verdict(data, p)
+            prob(p, 0),
+            prob(p, 1),
+            prob(p, 2),
+            verdict(data, p),
+            p.unsolved_by_both
         );
     }
     md.push_str("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT](compare-bayes-ert.png)\n\n![Bayesian success](compare-bayes-success.png)\n");
@@ -371,5 +405,67 @@ mod tests {
         // Success rates: per puzzle, in puzzle order.
         let r = scores(&data, 0, Measure::Success, 0.05);
         assert_eq!(r[1], vec![1.0, 0.0]);
+    }
+
+    /// Puzzles neither algorithm of a pair solved are no evidence of equivalence: they are
+    /// left out of the pair's test and counted apart; with none left the verdict is undecided.
+    #[test]
+    fn puzzles_neither_solved_are_left_out_of_the_test() {
+        // a and b never solve any of 10 puzzles; c solves every run; on two more puzzles a
+        // solves a bit faster than b (ERT within the ROPE, same success rate).
+        let mut runs = Vec::new();
+        for p in 0..10 {
+            for i in 0..4 {
+                runs.push(run(0, p, false, 10_000));
+                runs.push(run(1, p, false, 10_000));
+                runs.push(run(2, p, true, 500 + i));
+            }
+        }
+        for p in 10..12 {
+            for i in 0..4 {
+                runs.push(run(0, p, true, 1000 + i));
+                runs.push(run(1, p, true, 1010 + i));
+                runs.push(run(2, p, true, 500 + i));
+            }
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into(), "c".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        let tests = compute(&data, (1.1f64.ln(), 0.05), 7).unwrap();
+        let t = table(&data, &tests);
+        let col = |name: &str| t.header.iter().position(|h| h == name).unwrap();
+        for measure in ["ert_evaluations", "success_rate"] {
+            let ab = (t.rows.iter())
+                .find(|r| r[0] == measure && r[2] == "a" && r[3] == "b")
+                .unwrap();
+            // Two informative puzzles only: the ten unsolved ones would have made it
+            // "practically equivalent" from zero differences.
+            assert_eq!(ab[col("puzzles")], "2", "{ab:?}");
+            assert_eq!(ab[col("unsolved_by_both")], "10", "{ab:?}");
+            let ac = (t.rows.iter())
+                .find(|r| r[0] == measure && r[2] == "a" && r[3] == "c")
+                .unwrap();
+            assert_eq!(ac[col("puzzles")], "12", "{ac:?}");
+            assert_eq!(ac[col("unsolved_by_both")], "0", "{ac:?}");
+            assert_eq!(ac[col("verdict")], "c better", "{ac:?}");
+        }
+        // Only the puzzles neither solves: no test, undecided.
+        let only: Data = Data {
+            runs: (data.runs.iter())
+                .filter(|r| r.puzzle < 10)
+                .cloned()
+                .collect(),
+            ..data.clone()
+        };
+        for p in compute(&only, (1.1f64.ln(), 0.05), 7).unwrap() {
+            if (p.a, p.b) == (0, 1) {
+                assert_eq!(p.probs, None);
+                assert_eq!((p.puzzles, p.unsolved_by_both), (0, 10));
+                assert_eq!(verdict(&only, &p), "undecided");
+            }
+        }
     }
 }
