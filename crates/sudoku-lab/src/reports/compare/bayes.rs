@@ -20,7 +20,16 @@
 //!   compare-bayes.csv). Kept, it would be a zero difference inside the ROPE and pull the
 //!   posterior towards "practically equivalent". A pair with no informative puzzle has no test
 //!   (empty probabilities) and the verdict "undecided".
-//! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05).
+//! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05). The rates
+//!   lie on a grid (with 20 runs per puzzle, steps of 1/20), and so do the Walsh averages the
+//!   test compares with the ROPE (steps of 1/40): a ROPE on that grid, as 0.05 is, would put
+//!   whole classes of averages exactly on its edge, where the floating-point rounding of
+//!   `k / 20` decides, and a ROPE moved by 1e-9 would flip verdicts. The rule: a difference
+//!   is practically equivalent when `|d| <= rope` in exact arithmetic, and the test runs with
+//!   the edge moved half a grid step outwards, to `rope + 1 / (4 R)` (R: the least common
+//!   multiple of the runs per puzzle of the scope, every difference a multiple of 1 / R), so
+//!   that no achievable average lies near the edge ([`success_rope`]). Run counts whose least
+//!   common multiple exceeds 10^6 keep the stated ROPE.
 //! * Decisions as Benavoli et al.: a probability of at least 0.95 decides; below, undecided.
 //! * Seeds: each test's sampler is seeded from the spec's master seed and the test's place
 //!   (measure, scope, pair), so the output is the same for any thread count.
@@ -84,6 +93,11 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
                 ropes.1
             };
             let scores = scores(data, s, measure, rope);
+            let test_rope = if measure == Measure::Success {
+                success_rope(rope, runs_lcm(data, s))
+            } else {
+                rope
+            };
             if scores.len() < 2 {
                 continue;
             }
@@ -96,13 +110,13 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
                         .map(|(x, _)| x.clone())
                         .collect();
                     let left_out = scores.len() - informative.len();
-                    jobs.push((measure, s, a, b, rope, informative, left_out));
+                    jobs.push((measure, s, a, b, [rope, test_rope], informative, left_out));
                 }
             }
         }
     }
     jobs.into_par_iter()
-        .map(|(measure, s, a, b, rope, scores, left_out)| {
+        .map(|(measure, s, a, b, [rope, test_rope], scores, left_out)| {
             let x: Vec<f64> = scores.iter().map(|r| r[a]).collect();
             let y: Vec<f64> = scores.iter().map(|r| r[b]).collect();
             let mut pair = BayesPair {
@@ -123,7 +137,7 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
             let p = lab_stats::bayesian_signed_rank(
                 &x,
                 &y,
-                rope,
+                test_rope,
                 lab_stats::BAYES_PRIOR,
                 lab_stats::BAYES_SAMPLES,
                 seed,
@@ -141,6 +155,43 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
             Ok(pair)
         })
         .collect()
+}
+
+/// The least common multiple of the runs per (puzzle, algorithm) of scope `s`, None above
+/// 10^6 (or without runs): every difference of two success rates is a multiple of its
+/// inverse.
+fn runs_lcm(data: &Data, s: usize) -> Option<u64> {
+    let pooled = s == data.scopes.len();
+    let mut counts: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
+    for r in data.runs.iter().filter(|r| pooled || r.scope == s) {
+        *counts.entry((r.puzzle, r.algorithm)).or_default() += 1;
+    }
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let mut l = 1u64;
+    for &n in counts.values() {
+        l = l / gcd(l, n) * n;
+        if l > 1_000_000 {
+            return None;
+        }
+    }
+    (!counts.is_empty()).then_some(l)
+}
+
+/// The ROPE the success test runs with: `rope` rounded to the grid of `1 / (2 R)` on which the
+/// Walsh averages lie (a value within 1e-6 of a grid point counts as on it), plus half a
+/// step, so that averages with `|d| <= rope` are inside and no average is near the edge.
+/// Without a grid (`None`), `rope` itself.
+pub fn success_rope(rope: f64, runs_lcm: Option<u64>) -> f64 {
+    let Some(r) = runs_lcm else {
+        return rope;
+    };
+    let step = 1.0 / (2.0 * r as f64);
+    ((rope / step + 1e-6).floor() + 0.5) * step
 }
 
 /// A test's seed: the master seed and its place, mixed by SplitMix64's finaliser.
@@ -467,5 +518,40 @@ mod tests {
                 assert_eq!(verdict(&only, &p), "undecided");
             }
         }
+    }
+
+    /// A success ROPE on the grid of the rates (0.05 with 20 runs per puzzle) moved by 1e-9
+    /// either way changes no probability: the edge is half a grid step from every Walsh
+    /// average. B solves one run more than A on every puzzle (differences of exactly 0.05):
+    /// with the ROPE applied as stated, 0.05 + 1e-9 made them "practically equivalent" and
+    /// 0.05 - 1e-9 "b better".
+    #[test]
+    fn a_success_rope_on_the_grid_is_stable_under_a_tiny_shift() {
+        let mut runs = Vec::new();
+        for p in 0..9 {
+            for i in 0..20 {
+                runs.push(run(0, p, i < 10 + p % 3, 1000));
+                runs.push(run(1, p, i < 11 + p % 3, 1000));
+            }
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        assert_eq!(runs_lcm(&data, 0), Some(20));
+        assert_eq!(success_rope(0.05, Some(20)), 0.0625);
+        let verdicts = |rope: f64| {
+            let tests = compute(&data, (1.1f64.ln(), rope), 3).unwrap();
+            (tests.iter())
+                .filter(|p| p.measure == Measure::Success)
+                .map(|p| (verdict(&data, p), p.probs))
+                .collect::<Vec<_>>()
+        };
+        let at = verdicts(0.05);
+        assert_eq!(at[0].0, "practically equivalent");
+        assert_eq!(verdicts(0.05 + 1e-9), at);
+        assert_eq!(verdicts(0.05 - 1e-9), at);
     }
 }
