@@ -25,9 +25,12 @@
 //!   multiplied by the ratio, and failed when that passes the budget (`Data::budget`: the
 //!   spec's largest `max_evaluations`, or the most evaluations of any run), as a slower
 //!   algorithm given the same budget would. B's ERT is then at least `ratio` x A's (exactly,
-//!   without a budget). A12 between A's runs and their slow copy, then Noether's (1987) runs per
-//!   algorithm n for that A12 ([`lab_stats::mann_whitney_runs`], checked by simulating the test
-//!   in lab-stats' tests).
+//!   without a budget). The runs per algorithm n from the asymptotic power of the tie-corrected
+//!   U statistic between A's runs and their slow copy, ties kept (Zhao, Rahardja & Qu 2008;
+//!   [`lab_stats::mann_whitney_runs_ties`], checked by simulating the test in lab-stats'
+//!   tests), at the same Holm level as the success answer. Noether's (1987) formula from
+//!   their A12 alone ignores that the unsolved runs are all tied at +inf, which the test's tie
+//!   correction uses, and overstated the runs many times.
 //! * Runs per puzzle: ceil(n / P). The tests pool the runs of a scope as if they were drawn
 //!   from the scope's mixture of puzzles; the same number of runs on every puzzle is a
 //!   stratified sample of it, whose variance is no larger, so the answer errs on the safe side.
@@ -113,7 +116,7 @@ pub struct Needed {
 
 /// One algorithm's part in one scope: its success rate, the A12 of its runs against their
 /// slowed copy (None when it solved nothing), the puzzles it ran on, and its ERT.
-fn reference(data: &Data, a: usize, s: usize, e: &Effect) -> Result<Reference> {
+fn reference(data: &Data, a: usize, s: usize, e: &Effect, alpha: f64) -> Result<Reference> {
     let runs: Vec<&cd::Run> = data.runs_of(a, s).collect();
     let x = cd::success(runs.iter().copied());
     let rate = x.successes as f64 / x.runs.max(1) as f64;
@@ -125,6 +128,7 @@ fn reference(data: &Data, a: usize, s: usize, e: &Effect) -> Result<Reference> {
         rate,
         jeffreys,
         a12: None,
+        ert_runs: None,
         puzzles: puzzles.len(),
         ert: x.ert_evaluations,
     };
@@ -139,6 +143,7 @@ fn reference(data: &Data, a: usize, s: usize, e: &Effect) -> Result<Reference> {
             })
             .collect();
         r.a12 = Some(lab_stats::vargha_delaney_a12(&slow, &times)?);
+        r.ert_runs = lab_stats::mann_whitney_runs_ties(&times, &slow, alpha, e.power)?;
     }
     Ok(r)
 }
@@ -149,6 +154,8 @@ struct Reference {
     /// The Jeffreys point estimate of the success rate, from which the sizing starts.
     jeffreys: f64,
     a12: Option<f64>,
+    /// The tie-aware runs per algorithm to tell its runs from their slowed copy.
+    ert_runs: Option<u64>,
     puzzles: usize,
     ert: f64,
 }
@@ -183,7 +190,7 @@ pub fn compute(data: &Data, e: &Effect) -> Result<Vec<Needed>> {
     let mut out = Vec::new();
     for s in 0..=data.scopes.len() {
         let refs = (0..k)
-            .map(|a| reference(data, a, s, e))
+            .map(|a| reference(data, a, s, e, alpha))
             .collect::<Result<Vec<_>>>()?;
         let success = (refs.iter())
             .map(|r| success_runs(r.jeffreys, e, alpha))
@@ -196,10 +203,7 @@ pub fn compute(data: &Data, e: &Effect) -> Result<Vec<Needed>> {
                 let runs_success = success[a].max(success[b]);
                 let faster = if rb.ert < ra.ert { b } else { a };
                 let a12 = refs[faster].a12;
-                let runs_ert = match a12 {
-                    Some(x) => lab_stats::mann_whitney_runs(x, e.alpha, e.power)?,
-                    None => None,
-                };
+                let runs_ert = refs[faster].ert_runs;
                 let n_runs = data.runs_of(a, s).count() + data.runs_of(b, s).count();
                 out.push(Needed {
                     scope: s,
@@ -274,14 +278,13 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
 /// What the method is, in one paragraph (report.md and plan-runs).
 pub fn method(e: &Effect, data: &Data) -> String {
     format!(
-        "Runs per puzzle that give the pairwise tests {:.0} % power at a two-sided level of {:.3e} per test ({} divided by the file's {} pairwise tests: Holm's first step, so the power holds after Holm's adjustment) to detect a success difference of {:.0} points (Fisher's exact test, its exact power summed over the two binomials; from each algorithm's pilot rate, taken as the Jeffreys estimate (successes + 1/2) / (runs + 1) so that a pilot rate of 0 or 1 does not make the answer optimistic, towards 1/2; the larger of the two algorithms' answers) or an algorithm {} times slower than the pair's one with the lower ERT (Mann-Whitney U on the evaluations to solve, Noether 1987, at {}; the alternative is that algorithm's pilot runs with every run's evaluations multiplied by {}, failed past the budget of {} evaluations, so its ERT is at least that many times larger); runs per algorithm divided by the puzzles, rounded up. An empty cell: neither algorithm solved anything, so no ERT can be slowed.",
+        "Runs per puzzle that give the pairwise tests {:.0} % power at a two-sided level of {:.3e} per test ({} divided by the file's {} pairwise tests: Holm's first step, so the power holds after Holm's adjustment) to detect a success difference of {:.0} points (Fisher's exact test, its exact power summed over the two binomials; from each algorithm's pilot rate, taken as the Jeffreys estimate (successes + 1/2) / (runs + 1) so that a pilot rate of 0 or 1 does not make the answer optimistic, towards 1/2; the larger of the two algorithms' answers) or an algorithm {} times slower than the pair's one with the lower ERT (Mann-Whitney U on the evaluations to solve, tie-corrected, at the same level: the asymptotic power of the U statistic with its ties, Zhao, Rahardja & Qu 2008, as most runs that never solve are tied; the alternative is that algorithm's pilot runs with every run's evaluations multiplied by {}, failed past the budget of {} evaluations, so its ERT is at least that many times larger); runs per algorithm divided by the puzzles, rounded up. An empty cell: neither algorithm solved anything, so no ERT can be slowed.",
         100.0 * e.power,
         holm_level(data, e),
         e.alpha,
         (e.alpha / holm_level(data, e)).round(),
         100.0 * e.success_difference,
         e.ert_ratio,
-        e.alpha,
         e.ert_ratio,
         data.budget
     )
@@ -360,11 +363,28 @@ mod tests {
         assert!(want.div_ceil(2) > 194);
         // B never solves: A is the reference.
         assert_eq!(n[0].faster, 0);
-        let a12 = n[0].a12_slower;
-        let want = lab_stats::mann_whitney_runs(a12, 0.05, 0.8)
+        // ERT: A's runs (half of them unsolved, tied at +inf) against their 2x slower copy,
+        // ties kept; Noether's formula from their A12 alone asked for more.
+        let times: Vec<f64> = (0..2)
+            .flat_map(|_| {
+                (0..10).map(|i| {
+                    if i % 2 == 0 {
+                        100.0 + 10.0 * i as f64
+                    } else {
+                        f64::INFINITY
+                    }
+                })
+            })
+            .collect();
+        let slow: Vec<f64> = times.iter().map(|t| 2.0 * t).collect();
+        let want = lab_stats::mann_whitney_runs_ties(&times, &slow, 0.05, 0.8)
             .unwrap()
             .unwrap();
         assert_eq!(n[0].runs_ert, Some(want.div_ceil(2)));
+        let noether = lab_stats::mann_whitney_runs(n[0].a12_slower, 0.05, 0.8)
+            .unwrap()
+            .unwrap();
+        assert!(want < noether, "{want} {noether}");
         assert_eq!(n[0].pilot_runs, 10.0);
         let bad = Effect {
             ert_ratio: 1.0,
