@@ -10,6 +10,8 @@
 
 const REPS: usize = 400;
 const SAMPLES: usize = 5000;
+/// The probability at which a region decides, as the compare report's.
+const DECIDES: f64 = 0.95;
 
 struct SplitMix(u64);
 
@@ -33,7 +35,7 @@ impl SplitMix {
 }
 
 fn main() -> Result<(), lab_stats::StatsError> {
-    println!("puzzles,sd_over_rope,replications,posterior_samples,false_better,practically_equivalent,undecided");
+    println!("puzzles,sd_over_rope,replications,posterior_samples,decides_at,false_better,practically_equivalent,undecided");
     let mut rng = SplitMix(20_261_127);
     for puzzles in [9usize, 59] {
         for sd in [0.5, 1.0, 2.0, 4.0, 8.0] {
@@ -49,9 +51,9 @@ fn main() -> Result<(), lab_stats::StatsError> {
                     SAMPLES,
                     rep as u64 + 1,
                 )?;
-                if p.p_left >= 0.95 || p.p_right >= 0.95 {
+                if p.p_left >= DECIDES || p.p_right >= DECIDES {
                     better += 1;
-                } else if p.p_rope >= 0.95 {
+                } else if p.p_rope >= DECIDES {
                     equivalent += 1;
                 } else {
                     undecided += 1;
@@ -59,7 +61,7 @@ fn main() -> Result<(), lab_stats::StatsError> {
             }
             let rate = |k: usize| format!("{:.4}", k as f64 / REPS as f64);
             println!(
-                "{puzzles},{sd},{REPS},{SAMPLES},{},{},{}",
+                "{puzzles},{sd},{REPS},{SAMPLES},{DECIDES},{},{},{}",
                 rate(better),
                 rate(equivalent),
                 rate(undecided)
