@@ -85,7 +85,8 @@ pub use posthoc::{
     nemenyi_q_alpha, pairwise_wilcoxon_holm, PairwiseWilcoxon,
 };
 pub use power::{
-    cohens_h, mann_whitney_runs, normal_quantile, two_proportion_power, two_proportion_runs,
+    cohens_h, fisher_exact_power, fisher_exact_runs, mann_whitney_runs, mann_whitney_runs_ties,
+    normal_quantile, two_proportion_power, two_proportion_runs,
 };
 pub use sequential::{round_alphas, spent as alpha_spent, Spending};
 pub use signed_rank::{wilcoxon_signed_rank, WilcoxonSignedRankResult};

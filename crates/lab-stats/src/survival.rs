@@ -327,4 +327,18 @@ mod tests {
         assert!((km.survival[89] - 0.5).abs() < 1e-14);
         assert_eq!(km.median().median, Reached::At(90.0));
     }
+
+    #[test]
+    fn a_flat_stretch_at_one_half_gives_its_start() {
+        // 4 runs: solved at 1 and 2, one censored at 3, one solved at 4. S = 3/4, then 1/2
+        // from t = 2 (flat over the censoring at 3), then 0. The median is the smallest t with
+        // S(t) <= 1/2 in exact arithmetic: 2, the start of the stretch (R's survfit would
+        // take the midpoint of 2 and 4; lifelines can give 4 when its exp(sum(log)) rounds the
+        // 1/2 an ulp up).
+        let t = LifeTable::new(&[1.0, 2.0, 3.0, 4.0], &[true, true, false, true]).unwrap();
+        let km = kaplan_meier(&t, 0.95).unwrap();
+        assert_eq!(km.survival_at(2.0), 0.5);
+        assert_eq!(km.survival_at(3.5), 0.5);
+        assert_eq!(km.median().median, Reached::At(2.0));
+    }
 }

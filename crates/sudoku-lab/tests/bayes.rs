@@ -90,6 +90,12 @@ fn bayesian_tests_and_runs_needed_in_the_compare_report() {
             0.05
         };
         assert!((rope - want).abs() < 1e-4, "{r:?}");
+        // A pair with no puzzle that either solved has no test: empty cells, undecided.
+        if r[6].is_empty() {
+            assert_eq!(r[9], "undecided", "{r:?}");
+            assert_eq!(r[4], "0", "{r:?}");
+            continue;
+        }
         let p: f64 = (6..9).map(|i| r[i].parse::<f64>().unwrap()).sum();
         assert!((p - 1.0).abs() < 0.0015, "{r:?}");
     }
@@ -118,12 +124,24 @@ fn bayesian_tests_and_runs_needed_in_the_compare_report() {
         .arg(&csv));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("| sa | mk |") && out.contains("Noether"),
+        out.contains("| sa | mk |") && out.contains("Zhao, Rahardja & Qu"),
         "{out}"
     );
     let plan = csv_rows(&csv);
     assert_eq!(plan[0], needed[0]);
-    assert_eq!(plan[1], needed[3]);
+    // Both answers are sized at Holm's first-step level over the file's pairwise tests:
+    // the report has 3 (two sets and all), plan-runs 1 (all), --by-puzzle 5 (four puzzles
+    // and all). Every other column is the report's.
+    let same_but_level = |plan: &[String], report: &[String], tests: usize| {
+        for i in (0..plan.len()).filter(|&i| ![8, 12, 15].contains(&i)) {
+            assert_eq!(plan[i], report[i], "column {i}");
+        }
+        let level: f64 = plan[15].parse().unwrap();
+        assert!((level - 0.05 / tests as f64).abs() < 1e-6, "{plan:?}");
+        plan[8].parse::<u64>().unwrap()
+    };
+    let report_runs: u64 = needed[3][8].parse().unwrap();
+    assert!(same_but_level(&plan[1], &needed[3], 1) <= report_runs);
     // --by-puzzle: a row per puzzle and the pooled row, last, unchanged.
     let o = ok(bin()
         .arg("plan-runs")
@@ -134,7 +152,7 @@ fn bayesian_tests_and_runs_needed_in_the_compare_report() {
     assert!(out.contains("Each puzzle on its own"), "{out}");
     let by = csv_rows(&csv);
     assert_eq!(by.len() - 1, 5);
-    assert_eq!(by[5], needed[3]);
+    assert!(same_but_level(&by[5], &needed[3], 5) >= report_runs);
     assert_eq!(by[1][0], "mk_easy");
 }
 
@@ -190,7 +208,12 @@ fn bad_ropes_and_bad_plan_runs_options_are_one_line_errors() {
 /// random_state=1)` with rope ln 1.1 (ERT) or 0.05 (success). Both sides use 50 000 samples:
 /// the tolerance is 5 standard deviations of the difference of two such estimates,
 /// `sqrt(p (1 - p) 2 / 50000)` (p (1 - p) floored at 10^-4), plus the CSV's rounding to 3
-/// decimals.
+/// decimals. Only pairs with no puzzle that neither algorithm solved are listed: the report
+/// leaves such puzzles out of a pair's test, and the baycomp values were computed on every
+/// puzzle (ret-ga against cso, with 41 such puzzles, is checked for its counts only). The
+/// success test runs with its ROPE's edge half a grid step out (0.0625 with 20 runs per
+/// puzzle); the listed success pairs agree with baycomp at 0.05 within the tolerance, and a
+/// fresh baycomp run at 0.0625 would be the exact reference.
 #[test]
 fn committed_benchmark_matches_baycomp_on_its_own_scores() {
     let path =
@@ -203,7 +226,6 @@ fn committed_benchmark_matches_baycomp_on_its_own_scores() {
             "mk-ga",
             [0.11802, 0.0, 0.88198],
         ),
-        ("ert_evaluations", "ret-ga", "cso", [0.54878, 0.45122, 0.0]),
         (
             "ert_evaluations",
             "mk-ga",
@@ -216,7 +238,6 @@ fn committed_benchmark_matches_baycomp_on_its_own_scores() {
             "mk-ga",
             [0.0, 0.06774, 0.93226],
         ),
-        ("success_rate", "ret-ga", "cso", [0.15222, 0.84778, 0.0]),
         (
             "success_rate",
             "reseda-27",
@@ -237,5 +258,13 @@ fn committed_benchmark_matches_baycomp_on_its_own_scores() {
                 "{measure} {a} {b}: {row:?} vs {want:?}"
             );
         }
+    }
+    // ret-ga against cso: 41 of the 59 puzzles neither solved, left out of both tests.
+    for measure in ["ert_evaluations", "success_rate"] {
+        let row = rows[1..]
+            .iter()
+            .find(|r| r[0] == measure && r[1] == "all" && r[2] == "ret-ga" && r[3] == "cso")
+            .unwrap();
+        assert_eq!((row[4].as_str(), row[10].as_str()), ("18", "41"), "{row:?}");
     }
 }

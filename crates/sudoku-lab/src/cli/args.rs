@@ -205,9 +205,10 @@ pub enum Command {
     /// How many runs per puzzle a comparison needs, from a pilot's runs.csv, before a
     /// protocol is run: for every pair of algorithms over all the pilot's puzzles, the runs per
     /// puzzle that give the compare report's tests the asked power to detect a success
-    /// difference (Fisher's test, as the two-proportion test on the arcsine scale) and an
-    /// algorithm that many times slower than the pair's faster one (Mann-Whitney U, Noether
-    /// 1987). Prints the method and a Markdown table; --csv also writes it as CSV.
+    /// difference (Fisher's exact test, its exact power) and an algorithm that many times
+    /// slower than the pair's faster one (Mann-Whitney U with its ties), each at --alpha
+    /// divided by the number of pairwise tests (Holm's first step). Prints the method and a
+    /// Markdown table; --csv also writes it as CSV.
     // `--power -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
     PlanRuns(PlanRunsArgs),
@@ -343,7 +344,8 @@ pub struct PlanRunsArgs {
     /// The power asked for (above --alpha, below 1).
     #[arg(long, default_value_t = 0.8)]
     pub power: f64,
-    /// The two-sided level of the tests (between 0 and 0.5, exclusive).
+    /// The two-sided level of the family of pairwise tests, before Holm (between 0 and 0.5,
+    /// exclusive).
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
     /// The evaluation budget of the planned runs: a slowed run that passes it fails

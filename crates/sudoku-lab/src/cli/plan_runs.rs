@@ -48,7 +48,7 @@ pub fn plan_runs(a: &PlanRunsArgs) -> Result<ExitCode> {
             data.algorithms.len(),
             data.puzzles.len(),
             data.runs.len(),
-            runs_needed::method(&effect, data.budget)
+            runs_needed::method(&effect, &data)
         ))
     );
     let md = runs_needed::markdown(&data, &needed, &effect);

@@ -13,9 +13,23 @@
 //!   the scope's largest and smallest finite ERTs): then every Walsh average with a puzzle
 //!   that one algorithm never solves falls beyond the ROPE on that algorithm's losing side,
 //!   whatever larger value one took, and two such puzzles in opposite directions cancel to
-//!   their finite parts, so the result does not depend on the choice. A puzzle both never
-//!   solve is a zero difference (inside the ROPE: kept, as baycomp keeps zeros).
-//! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05).
+//!   their finite parts, so the result does not depend on the choice.
+//! * A puzzle that neither algorithm of the pair solved in any run says nothing about how the
+//!   two compare (a budget too small for both is not evidence that they are equivalent): it is
+//!   left out of that pair's test, on both measures, and counted apart (`unsolved_by_both` in
+//!   compare-bayes.csv). Kept, it would be a zero difference inside the ROPE and pull the
+//!   posterior towards "practically equivalent". A pair with no informative puzzle has no test
+//!   (empty probabilities) and the verdict "undecided".
+//! * Per-puzzle success rate (successes / runs), ROPE `rope_success` (default 0.05). The rates
+//!   lie on a grid (with 20 runs per puzzle, steps of 1/20), and so do the Walsh averages the
+//!   test compares with the ROPE (steps of 1/40): a ROPE on that grid, as 0.05 is, would put
+//!   whole classes of averages exactly on its edge, where the floating-point rounding of
+//!   `k / 20` decides, and a ROPE moved by 1e-9 would flip verdicts. The rule: a difference
+//!   is practically equivalent when `|d| <= rope` in exact arithmetic, and the test runs with
+//!   the edge moved half a grid step outwards, to `rope + 1 / (4 R)` (R: the least common
+//!   multiple of the runs per puzzle of the scope, every difference a multiple of 1 / R), so
+//!   that no achievable average lies near the edge ([`success_rope`]). Run counts whose least
+//!   common multiple exceeds 10^6 keep the stated ROPE.
 //! * Decisions as Benavoli et al.: a probability of at least 0.95 decides; below, undecided.
 //! * Seeds: each test's sampler is seeded from the spec's master seed and the test's place
 //!   (measure, scope, pair), so the output is the same for any thread count.
@@ -57,10 +71,12 @@ pub struct BayesPair {
     pub a: usize,
     pub b: usize,
     pub puzzles: usize,
+    /// Puzzles of the scope that neither algorithm solved: left out of the test.
+    pub unsolved_by_both: usize,
     /// The ROPE's half-width on the test's scale (ln ERT or success rate).
     pub rope: f64,
-    /// P(A better), P(equivalent), P(B better).
-    pub probs: [f64; 3],
+    /// P(A better), P(equivalent), P(B better); None without an informative puzzle.
+    pub probs: Option<[f64; 3]>,
     /// Posterior samples for the pooled scope's simplex plots (empty for the other scopes).
     pub samples: Vec<[f64; 3]>,
 }
@@ -77,25 +93,51 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
                 ropes.1
             };
             let scores = scores(data, s, measure, rope);
+            let test_rope = if measure == Measure::Success {
+                success_rope(rope, runs_lcm(data, s))
+            } else {
+                rope
+            };
             if scores.len() < 2 {
                 continue;
             }
+            let solved = success_blocks(data, s);
             for a in 0..k {
                 for b in a + 1..k {
-                    jobs.push((measure, s, a, b, rope, scores.clone()));
+                    // Only the puzzles that one of the two solved at least once.
+                    let informative: Vec<Vec<f64>> = (scores.iter().zip(&solved))
+                        .filter(|(_, r)| r[a] > 0.0 || r[b] > 0.0)
+                        .map(|(x, _)| x.clone())
+                        .collect();
+                    let left_out = scores.len() - informative.len();
+                    jobs.push((measure, s, a, b, [rope, test_rope], informative, left_out));
                 }
             }
         }
     }
     jobs.into_par_iter()
-        .map(|(measure, s, a, b, rope, scores)| {
+        .map(|(measure, s, a, b, [rope, test_rope], scores, left_out)| {
             let x: Vec<f64> = scores.iter().map(|r| r[a]).collect();
             let y: Vec<f64> = scores.iter().map(|r| r[b]).collect();
+            let mut pair = BayesPair {
+                measure,
+                scope: s,
+                a,
+                b,
+                puzzles: x.len(),
+                unsolved_by_both: left_out,
+                rope,
+                probs: None,
+                samples: Vec::new(),
+            };
+            if x.is_empty() {
+                return Ok(pair);
+            }
             let seed = seed_of(master_seed, [measure as u64, s as u64, a as u64, b as u64]);
             let p = lab_stats::bayesian_signed_rank(
                 &x,
                 &y,
-                rope,
+                test_rope,
                 lab_stats::BAYES_PRIOR,
                 lab_stats::BAYES_SAMPLES,
                 seed,
@@ -108,18 +150,48 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
             });
             // Release the rest: 50 000 samples of every test would stay allocated otherwise.
             samples.shrink_to_fit();
-            Ok(BayesPair {
-                measure,
-                scope: s,
-                a,
-                b,
-                puzzles: x.len(),
-                rope,
-                probs: [p.p_left, p.p_rope, p.p_right],
-                samples,
-            })
+            pair.probs = Some([p.p_left, p.p_rope, p.p_right]);
+            pair.samples = samples;
+            Ok(pair)
         })
         .collect()
+}
+
+/// The least common multiple of the runs per (puzzle, algorithm) of scope `s`, None above
+/// 10^6 (or without runs): every difference of two success rates is a multiple of its
+/// inverse.
+fn runs_lcm(data: &Data, s: usize) -> Option<u64> {
+    let pooled = s == data.scopes.len();
+    let mut counts: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
+    for r in data.runs.iter().filter(|r| pooled || r.scope == s) {
+        *counts.entry((r.puzzle, r.algorithm)).or_default() += 1;
+    }
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let mut l = 1u64;
+    for &n in counts.values() {
+        l = l / gcd(l, n) * n;
+        if l > 1_000_000 {
+            return None;
+        }
+    }
+    (!counts.is_empty()).then_some(l)
+}
+
+/// The ROPE the success test runs with: `rope` rounded to the grid of `1 / (2 R)` on which the
+/// Walsh averages lie (a value within 1e-6 of a grid point counts as on it), plus half a
+/// step, so that averages with `|d| <= rope` are inside and no average is near the edge.
+/// Without a grid (`None`), `rope` itself.
+pub fn success_rope(rope: f64, runs_lcm: Option<u64>) -> f64 {
+    let Some(r) = runs_lcm else {
+        return rope;
+    };
+    let step = 1.0 / (2.0 * r as f64);
+    ((rope / step + 1e-6).floor() + 0.5) * step
 }
 
 /// A test's seed: the master seed and its place, mixed by SplitMix64's finaliser.
@@ -174,9 +246,12 @@ fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// The decision of a test: the region with probability >= [`DECIDES`], else "undecided".
+/// The decision of a test: the region with probability >= [`DECIDES`], else "undecided" (and
+/// always without an informative puzzle).
 pub fn verdict(data: &Data, p: &BayesPair) -> String {
-    let [pa, pe, pb] = p.probs;
+    let Some([pa, pe, pb]) = p.probs else {
+        return "undecided".into();
+    };
     if pa >= DECIDES {
         format!("{} better", data.algorithms[p.a])
     } else if pb >= DECIDES {
@@ -186,6 +261,11 @@ pub fn verdict(data: &Data, p: &BayesPair) -> String {
     } else {
         "undecided".into()
     }
+}
+
+/// One of a test's probabilities to 3 decimals; empty without a test.
+fn prob(p: &BayesPair, i: usize) -> String {
+    p.probs.map_or(String::new(), |q| num(q[i], 3))
 }
 
 /// compare-bayes.csv: every test.
@@ -201,6 +281,7 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
         "p_equivalent",
         "p_b_better",
         "verdict",
+        "unsolved_by_both",
     ];
     let names = data.scope_names();
     let rows = tests
@@ -213,10 +294,11 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
                 data.algorithms[p.b].clone(),
                 p.puzzles.to_string(),
                 num(p.rope, 4),
-                num(p.probs[0], 3),
-                num(p.probs[1], 3),
-                num(p.probs[2], 3),
+                prob(p, 0),
+                prob(p, 1),
+                prob(p, 2),
                 verdict(data, p),
+                p.unsolved_by_both.to_string(),
             ]
         })
         .collect();
@@ -239,12 +321,14 @@ pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<(
         let panels: Vec<lab_charts::SimplexPanel> = tests
             .iter()
             .filter(|p| p.measure == measure && p.scope == data.scopes.len())
-            .map(|p| lab_charts::SimplexPanel {
-                title: format!("{} vs {}", data.algorithms[p.a], data.algorithms[p.b]),
-                left: data.algorithms[p.a].clone(),
-                right: data.algorithms[p.b].clone(),
-                probs: p.probs,
-                samples: p.samples.clone(),
+            .filter_map(|p| {
+                Some(lab_charts::SimplexPanel {
+                    title: format!("{} vs {}", data.algorithms[p.a], data.algorithms[p.b]),
+                    left: data.algorithms[p.a].clone(),
+                    right: data.algorithms[p.b].clone(),
+                    probs: p.probs?,
+                    samples: p.samples.clone(),
+                })
             })
             .collect();
         if panels.is_empty() {
@@ -275,7 +359,7 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
         return String::new();
     }
     let mut md = format!(
-        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict |\n|---|---|---|---|---|---|---|\n",
+        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice. A puzzle neither algorithm of a pair solved is left out of that pair's test (it says nothing about how the two compare) and counted in the last column; a pair with no other puzzle is undecided.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict | Puzzles neither solved |\n|---|---|---|---|---|---|---|---|\n",
         lab_stats::BAYES_SAMPLES,
         ropes.0.exp(),
         ropes.1
@@ -283,7 +367,7 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
     for p in tests.iter().filter(|p| p.scope == pooled) {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             if p.measure == Measure::Ert {
                 "ERT"
             } else {
@@ -291,10 +375,11 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
             },
             data.algorithms[p.a],
             data.algorithms[p.b],
-            p.probs[0],
-            p.probs[1],
-            p.probs[2],
-            verdict(data, p)
+            prob(p, 0),
+            prob(p, 1),
+            prob(p, 2),
+            verdict(data, p),
+            p.unsolved_by_both
         );
     }
     md.push_str("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT](compare-bayes-ert.png)\n\n![Bayesian success](compare-bayes-success.png)\n");
@@ -371,5 +456,102 @@ mod tests {
         // Success rates: per puzzle, in puzzle order.
         let r = scores(&data, 0, Measure::Success, 0.05);
         assert_eq!(r[1], vec![1.0, 0.0]);
+    }
+
+    /// Puzzles neither algorithm of a pair solved are no evidence of equivalence: they are
+    /// left out of the pair's test and counted apart; with none left the verdict is undecided.
+    #[test]
+    fn puzzles_neither_solved_are_left_out_of_the_test() {
+        // a and b never solve any of 10 puzzles; c solves every run; on two more puzzles a
+        // solves a bit faster than b (ERT within the ROPE, same success rate).
+        let mut runs = Vec::new();
+        for p in 0..10 {
+            for i in 0..4 {
+                runs.push(run(0, p, false, 10_000));
+                runs.push(run(1, p, false, 10_000));
+                runs.push(run(2, p, true, 500 + i));
+            }
+        }
+        for p in 10..12 {
+            for i in 0..4 {
+                runs.push(run(0, p, true, 1000 + i));
+                runs.push(run(1, p, true, 1010 + i));
+                runs.push(run(2, p, true, 500 + i));
+            }
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into(), "c".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        let tests = compute(&data, (1.1f64.ln(), 0.05), 7).unwrap();
+        let t = table(&data, &tests);
+        let col = |name: &str| t.header.iter().position(|h| h == name).unwrap();
+        for measure in ["ert_evaluations", "success_rate"] {
+            let ab = (t.rows.iter())
+                .find(|r| r[0] == measure && r[2] == "a" && r[3] == "b")
+                .unwrap();
+            // Two informative puzzles only: the ten unsolved ones would have made it
+            // "practically equivalent" from zero differences.
+            assert_eq!(ab[col("puzzles")], "2", "{ab:?}");
+            assert_eq!(ab[col("unsolved_by_both")], "10", "{ab:?}");
+            let ac = (t.rows.iter())
+                .find(|r| r[0] == measure && r[2] == "a" && r[3] == "c")
+                .unwrap();
+            assert_eq!(ac[col("puzzles")], "12", "{ac:?}");
+            assert_eq!(ac[col("unsolved_by_both")], "0", "{ac:?}");
+            assert_eq!(ac[col("verdict")], "c better", "{ac:?}");
+        }
+        // Only the puzzles neither solves: no test, undecided.
+        let only: Data = Data {
+            runs: (data.runs.iter())
+                .filter(|r| r.puzzle < 10)
+                .cloned()
+                .collect(),
+            ..data.clone()
+        };
+        for p in compute(&only, (1.1f64.ln(), 0.05), 7).unwrap() {
+            if (p.a, p.b) == (0, 1) {
+                assert_eq!(p.probs, None);
+                assert_eq!((p.puzzles, p.unsolved_by_both), (0, 10));
+                assert_eq!(verdict(&only, &p), "undecided");
+            }
+        }
+    }
+
+    /// A success ROPE on the grid of the rates (0.05 with 20 runs per puzzle) moved by 1e-9
+    /// either way changes no probability: the edge is half a grid step from every Walsh
+    /// average. B solves one run more than A on every puzzle (differences of exactly 0.05):
+    /// with the ROPE applied as stated, 0.05 + 1e-9 made them "practically equivalent" and
+    /// 0.05 - 1e-9 "b better".
+    #[test]
+    fn a_success_rope_on_the_grid_is_stable_under_a_tiny_shift() {
+        let mut runs = Vec::new();
+        for p in 0..9 {
+            for i in 0..20 {
+                runs.push(run(0, p, i < 10 + p % 3, 1000));
+                runs.push(run(1, p, i < 11 + p % 3, 1000));
+            }
+        }
+        let data = Data {
+            algorithms: vec!["a".into(), "b".into()],
+            runs,
+            budget: 10_000,
+            ..Data::default()
+        };
+        assert_eq!(runs_lcm(&data, 0), Some(20));
+        assert_eq!(success_rope(0.05, Some(20)), 0.0625);
+        let verdicts = |rope: f64| {
+            let tests = compute(&data, (1.1f64.ln(), rope), 3).unwrap();
+            (tests.iter())
+                .filter(|p| p.measure == Measure::Success)
+                .map(|p| (verdict(&data, p), p.probs))
+                .collect::<Vec<_>>()
+        };
+        let at = verdicts(0.05);
+        assert_eq!(at[0].0, "practically equivalent");
+        assert_eq!(verdicts(0.05 + 1e-9), at);
+        assert_eq!(verdicts(0.05 - 1e-9), at);
     }
 }
