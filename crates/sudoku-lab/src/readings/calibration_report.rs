@@ -57,9 +57,9 @@ fn chart(scenarios: &[Scenario], rates: &[Rates]) -> LineChart {
     let flat = vec![(0.0, alpha), ((names.len().max(2) - 1) as f64, alpha)];
     series.push(Series::new(format!("alpha = {alpha}"), flat, Marker::None).dashed());
     LineChart {
-        title: "False elimination of a reading that follows the paper's distribution".into(),
+        title: "True reading eliminated (95 % Clopper-Pearson intervals)".into(),
         x_label: "scenario".into(),
-        y_label: "share of replicates eliminated (95 % Clopper-Pearson)".into(),
+        y_label: "share of replicates".into(),
         x: XAxis::Categories(names),
         y_min: Some(0.0),
         y_max: None,
