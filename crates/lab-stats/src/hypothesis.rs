@@ -218,26 +218,7 @@ pub fn welch_t_test(
     sd2: f64,
     n2: u64,
 ) -> Result<WelchResult, StatsError> {
-    for (sample, n) in [("group 1", n1), ("group 2", n2)] {
-        if n < 2 {
-            return Err(StatsError::TooFewObservations { sample, n, min: 2 });
-        }
-    }
-    for (what, value) in [("mean1", mean1), ("mean2", mean2)] {
-        if !value.is_finite() {
-            return Err(StatsError::InvalidValue { what, value });
-        }
-    }
-    for (what, value) in [("sd1", sd1), ("sd2", sd2)] {
-        if !value.is_finite() || value < 0.0 {
-            return Err(StatsError::InvalidValue { what, value });
-        }
-    }
-    if sd1 == 0.0 && sd2 == 0.0 {
-        return Err(StatsError::ZeroVariance(
-            "both standard deviations are zero",
-        ));
-    }
+    check_two_samples(mean1, sd1, n1, mean2, sd2, n2)?;
     let (n1f, n2f) = (n1 as f64, n2 as f64);
     let v1 = sd1 * sd1 / n1f;
     let v2 = sd2 * sd2 / n2f;
@@ -365,4 +346,38 @@ pub fn mann_whitney_u(x: &[f64], y: &[f64]) -> Result<MannWhitneyResult, StatsEr
     let z = (centred - correction) / var.sqrt();
     let p_value = erfc(z.abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0);
     Ok(MannWhitneyResult { u, z, p_value })
+}
+
+/// The summaries of two samples a two-sample test of means can use: at least 2 observations
+/// a side, finite means, finite non-negative SDs not both zero (the errors of
+/// [`welch_t_test`]).
+pub(crate) fn check_two_samples(
+    mean1: f64,
+    sd1: f64,
+    n1: u64,
+    mean2: f64,
+    sd2: f64,
+    n2: u64,
+) -> Result<(), StatsError> {
+    for (sample, n) in [("group 1", n1), ("group 2", n2)] {
+        if n < 2 {
+            return Err(StatsError::TooFewObservations { sample, n, min: 2 });
+        }
+    }
+    for (what, value) in [("mean1", mean1), ("mean2", mean2)] {
+        if !value.is_finite() {
+            return Err(StatsError::InvalidValue { what, value });
+        }
+    }
+    for (what, value) in [("sd1", sd1), ("sd2", sd2)] {
+        if !value.is_finite() || value < 0.0 {
+            return Err(StatsError::InvalidValue { what, value });
+        }
+    }
+    if sd1 == 0.0 && sd2 == 0.0 {
+        return Err(StatsError::ZeroVariance(
+            "both standard deviations are zero",
+        ));
+    }
+    Ok(())
 }

