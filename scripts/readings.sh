@@ -18,8 +18,9 @@
 # stopped, and a finished one rewrites its outputs from its runs.csv without running anything.
 # The folders of several races get summary.csv/summary.md (`sudoku-lab readings-summary`).
 # --procedure P re-races each named race under the statistical procedure P (docs/readings.md):
-# a folder made under another procedure starts over (--fresh), one already made under P
-# resumes. Without it, each folder keeps its own procedure (v1 for the races committed
+# a folder made under another procedure is raced again from the runs it holds (the runs are
+# the same under every procedure; only those P asks for beyond them are made), one already
+# made under P resumes. Without it, each folder keeps its own procedure (v1 for the races committed
 # before v2) and a new folder gets v2. E.g. `scripts/readings.sh --procedure v2 ret-ga`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,18 +47,9 @@ race() {
     "$bin" readings "$@" "${threads[@]}" --resume
     return
   fi
-  # The folder (after --out): resume it only when it was made under this procedure (v1 is
-  # a settings.json without "procedure").
-  local out="" prev=""
-  for a in "$@"; do [ "$prev" = --out ] && out=$a; prev=$a; done
-  local mode=--fresh
-  if [ -n "$out" ] && [ -f "$out/settings.json" ]; then
-    if grep -q "\"procedure\": \"$procedure\"" "$out/settings.json" ||
-       { [ "$procedure" = v1 ] && ! grep -q '"procedure"' "$out/settings.json"; }; then
-      mode=--resume
-    fi
-  fi
-  "$bin" readings "$@" "${threads[@]}" --procedure "$procedure" "$mode"
+  # Under another procedure a folder keeps its runs (a run does not depend on the procedure
+  # that asked for it) and makes only those the procedure asks for beyond them.
+  "$bin" readings "$@" "${threads[@]}" --procedure "$procedure" --resume
 }
 
 for name in "${names[@]}"; do

@@ -592,6 +592,39 @@ fn the_procedure_is_versioned() {
     assert!(stderr(&o).contains("settings.json"), "{}", stderr(&o));
 }
 
+/// A folder raced under v1 is raced again under v2 from the runs it holds (`--resume
+/// --procedure v2`): it keeps every run and ends with the fates, eliminations and survivors
+/// of a fresh v2 race; a change of any other setting is still refused.
+#[test]
+fn a_race_changes_procedure_keeping_its_runs() {
+    let dir = fixture();
+    race(&dir, "fresh", &["--procedure", "v2"]);
+    race(&dir, "moved", &["--procedure", "v1"]);
+    let before = read(&dir, "moved", "runs.csv");
+    let o = race(&dir, "moved", &["--procedure", "v2", "--resume"]);
+    assert!(
+        stderr(&o).contains("continues under the procedure"),
+        "{}",
+        stderr(&o)
+    );
+    let after = read(&dir, "moved", "runs.csv");
+    for line in before.lines() {
+        assert!(after.lines().any(|l| l == line), "run lost: {line}");
+    }
+    for f in ["race.csv", "readings.csv", "settings.json", "command.json"] {
+        assert_eq!(read(&dir, "moved", f), read(&dir, "fresh", f), "{f}");
+    }
+    let mut cmd = bin();
+    cmd.arg("readings")
+        .arg(dir.join("spec.toml"))
+        .args(["--algorithm", "ret", "--rounds", "4,8", "--alpha", "0.1"])
+        .args(["--procedure", "v1", "--resume", "--out"])
+        .arg(dir.join("moved"));
+    let o = run(&mut cmd);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+}
+
 /// The same on rows that print only a count and a mean (RESEDA's), where full-budget runs are
 /// curtailed too (their tests are proportions): the same fates as every run.
 #[test]

@@ -465,10 +465,29 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
         }
         let old = crate::spec::read_regular(&meta).unwrap_or_default();
         if old != settings {
-            bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
+            if !(a.procedure.is_some() && same_but_procedure(&old, settings)) {
+                bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
+            }
+            eprintln!(
+                "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
+                meta.display()
+            );
         }
     }
     crate::protocol::lock::remove_stale_temps(out);
     crate::protocol::io::write_atomic(&meta, settings.as_bytes())?;
     Ok(lock)
+}
+
+/// Two settings.json texts that differ at most in the race's procedure: the runs of one are
+/// the runs of the other (a run's seed and budget do not depend on the procedure), so a
+/// folder raced under one procedure may be raced again under another from the runs it holds
+/// (`--resume --procedure P`), making only the runs the new procedure asks for beyond them.
+fn same_but_procedure(old: &str, new: &str) -> bool {
+    let strip = |text: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+        v.as_object_mut()?.remove("procedure");
+        Some(v)
+    };
+    matches!((strip(old), strip(new)), (Some(a), Some(b)) if a == b)
 }
