@@ -362,7 +362,10 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     if !(a.mean_cap == 0.0 || (a.mean_cap >= 2.0 && a.mean_cap <= 1e6)) {
         bail!("--mean-cap {} must be 0 (no mean caps) or between 2 and 10^6 (the Markov bound of a cap k x mean is 1 - 1/k of the successes)", a.mean_cap);
     }
-    for (flag, m) in [("--margin-success", a.margin_success), ("--margin-mean", a.margin_mean)] {
+    for (flag, m) in [
+        ("--margin-success", a.margin_success),
+        ("--margin-mean", a.margin_mean),
+    ] {
         if !(m > 0.0 && m < 1.0) {
             bail!("{flag} {m} must be between 0 and 1 (a share)");
         }
