@@ -612,19 +612,30 @@ fn the_procedure_is_versioned() {
 fn survivors_get_verdicts_and_margins_are_settings_only_when_set() {
     let dir = fixture();
     race(&dir, "plain", &[]);
-    let survivors = read(&dir, "plain", "readings.csv").matches(",survived,").count();
+    let survivors = read(&dir, "plain", "readings.csv")
+        .matches(",survived,")
+        .count();
     let verdicts = read(&dir, "plain", "verdicts.csv");
     assert!(verdicts.starts_with("reading,verdict,cells,"), "{verdicts}");
     assert_eq!(verdicts.lines().count(), survivors + 1, "{verdicts}");
     let kinds = ["within margins", "contradicted", "undecided"];
     for line in verdicts.lines().skip(1) {
-        assert!(kinds.iter().any(|k| line.split(',').nth(1) == Some(*k)), "{line}");
+        assert!(
+            kinds.iter().any(|k| line.split(',').nth(1) == Some(*k)),
+            "{line}"
+        );
     }
     let power = read(&dir, "plain", "power.csv");
-    assert!(power.starts_with("reading,cell,kind,published,ours,n,p,level,"), "{power}");
+    assert!(
+        power.starts_with("reading,cell,kind,published,ours,n,p,level,"),
+        "{power}"
+    );
     let report = read(&dir, "plain", "report.md");
     if survivors > 0 {
-        assert!(report.contains("## Survivors: power and verdicts"), "{report}");
+        assert!(
+            report.contains("## Survivors: power and verdicts"),
+            "{report}"
+        );
         assert!(power.lines().count() > survivors);
     }
     for f in ["settings.json", "command.json"] {

@@ -269,7 +269,18 @@ fn cell(test: Test, q: Quantity, level: f64, race: &Race, margins: Margins) -> C
     let bound = matches!(q, Quantity::Rate { bound: true, .. });
     let undecided = |within: Option<bool>| !differs && within != Some(true);
     let part = match q {
-        Quantity::Rate { .. } => rate_cell(&q, level, race.alpha, margins.success, &undecided),
+        Quantity::Rate {
+            x,
+            n,
+            paper,
+            paper_n,
+            bound,
+        } => rate_cell(
+            (x, n, paper, paper_n, bound),
+            (level, race.alpha),
+            margins.success,
+            &undecided,
+        ),
         Quantity::Mean {
             ours,
             paper,
@@ -308,22 +319,11 @@ fn cell(test: Test, q: Quantity, level: f64, race: &Race, margins: Margins) -> C
 /// A proportion cell: Fisher's detectable rates, the Clopper-Pearson interval, the exact
 /// TOST and the runs it needs.
 fn rate_cell(
-    q: &Quantity,
-    level: f64,
-    alpha: f64,
+    (x, n, paper, paper_n, bound): (u64, u64, u64, u64, bool),
+    (level, alpha): (f64, f64),
     margin: f64,
     undecided: &dyn Fn(Option<bool>) -> bool,
 ) -> Partial {
-    let Quantity::Rate {
-        x,
-        n,
-        paper,
-        paper_n,
-        bound,
-    } = *q
-    else {
-        unreachable!("a rate cell")
-    };
     let sides = if bound { Sides::Less } else { Sides::Two };
     let d = fisher_detectable(n, paper, paper_n, level, POWER, sides).ok();
     let p0 = paper as f64 / paper_n as f64;
@@ -654,9 +654,10 @@ fn reading_table(v: &Reading, id: &str) -> String {
             Quantity::Mean { ours: o, .. } => (
                 format!("{published:.1}"),
                 format!("{ours:.1} (n = {})", o.2),
-                c.detectable.1.map_or("-".into(), |d| {
-                    format!("{:.0} % off", 100.0 * (d / published - 1.0))
-                }),
+                match c.detectable.1.filter(|_| published > 0.0) {
+                    Some(d) => format!("{:.0} % off", 100.0 * (d / published - 1.0)),
+                    None => "-".into(),
+                },
                 c.interval
                     .map_or("-".into(), |i| format!("{:.1} to {:.1}", i.0, i.1)),
             ),
@@ -848,5 +849,43 @@ mod tests {
                 "rate {rate}, mean {mean}: {share} > {bound}"
             );
         }
+    }
+
+    /// verdicts.csv is read as hostile: counted when well formed, absent gives None, and a
+    /// wrong header, an unknown verdict, a short row or a symlink is refused naming the file
+    /// (and the line).
+    #[test]
+    fn verdict_files_are_counted_or_refused() {
+        let dir = std::env::temp_dir().join(format!("verdicts-counts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("verdicts.csv");
+        assert_eq!(counts(&dir).unwrap(), None);
+        let good = format!(
+            "{VERDICTS_HEADER}\nr1,undecided,2,1,0,1,40,\nr2,contradicted,2,1,1,0,,\"a/count\"\nr3,within margins,2,2,0,0,,\n"
+        );
+        std::fs::write(&path, good).unwrap();
+        assert_eq!(counts(&dir).unwrap(), Some([1, 1, 1]));
+        for (text, want) in [
+            ("reading,verdict\n".to_string(), ":1: not the header"),
+            (
+                format!("{VERDICTS_HEADER}\nr1,rm -rf,2,1,0,1,,\n"),
+                ":2: verdict 'rm -rf'",
+            ),
+            (
+                format!("{VERDICTS_HEADER}\nr1,undecided\n"),
+                ":2: not a row",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let e = counts(&dir).unwrap_err().to_string();
+            assert!(e.contains("verdicts.csv") && e.contains(want), "{e}");
+        }
+        std::fs::remove_file(&path).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc/passwd", &path).unwrap();
+            assert!(counts(&dir).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
