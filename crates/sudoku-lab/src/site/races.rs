@@ -482,6 +482,13 @@ fn files(dir: &Path, files_url: &str) -> String {
     s + "</ul>\n"
 }
 
+/// A race's survivors by verdict, "within / contradicted / undecided"; "-" for a race
+/// written before verdicts.
+fn verdict_counts(r: &Races) -> String {
+    r.verdicts
+        .map_or("-".to_string(), |[w, c, u]| format!("{w} / {c} / {u}"))
+}
+
 #[cfg(test)]
 mod tests {
     /// The README's block of the reading searches (when it has the markers) is the committed
@@ -501,11 +508,4 @@ mod tests {
             super::END
         );
     }
-}
-
-/// A race's survivors by verdict, "within / contradicted / undecided"; "-" for a race
-/// written before verdicts.
-fn verdict_counts(r: &Races) -> String {
-    r.verdicts
-        .map_or("-".to_string(), |[w, c, u]| format!("{w} / {c} / {u}"))
 }
