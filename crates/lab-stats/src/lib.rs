@@ -30,6 +30,10 @@
 //! * [`two_proportion_runs`], [`two_proportion_power`], [`mann_whitney_runs`]
 //!   — power and sample sizes of the two-proportion test (Cohen's h, as
 //!   `statsmodels`) and of the Mann–Whitney U test (Noether 1987);
+//! * [`fisher_detectable`], [`mean_detectable`] — the smallest departure from a published
+//!   value that Fisher's test or a mean test detects with a stated power;
+//! * [`rate_equivalence`], [`mean_equivalence`], [`clopper_pearson`] — equivalence to a
+//!   published value within a margin (two one-sided tests) and the runs it needs;
 //! * [`ecdf`] — the empirical CDF of run lengths, unsolved runs (`+∞`)
 //!   counting in the denominator only;
 //! * [`kaplan_meier`], [`logrank_test`], [`LifeTable`] — censored run times
@@ -45,8 +49,10 @@
 mod bayes;
 mod bootstrap_bands;
 mod descriptive;
+mod detectable;
 mod ecdf;
 mod effect_size;
+mod equivalence;
 mod error;
 mod friedman;
 mod holm;
@@ -69,8 +75,13 @@ pub use descriptive::{
     bootstrap_mean_interval, ert, summarize, wilson_interval, Summary, BOOTSTRAP_MIN_N,
     BOOTSTRAP_RESAMPLES,
 };
+pub use detectable::{fisher_detectable, mean_detectable, Detectable, MeanTest, Sides};
 pub use ecdf::ecdf;
 pub use effect_size::{vargha_delaney_a12, A12Magnitude};
+pub use equivalence::{
+    clopper_pearson, mean_equivalence, mean_equivalence_runs, rate_equivalence,
+    rate_equivalence_power, rate_equivalence_runs, Equivalence,
+};
 pub use error::StatsError;
 pub use friedman::{friedman_test, iman_davenport, FriedmanResult, ImanDavenportResult};
 pub use holm::holm_adjust;

@@ -201,6 +201,18 @@ fn bad_requests_are_one_line_errors() {
             vec!["--algorithm", "ret", "--procedure", "v3"],
             "--procedure",
         ),
+        (
+            vec!["--algorithm", "ret", "--margin-success", "0"],
+            "--margin-success",
+        ),
+        (
+            vec!["--algorithm", "ret", "--margin-mean", "1.5"],
+            "--margin-mean",
+        ),
+        (
+            vec!["--algorithm", "ret", "--margin-mean", "NaN"],
+            "--margin-mean",
+        ),
     ] {
         let mut cmd = bin();
         cmd.arg("readings")
@@ -625,6 +637,60 @@ fn a_race_changes_procedure_keeping_its_runs() {
     assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
 }
 
+/// The survivors' verdicts: power.csv and verdicts.csv hold one row per survivor (and cell),
+/// the report a section on them; the margins are recorded in settings.json and command.json
+/// only when not the defaults (a race made before them resumes with its settings), and a
+/// resumed race keeps the margins it was made with (others are refused as other settings).
+#[test]
+fn survivors_get_verdicts_and_margins_are_settings_only_when_set() {
+    let dir = fixture();
+    race(&dir, "plain", &[]);
+    let survivors = read(&dir, "plain", "readings.csv")
+        .matches(",survived,")
+        .count();
+    let verdicts = read(&dir, "plain", "verdicts.csv");
+    assert!(verdicts.starts_with("reading,verdict,cells,"), "{verdicts}");
+    assert_eq!(verdicts.lines().count(), survivors + 1, "{verdicts}");
+    let kinds = ["within margins", "contradicted", "undecided"];
+    for line in verdicts.lines().skip(1) {
+        assert!(
+            kinds.iter().any(|k| line.split(',').nth(1) == Some(*k)),
+            "{line}"
+        );
+    }
+    let power = read(&dir, "plain", "power.csv");
+    assert!(
+        power.starts_with("reading,cell,kind,published,ours,n,p,level,"),
+        "{power}"
+    );
+    let report = read(&dir, "plain", "report.md");
+    if survivors > 0 {
+        assert!(
+            report.contains("## Survivors: power and verdicts"),
+            "{report}"
+        );
+        assert!(power.lines().count() > survivors);
+    }
+    for f in ["settings.json", "command.json"] {
+        assert!(!read(&dir, "plain", f).contains("margin"), "{f}");
+    }
+    let set = ["--margin-success", "0.2", "--margin-mean", "0.5"];
+    race(&dir, "set", &set);
+    assert!(read(&dir, "set", "settings.json").contains("\"margins\""));
+    assert!(read(&dir, "set", "command.json").contains("\"--margin-success\",\"0.2\""));
+    if survivors > 0 {
+        assert!(read(&dir, "set", "report.md").contains("20 points of success rate, 50 %"));
+    }
+    race(&dir, "set", &[&set[..], &["--resume"]].concat());
+    let mut cmd = bin();
+    cmd.arg("readings")
+        .arg(dir.join("spec.toml"))
+        .args(["--algorithm", "ret", "--rounds", "4,8", "--resume", "--out"])
+        .arg(dir.join("set"));
+    let o = run(&mut cmd);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// The same on rows that print only a count and a mean (RESEDA's), where full-budget runs are
 /// curtailed too (their tests are proportions): the same fates as every run.
 #[test]
@@ -767,6 +833,8 @@ fn committed_races_are_current() {
             "published.csv",
             "runs.csv",
             "spec-curve.svg",
+            "power.csv",
+            "verdicts.csv",
         ] {
             let want = std::fs::read_to_string(race.join(f)).unwrap();
             let got = std::fs::read_to_string(copy.join(f)).unwrap();

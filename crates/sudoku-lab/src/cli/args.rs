@@ -395,6 +395,14 @@ pub struct ReadingsArgs {
     /// Family-wise error rate of a reading's elimination over the whole race.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// A survivor's success rate is within margins when it lies within this difference of the
+    /// published rate (0.10: ten points), by two one-sided tests at --alpha.
+    #[arg(long, default_value_t = 0.10)]
+    pub margin_success: f64,
+    /// A survivor's mean is within margins when it lies within this share of the published
+    /// mean (0.25: a quarter), by two one-sided tests at --alpha.
+    #[arg(long, default_value_t = 0.25)]
+    pub margin_mean: f64,
     /// The statistical procedure: v2 (alpha spent over rounds, the guarded mean test; the
     /// default of a new race) or v1 (Bonferroni over every look, Welch). Default: a resumed
     /// folder's own (v1 where its settings.json names none), else v2.

@@ -7,6 +7,7 @@ use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
 use crate::readings::race::{rounds, Race};
 use crate::readings::store::Store;
+use crate::readings::verdicts::{self, Margins};
 use crate::readings::{default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
@@ -79,6 +80,10 @@ fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
         alpha: a.alpha,
         // Settled once the folder is known (a resumed race keeps its own).
         procedure: Procedure::V2,
+        margins: Margins {
+            success: a.margin_success,
+            mean: a.margin_mean,
+        },
     })?;
     check_memory(&setup, threads(a.threads)?)?;
     let hidden = a
@@ -193,6 +198,13 @@ fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     arg("--cap", a.cap.to_string());
     arg("--mean-cap", a.mean_cap.to_string());
     arg("--alpha", a.alpha.to_string());
+    // Only when not the defaults, so the command of a race made before them is unchanged.
+    if a.margin_success != Margins::DEFAULT.success {
+        arg("--margin-success", a.margin_success.to_string());
+    }
+    if a.margin_mean != Margins::DEFAULT.mean {
+        arg("--margin-mean", a.margin_mean.to_string());
+    }
     // v1 is what a folder without the flag replays as (races made before the versions).
     if procedure != Procedure::V1 {
         arg("--procedure", procedure.name().to_string());
@@ -295,6 +307,10 @@ fn run_race(
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
     let cost = outputs::cost(setup, &targets, &store, &fates);
+    let verdicts = verdicts::judge(&race, &store, &fates, setup.request.margins);
+    let id = |r: usize| setup.space.id(r);
+    verdicts::write_power(&out.join("power.csv"), &verdicts, &id)?;
+    verdicts::write_verdicts(&out.join("verdicts.csv"), &verdicts, &id)?;
     let findings = Findings {
         setup,
         race: &race,
@@ -302,6 +318,7 @@ fn run_race(
         cost,
         hidden,
         source,
+        verdicts,
     };
     outputs::write_report(&out.join("report.md"), &findings)?;
     outputs::write_race(&out.join("race.csv"), &findings)?;
@@ -344,6 +361,14 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     }
     if !(a.mean_cap == 0.0 || (a.mean_cap >= 2.0 && a.mean_cap <= 1e6)) {
         bail!("--mean-cap {} must be 0 (no mean caps) or between 2 and 10^6 (the Markov bound of a cap k x mean is 1 - 1/k of the successes)", a.mean_cap);
+    }
+    for (flag, m) in [
+        ("--margin-success", a.margin_success),
+        ("--margin-mean", a.margin_mean),
+    ] {
+        if !(m > 0.0 && m < 1.0) {
+            bail!("{flag} {m} must be between 0 and 1 (a share)");
+        }
     }
     if a.max_runs == Some(0) {
         bail!("--max-runs must be at least 1");
@@ -400,6 +425,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     // So does sharing runs between readings that make the same runs.
     if a.no_shared_runs {
         value["shared_runs"] = serde_json::json!(false);
+    }
+    // The verdicts' margins, only when not the defaults (races made before them resume).
+    if !setup.request.margins.is_default() {
+        value["margins"] = serde_json::json!([a.margin_success, a.margin_mean]);
     }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -10,6 +10,7 @@
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
 //! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
 //! - [`summary`] - the races of a folder in one table (`readings-summary`);
+//! - [`verdicts`] - what survival is worth: detectable departures and verdicts per survivor;
 //! - [`md`] - input-derived text as it goes into their Markdown, escaped.
 //!
 //! It sits above the reports (it reads published tables with their parser) and below the
@@ -26,6 +27,7 @@ pub mod space;
 pub mod store;
 pub mod summary;
 pub mod synthetic;
+pub mod verdicts;
 
 use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
@@ -65,6 +67,8 @@ pub struct Request {
     pub alpha: f64,
     /// The statistical procedure ([`procedure`]).
     pub procedure: procedure::Procedure,
+    /// The margins of the survivors' verdicts ([`verdicts`]).
+    pub margins: verdicts::Margins,
 }
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master

@@ -326,6 +326,8 @@ pub struct Findings<'a> {
     pub hidden: Option<(usize, u64)>,
     /// Where the published rows came from, in words.
     pub source: String,
+    /// The survivors' verdicts ([`super::verdicts`]).
+    pub verdicts: Vec<super::verdicts::Reading>,
 }
 
 /// report.md: what was raced, which readings survive, the cost, the statistics.
@@ -380,6 +382,9 @@ fn report_text(f: &Findings) -> String {
         ),
     };
     s += &survivors_table(f, &survivors);
+    let id = |r: usize| space.id(r);
+    let margins = setup.request.margins;
+    s += &super::verdicts::section(&f.verdicts, &fit_order(f.fates), &id, margins, f.race);
     s += &eliminations_text(f);
     s += &cost_text(&f.cost);
     s += &statistics_text(f);

@@ -134,7 +134,7 @@ impl Race<'_> {
     }
 
     /// The full-budget tests of the race's procedure.
-    fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    pub fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
         match self.procedure {
             Procedure::V1 => full_tests(t, x, out),
             Procedure::V2 => procedure::full_tests(t, x, out),
@@ -206,7 +206,7 @@ impl Race<'_> {
     }
 
     /// Runs 0..n of reading `r` on target `t` under `cap` generations.
-    fn tally(&self, store: &Store, r: usize, t: &Target, n: u64, cap: u64) -> Tally {
+    pub fn tally(&self, store: &Store, r: usize, t: &Target, n: u64, cap: u64) -> Tally {
         let mut x = Tally::default();
         let solver = (r * self.entries + t.entry) as u32;
         for run in 0..n.min(self.runs[t.puzzle]) {

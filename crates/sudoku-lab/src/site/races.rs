@@ -22,6 +22,9 @@ pub struct Races {
     pub race: Option<RaceRow>,
     /// The races of a set.
     pub members: Vec<Races>,
+    /// The race's survivors within margins, contradicted, undecided (its verdicts.csv; None
+    /// for a set or a race written before verdicts).
+    pub verdicts: Option<[usize; 3]>,
 }
 
 impl Races {
@@ -45,6 +48,7 @@ pub fn load_all(results: &Path) -> Result<Vec<Races>> {
         if markdown::regular_file(&dir, "race.csv") {
             let race = top.iter().find(|r| r.folder == folder).cloned();
             out.push(Races {
+                verdicts: crate::readings::verdicts::counts(&dir)?,
                 folder,
                 dir,
                 race,
@@ -52,18 +56,22 @@ pub fn load_all(results: &Path) -> Result<Vec<Races>> {
             });
         } else if markdown::regular_file(&dir, "summary.csv") {
             let members = (load(&dir)?.into_iter())
-                .map(|r| Races {
-                    folder: format!("{folder}/{}", r.folder),
-                    dir: dir.join(&r.folder),
-                    race: Some(r),
-                    members: Vec::new(),
+                .map(|r| {
+                    Ok(Races {
+                        verdicts: crate::readings::verdicts::counts(&dir.join(&r.folder))?,
+                        folder: format!("{folder}/{}", r.folder),
+                        dir: dir.join(&r.folder),
+                        race: Some(r),
+                        members: Vec::new(),
+                    })
                 })
-                .collect();
+                .collect::<Result<Vec<Races>>>()?;
             out.push(Races {
                 folder,
                 dir,
                 race: None,
                 members,
+                verdicts: None,
             });
         }
     }
@@ -82,23 +90,25 @@ pub fn index_section(all: &[Races]) -> String {
          readings</code>). A surviving reading is consistent with the table, not what the \
          authors did.</p>\n<div class=\"table-wrap\"><table class=\"index\">\n<thead><tr>\
          <th>Folder</th><th>Experiment</th><th>Entries</th><th>Readings</th><th>Survived</th>\
+         <th>Survivors within margins / contradicted / undecided</th>\
          <th>Runs</th><th>Share of the full factorial</th></tr></thead>\n<tbody>\n",
     );
     for r in all {
         let row = |x: &RaceRow| {
             format!(
-                "<td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                "<td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
                 escape(x.get("experiment")),
                 escape(x.get("entries")),
                 escape(x.get("readings")),
                 escape(x.get("survived")),
+                escape(&verdict_counts(r)),
                 escape(x.get("runs")),
                 share(x),
             )
         };
         let cells = match &r.race {
             Some(x) => row(x),
-            None => format!("<td colspan=\"6\">a set of {} races</td>", r.members.len()),
+            None => format!("<td colspan=\"7\">a set of {} races</td>", r.members.len()),
         };
         let _ = writeln!(
             b,
@@ -123,7 +133,7 @@ const LISTED: usize = 6;
 /// folder's URL from the README's folder. Every number and value is read from the files.
 pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
     let mut s = format!(
-        "{} from the race folders: do not edit. -->\n\n{}\n\n| race | experiment | raced column | readings | survive | hidden reading (synthetic) | share of the full factorial (estimated) |\n|---|---|---|---|---|---|---|\n",
+        "{} from the race folders: do not edit. -->\n\n{}\n\n| race | experiment | raced column | readings | survive | survivors within margins / contradicted / undecided | hidden reading (synthetic) | share of the full factorial (estimated) |\n|---|---|---|---|---|---|---|---|\n",
         super::summary::GENERATED,
         short_summary(all)?
     );
@@ -149,12 +159,13 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
         };
         let _ = writeln!(
             s,
-            "| [{}]({link}) | {} | {} | {} | {} | {} | {:.2} % |",
+            "| [{}]({link}) | {} | {} | {} | {} | {} | {} | {:.2} % |",
             md_text(&r.folder),
             md_text(x.get("experiment")),
             md_text(x.get("entries")),
             md_text(x.get("readings")),
             md_text(x.get("survived")),
+            md_text(&verdict_counts(r)),
             md_text(&hidden),
             100.0 * x.num("share_of_factorial"),
         );
@@ -193,6 +204,17 @@ fn short_summary(all: &[Races]) -> Result<String> {
         .map(|(r, _)| format!("[{}]({})", md_text(&r.folder), url_path(&r.page_name())))
         .collect();
     let kept = paper.len() - none.len();
+    let verdicts: Vec<String> = (paper.iter())
+        .filter(|(_, x)| x.num("survived") > 0.0)
+        .map(|(r, _)| {
+            format!(
+                "[{}]({}) {}",
+                md_text(&r.folder),
+                url_path(&r.page_name()),
+                verdict_counts(r)
+            )
+        })
+        .collect();
     let mut s = format!(
         "Races against published tables: {kept} of {} keep at least one reading of the paper",
         paper.len()
@@ -201,6 +223,13 @@ fn short_summary(all: &[Races]) -> Result<String> {
         let _ = write!(s, "; none survives in {}", none.join(", "));
     }
     s.push_str(".\n");
+    if !verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "Their survivors within margins / contradicted / undecided: {}.",
+            verdicts.join(", ")
+        );
+    }
     for set in all.iter().filter(|r| r.race.is_none()) {
         let rows: Vec<RaceRow> = set.members.iter().filter_map(|m| m.race.clone()).collect();
         if let Some(j) = crate::readings::summary::joint(&set.dir, &rows)? {
@@ -451,6 +480,13 @@ fn files(dir: &Path, files_url: &str) -> String {
         );
     }
     s + "</ul>\n"
+}
+
+/// A race's survivors by verdict, "within / contradicted / undecided"; "-" for a race
+/// written before verdicts.
+fn verdict_counts(r: &Races) -> String {
+    r.verdicts
+        .map_or("-".to_string(), |[w, c, u]| format!("{w} / {c} / {u}"))
 }
 
 #[cfg(test)]
