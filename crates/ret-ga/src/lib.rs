@@ -59,7 +59,6 @@ pub use config::{
 };
 
 use ops::{random_individual, select_survivors, Blueprint};
-use rand::distr::Bernoulli;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
 use sudoku_core::fitness::RetGaFitness;
@@ -94,7 +93,7 @@ struct State<'a, A: Counts> {
     cfg: &'a RetGaConfig,
     bp: Blueprint,
     lay: Layout<A>,
-    coin: Bernoulli,
+    coin: tracked::Coin,
     /// The plain fitness, to check the counts in debug builds.
     fit: RetGaFitness,
     max: u32,
@@ -232,9 +231,9 @@ impl Solver for RetGa {
         rng: &mut Rng,
         observer: &mut dyn Observer,
     ) -> RunOutcome {
-        // Packed counts: 4-bit fields in a u64 up to order 15, 5-bit fields in a u128 above.
+        // Counts: a byte per value up to order 15, 5-bit fields in a u128 above.
         if puzzle.geometry().n() <= 15 {
-            self.run::<u64>(puzzle, budget, rng, observer)
+            self.run::<tracked::Bytes>(puzzle, budget, rng, observer)
         } else {
             self.run::<u128>(puzzle, budget, rng, observer)
         }
@@ -261,7 +260,7 @@ impl RetGa {
             next: Pool::new(&lay, 2 * pop),
             bp,
             lay,
-            coin: Bernoulli::new(self.config.mutation_probability).expect("validated"),
+            coin: tracked::Coin::new(self.config.mutation_probability).expect("validated"),
             max: fit.max(),
             fit,
             pop,

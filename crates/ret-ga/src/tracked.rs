@@ -15,14 +15,13 @@
 //! committed runs gives identical rows. So this module changes no run, only its cost.
 
 use crate::config::{CrossoverRows, RepetitionScope, RepetitionSet};
-use crate::ops::{random_bit, Blueprint};
-use rand::distr::{Bernoulli, Distribution};
+use crate::ops::Blueprint;
 use rand::Rng;
 
 /// Packed per-unit value counts: one integer per unit with a fixed-width field per value.
-/// 4-bit fields in a `u64` hold the counts of orders up to 15 (a unit has at most 15 cells and
-/// values 0..=15 fit in 16 fields); 5-bit fields in a `u128` hold orders 16 to 25 (values
-/// 1..=25, stored from bit 0 for value 1).
+/// [`Bytes`], a byte per value, holds the counts of orders up to 15 (a unit has at most 15
+/// cells and values 0..=15 fit in 16 bytes), and so do 4-bit fields in a `u64`; 5-bit fields
+/// in a `u128` hold orders 16 to 25 (values 1..=25, stored from bit 0 for value 1).
 pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static {
     /// The field of value `v` (1-based) starts at bit `shift(v)`.
     fn shift(v: u8) -> u32;
@@ -41,6 +40,100 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn and(self, other: Self) -> Self;
     /// The values whose count is not zero, as a bit mask (bit v = value v).
     fn present(self) -> u32;
+    /// Add one to the count of value `v`; returns the count before.
+    #[inline(always)]
+    fn add(&mut self, v: u8) -> u32 {
+        let s = Self::shift(v);
+        let before = self.field(s);
+        *self = self.inc(s);
+        before
+    }
+    /// Move one count from value `v` to value `w` (`v != w`); returns the count of `v` after
+    /// and the count of `w` before, whose difference is the change of equal pairs.
+    #[inline(always)]
+    fn moved(&mut self, v: u8, w: u8) -> (u32, u32) {
+        let (sv, sw) = (Self::shift(v), Self::shift(w));
+        let acc = self.dec(sv);
+        let out = (acc.field(sv), acc.field(sw));
+        *self = acc.inc(sw);
+        out
+    }
+}
+
+/// A byte per value (value v in byte v, byte 0 unused), for orders up to 15: a count moves
+/// with byte loads and stores instead of shifts by a variable amount, and the masks and the
+/// comparisons work on the 16 bytes as one `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bytes(pub [u8; 16]);
+
+impl Bytes {
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+}
+
+impl Counts for Bytes {
+    #[inline(always)]
+    fn shift(v: u8) -> u32 {
+        u32::from(v)
+    }
+    #[inline(always)]
+    fn field(self, shift: u32) -> u32 {
+        u32::from(self.0[shift as usize & 15])
+    }
+    #[inline(always)]
+    fn inc(mut self, shift: u32) -> Self {
+        self.0[shift as usize & 15] += 1;
+        self
+    }
+    #[inline(always)]
+    fn dec(mut self, shift: u32) -> Self {
+        self.0[shift as usize & 15] -= 1;
+        self
+    }
+    fn ones(mask: u32) -> Self {
+        Bytes(std::array::from_fn(|v| u8::from(mask & (1 << v) != 0)))
+    }
+    fn fields(mask: u32) -> Self {
+        Bytes(Self::ones(mask).0.map(|b| b * 0xFF))
+    }
+    fn high(values: u32) -> Self {
+        Bytes(Self::ones(values).0.map(|b| b * 0xFE))
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        Bytes((self.wide() & other.wide()).to_le_bytes())
+    }
+    /// Per half: a count is at most 15, so adding 0x7F to its byte sets the byte's top bit
+    /// exactly when the count is not zero, without a carry into the next byte; the multiply
+    /// gathers the eight top bits (bit 8i after the shift) into the top byte, in order.
+    #[inline(always)]
+    fn present(self) -> u32 {
+        let gather = |h: u64| -> u32 {
+            let t = (h + 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080;
+            ((t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+        };
+        let w = self.wide();
+        gather(w as u64) | gather((w >> 64) as u64) << 8
+    }
+    #[inline(always)]
+    fn add(&mut self, v: u8) -> u32 {
+        let b = &mut self.0[v as usize & 15];
+        let before = u32::from(*b);
+        *b += 1;
+        before
+    }
+    #[inline(always)]
+    fn moved(&mut self, v: u8, w: u8) -> (u32, u32) {
+        let bv = &mut self.0[v as usize & 15];
+        *bv -= 1;
+        let after = u32::from(*bv);
+        let bw = &mut self.0[w as usize & 15];
+        let before = u32::from(*bw);
+        *bw += 1;
+        (after, before)
+    }
 }
 
 /// `impl Counts` for an integer type with `bits`-bit fields, value v in field `v - first`;
@@ -120,11 +213,9 @@ pub struct Layout<A: Counts> {
     scope: RepetitionScope,
     /// For each cell: its row, column and box (units 0..N, N..2N, 2N..3N).
     units: Vec<[u8; 3]>,
-    /// For each row then column: the fields of its given values, and a 1 in each of them.
-    given_fields: Vec<A>,
-    given_ones: Vec<A>,
-    /// Bits above the lowest of every value's field.
-    high: A,
+    /// For each row then column: `(mask, want)`, the unit needs Remove Repetition when its
+    /// counts masked by `mask` differ from `want` (see [`Layout::needs_fix`]).
+    fix: Vec<(A, A)>,
 }
 
 impl<A: Counts> Layout<A> {
@@ -140,14 +231,21 @@ impl<A: Counts> Layout<A> {
                 ]
             })
             .collect();
+        let high = A::high(g.full_mask());
+        let fix = bp
+            .unit_given_mask
+            .iter()
+            .map(|&m| match scope {
+                RepetitionScope::Givens => (A::fields(m), A::ones(m)),
+                RepetitionScope::All => (high, A::default()),
+            })
+            .collect();
         Layout {
             n,
             cells: g.cells(),
             scope,
             units,
-            given_fields: bp.unit_given_mask.iter().map(|&m| A::fields(m)).collect(),
-            given_ones: bp.unit_given_mask.iter().map(|&m| A::ones(m)).collect(),
-            high: A::high(g.full_mask()),
+            fix,
         }
     }
 
@@ -156,11 +254,8 @@ impl<A: Counts> Layout<A> {
         m.counts.fill(A::default());
         let mut equal = 0u32;
         for (&v, units) in m.cells.iter().zip(&self.units) {
-            let s = A::shift(v);
             for &u in units {
-                let acc = &mut m.counts[u as usize];
-                equal += acc.field(s);
-                *acc = acc.inc(s);
+                equal += m.counts[u as usize].add(v);
             }
         }
         *m.equal = equal;
@@ -169,19 +264,23 @@ impl<A: Counts> Layout<A> {
     /// Set cell `c` to `w`, updating the counts and the equal pairs.
     #[inline(always)]
     pub fn set(&self, m: &mut Member<'_, A>, c: usize, w: u8) {
-        let v = m.cells[c];
+        self.put(m.cells, m.counts, m.equal, c, w);
+    }
+
+    /// [`Layout::set`] on a member's parts, so the hot loops keep the equal pairs in a local.
+    #[inline(always)]
+    fn put(&self, cells: &mut [u8], counts: &mut [A], equal: &mut u32, c: usize, w: u8) {
+        let v = cells[c];
         if v == w {
             return;
         }
-        let (sv, sw) = (A::shift(v), A::shift(w));
-        let mut equal = *m.equal;
+        let mut e = *equal;
         for &u in &self.units[c] {
-            let acc = m.counts[u as usize].dec(sv);
-            equal = equal - acc.field(sv) + acc.field(sw);
-            m.counts[u as usize] = acc.inc(sw);
+            let (after, before) = counts[u as usize].moved(v, w);
+            e = e - after + before;
         }
-        *m.equal = equal;
-        m.cells[c] = w;
+        *equal = e;
+        cells[c] = w;
     }
 
     /// Does row or column `u` hold a repetition Remove Repetition acts on?
@@ -189,13 +288,10 @@ impl<A: Counts> Layout<A> {
     /// given values differ from a single 1 each); [`RepetitionScope::All`]: any value stands
     /// more than once. Units that fail this test are units in which the plain operator changes
     /// nothing and draws nothing.
+    /// Both tests are one mask and one comparison, precomputed per unit in `fix`.
     #[inline(always)]
-    fn needs_fix(&self, m: &Member<'_, A>, u: usize) -> bool {
-        let acc = m.counts[u];
-        match self.scope {
-            RepetitionScope::Givens => acc.and(self.given_fields[u]) != self.given_ones[u],
-            RepetitionScope::All => acc.and(self.high) != A::default(),
-        }
+    fn needs_fix(acc: A, (mask, want): (A, A)) -> bool {
+        acc.and(mask) != want
     }
 }
 
@@ -285,126 +381,193 @@ impl<A: Counts> Pool<A> {
     }
 }
 
-/// [`crate::ops::bitwise_mutation`] on a tracked individual, with the Bernoulli distribution
-/// built once (`Rng::random_bool(p)` builds the same distribution and samples it, so the draws
-/// are identical).
-pub fn bitwise_mutation<A: Counts, R: Rng + ?Sized>(
+/// The coin of [`crate::ops::bitwise_mutation`]: `Rng::random_bool(p)` with rand's
+/// `Bernoulli`, its threshold at hand so the mutation loop tests it once per draw. rand draws
+/// one `u64` and answers `draw < p * 2^64` (rounded down), and answers `true` without a draw
+/// when `p == 1`; this does the same (tested against rand for a table of `p`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coin {
+    threshold: u64,
+    always: bool,
+}
+
+impl Coin {
+    /// The coin of probability `p`; `None` unless `0 <= p <= 1`.
+    pub fn new(p: f64) -> Option<Coin> {
+        if p == 1.0 {
+            return Some(Coin {
+                threshold: u64::MAX,
+                always: true,
+            });
+        }
+        if !(0.0..1.0).contains(&p) {
+            return None;
+        }
+        // rand's scale, 2^64 as an f64.
+        let scale = 2.0 * (1u64 << 63) as f64;
+        Some(Coin {
+            threshold: (p * scale) as u64,
+            always: false,
+        })
+    }
+
+    /// One toss: the draws and the answer of `rng.random_bool(p)`.
+    #[inline(always)]
+    pub fn toss<R: Rng + ?Sized>(&self, rng: &mut R) -> bool {
+        self.always || rng.next_u64() < self.threshold
+    }
+}
+
+/// The number of set bits of every 10-bit mask: without the `popcnt` instruction (not enabled
+/// by default on x86-64) `count_ones` is a dozen instructions, a lookup is one.
+static POPCOUNT_10: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// [`crate::ops::random_bit`]: the same draw and the same bit, the bits counted by a lookup
+/// for masks of orders up to 9.
+#[inline(always)]
+pub fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
+    debug_assert!(mask != 0);
+    let ones = match POPCOUNT_10.get(mask as usize) {
+        Some(&k) => u32::from(k),
+        None => mask.count_ones(),
+    };
+    let mut m = mask;
+    for _ in 0..rng.random_range(0..ones) {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as u8
+}
+
+/// [`crate::ops::bitwise_mutation`] on a tracked individual, with the coin built once
+/// ([`Coin`], the draws of `Rng::random_bool(p)`). The generator is copied into a local for
+/// the loop and written back, so its state stays in registers.
+pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
     bp: &Blueprint,
     lay: &Layout<A>,
-    coin: &Bernoulli,
+    coin: &Coin,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
     let n = bp.geom.n() as u8;
-    let mut redrawn = 0;
-    // The equal pairs in a local for the loop, written back at its end.
+    let mut r = rng.clone();
     let mut equal = *m.equal;
-    let mut local = Member {
-        cells: &mut *m.cells,
-        counts: &mut *m.counts,
-        equal: &mut equal,
-    };
-    for &c in &bp.free {
-        if coin.sample(rng) {
-            let w = rng.random_range(1..=n);
-            lay.set(&mut local, c as usize, w);
-            redrawn += 1;
+    let (cells, counts) = (&mut *m.cells, &mut *m.counts);
+    let mut redrawn = 0;
+    if coin.always {
+        for &c in &bp.free {
+            let w = r.random_range(1..=n);
+            lay.put(cells, counts, &mut equal, c as usize, w);
+        }
+        redrawn = bp.free.len() as u32;
+    } else {
+        let threshold = coin.threshold;
+        for &c in &bp.free {
+            if r.next_u64() < threshold {
+                let w = r.random_range(1..=n);
+                lay.put(cells, counts, &mut equal, c as usize, w);
+                redrawn += 1;
+            }
         }
     }
     *m.equal = equal;
+    *rng = r;
     redrawn
 }
 
 /// [`crate::ops::remove_repetition`] on a tracked individual: rows, then columns, visiting
-/// only the units whose repetition count is not zero. Fixing one row changes no other row,
-/// so a row's count just before its turn is the count the plain operator's first pass sees
-/// (likewise for columns); units it skips are units where the plain operator changes nothing
-/// and draws nothing.
-pub fn remove_repetition<A: Counts, R: Rng + ?Sized>(
+/// only the units whose counts show a repetition to remove. Fixing one row changes no other
+/// row, so a row's counts just before its turn are the counts the plain operator's first pass
+/// sees (likewise for columns); units it skips are units where the plain operator changes
+/// nothing and draws nothing.
+pub fn remove_repetition<A: Counts, R: Rng + Clone>(
     bp: &Blueprint,
     lay: &Layout<A>,
     set: RepetitionSet,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
+    // The generator in a local (registers) for the loops, written back at the end.
+    let mut r = rng.clone();
     // One copy of the loops per reading, each with its reading a constant.
-    match (set, lay.scope) {
+    let changed = match (set, lay.scope) {
         (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, true, false>(bp, lay, m, rng)
+            fix_units::<A, R, true, false>(bp, lay, m, &mut r)
         }
         (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
-            fix_units::<A, R, true, true>(bp, lay, m, rng)
+            fix_units::<A, R, true, true>(bp, lay, m, &mut r)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, false, false>(bp, lay, m, rng)
+            fix_units::<A, R, false, false>(bp, lay, m, &mut r)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
-            fix_units::<A, R, false, true>(bp, lay, m, rng)
+            fix_units::<A, R, false, true>(bp, lay, m, &mut r)
         }
-    }
+    };
+    *rng = r;
+    changed
 }
 
 /// [`remove_repetition`] for one reading: `PRESENT` for [`RepetitionSet::PresentInUnit`],
-/// `ALL` for [`RepetitionScope::All`]. Rows, then columns: the units of a pass that need a fix
-/// are found first, in one loop over their counts, since fixing one row changes no other row's
-/// count (likewise for columns); the columns are looked at after the rows are fixed.
+/// `ALL` for [`RepetitionScope::All`]. The 2N rows then columns in order, each tested on its
+/// counts just before its turn: fixing a row changes no other row's counts (likewise for
+/// columns), so the rows that need a fix are the rows the plain operator's row pass fixes, and
+/// the columns are tested after every row is fixed, as the plain column pass sees them.
 #[inline(always)]
-fn fix_units<A: Counts, R: Rng + ?Sized, const PRESENT: bool, const ALL: bool>(
+fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     bp: &Blueprint,
     lay: &Layout<A>,
-    outer: &mut Member<'_, A>,
+    m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
     let n = bp.geom.n();
     let full = bp.geom.full_mask();
     let mut changed = 0;
     // The equal pairs in a local for the loops, written back at the end.
-    let mut equal = *outer.equal;
-    let m = &mut Member {
-        cells: &mut *outer.cells,
-        counts: &mut *outer.counts,
-        equal: &mut equal,
-    };
-    for base in [0, n] {
-        let mut which = 0u64;
-        for i in 0..n {
-            which |= u64::from(lay.needs_fix(m, base + i)) << i;
+    let mut equal = *m.equal;
+    let (cells, counts) = (&mut *m.cells, &mut *m.counts);
+    let starts = &bp.unit_free_start[..=2 * n];
+    for (u, (&fix, &gmask)) in lay.fix[..2 * n]
+        .iter()
+        .zip(&bp.unit_given_mask[..2 * n])
+        .enumerate()
+    {
+        let acc = counts[u];
+        if !Layout::needs_fix(acc, fix) {
+            continue;
         }
-        while which != 0 {
-            let u = base + which.trailing_zeros() as usize;
-            which &= which - 1;
-            let gmask = bp.unit_given_mask[u];
-            let free =
-                &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
-            let mut present = if PRESENT {
-                m.counts[u].present()
-            } else {
-                gmask
-            };
-            let mut taken = gmask;
-            for &c in free {
-                let v = m.cells[c as usize];
-                if taken & (1 << v) != 0 {
-                    let choices = full & !present;
-                    if choices == 0 {
-                        continue;
-                    }
-                    let w = random_bit(choices, rng);
-                    lay.set(m, c as usize, w);
-                    if PRESENT {
-                        present |= 1 << w;
-                    }
-                    if ALL {
-                        taken |= 1 << w;
-                    }
-                    changed += 1;
-                } else if ALL {
-                    taken |= 1 << v;
+        let free = &bp.unit_free[starts[u] as usize..starts[u + 1] as usize];
+        let mut present = if PRESENT { acc.present() } else { gmask };
+        let mut taken = gmask;
+        for &c in free {
+            let v = cells[c as usize];
+            if taken & (1 << v) != 0 {
+                let choices = full & !present;
+                if choices == 0 {
+                    continue;
                 }
+                let w = random_bit(choices, rng);
+                lay.put(cells, counts, &mut equal, c as usize, w);
+                if PRESENT {
+                    present |= 1 << w;
+                }
+                if ALL {
+                    taken |= 1 << w;
+                }
+                changed += 1;
+            } else if ALL {
+                taken |= 1 << v;
             }
         }
     }
-    *outer.equal = equal;
+    *m.equal = equal;
     changed
 }
 
@@ -420,20 +583,25 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
     rng: &mut R,
 ) {
     let n = bp.geom.n();
+    let (mut ea, mut eb) = (*a.equal, *b.equal);
+    let (ca, ta) = (&mut *a.cells, &mut *a.counts);
+    let (cb, tb) = (&mut *b.cells, &mut *b.counts);
+    let starts = &bp.unit_free_start[..=n];
     for r in 0..n {
         if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
-        for &c in &bp.unit_free[bp.unit_free_start[r] as usize..bp.unit_free_start[r + 1] as usize]
-        {
+        for &c in &bp.unit_free[starts[r] as usize..starts[r + 1] as usize] {
             let c = c as usize;
-            let (va, vb) = (a.cells[c], b.cells[c]);
+            let (va, vb) = (ca[c], cb[c]);
             if va != vb {
-                lay.set(a, c, vb);
-                lay.set(b, c, va);
+                lay.put(ca, ta, &mut ea, c, vb);
+                lay.put(cb, tb, &mut eb, c, va);
             }
         }
     }
+    *a.equal = ea;
+    *b.equal = eb;
 }
 
 #[cfg(test)]

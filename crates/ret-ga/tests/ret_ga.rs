@@ -361,7 +361,7 @@ fn tracked_operators_match_the_plain_ones() {
         let bp = Blueprint::new(p);
         let fit = RetGaFitness::new(&Units::new(p.geometry()));
         let max = fit.max();
-        let coin = rand::distr::Bernoulli::new(0.2).unwrap();
+        let coin = tracked::Coin::new(0.2).unwrap();
         for set in [RepetitionSet::PresentInUnit, RepetitionSet::GivensOfUnit] {
             for scope in [RepetitionScope::Givens, RepetitionScope::All] {
                 for rows in [CrossoverRows::Alternate, CrossoverRows::UniformRandom] {
