@@ -205,24 +205,37 @@ packed_counts!(
     }
 );
 
-/// Per-puzzle tables for the count representation.
+/// Per-puzzle tables for the count representation, and the puzzle's tables the operators
+/// read (copied from the [`Blueprint`], whose fields are public, and checked once here): every
+/// cell index below `cells`, every unit index below 3N. The hot loops index with these
+/// without bounds checks, after [`Layout::check`] has checked the member's lengths.
 #[derive(Debug, Clone)]
 pub struct Layout<A: Counts> {
     n: usize,
     cells: usize,
+    full: u32,
     scope: RepetitionScope,
     /// For each cell: its row, column and box (units 0..N, N..2N, 2N..3N).
     units: Vec<[u8; 3]>,
     /// For each row then column: `(mask, want)`, the unit needs Remove Repetition when its
     /// counts masked by `mask` differ from `want` (see [`Layout::needs_fix`]).
     fix: Vec<(A, A)>,
+    /// The non-given cells, row-major.
+    free: Vec<u16>,
+    /// For each row then column: its non-given cells (`unit_free[unit_start[u]..unit_start[u
+    /// + 1]]`) and the mask of its given values.
+    unit_free: Vec<u16>,
+    unit_start: Vec<u32>,
+    unit_given: Vec<u32>,
 }
 
 impl<A: Counts> Layout<A> {
+    /// The tables for `bp`'s puzzle. Panics if `bp`'s tables are inconsistent (a cell index
+    /// out of the grid), which [`Blueprint::new`] never builds.
     pub fn new(bp: &Blueprint, scope: RepetitionScope) -> Self {
         let g = bp.geom;
-        let n = g.n();
-        let units = (0..g.cells())
+        let (n, cells) = (g.n(), g.cells());
+        let units = (0..cells)
             .map(|c| {
                 [
                     g.row_of(c) as u8,
@@ -240,12 +253,46 @@ impl<A: Counts> Layout<A> {
                 RepetitionScope::All => (high, A::default()),
             })
             .collect();
-        Layout {
+        let lay = Layout {
             n,
-            cells: g.cells(),
+            cells,
+            full: g.full_mask(),
             scope,
             units,
             fix,
+            free: bp.free.clone(),
+            unit_free: bp.unit_free.clone(),
+            unit_start: bp.unit_free_start.clone(),
+            unit_given: bp.unit_given_mask.clone(),
+        };
+        let in_grid = |c: &u16| (*c as usize) < cells;
+        assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
+        assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
+        assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
+        assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
+        assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
+        lay
+    }
+
+    /// Member `m` has this layout's shape (its cells and counts), so the hot loops can index
+    /// it with the layout's cell and unit indices unchecked.
+    #[inline(always)]
+    fn check(&self, m: &Member<'_, A>) {
+        assert!(m.cells.len() == self.cells && m.counts.len() == 3 * self.n);
+    }
+
+    /// The non-given cells of row or column `u` (`u < 2N`).
+    #[inline(always)]
+    fn unit_free(&self, u: usize) -> &[u16] {
+        debug_assert!(u < 2 * self.n);
+        // SAFETY: `u + 1 <= 2N` indexes `unit_start` (length 2N + 1, checked in `new`), whose
+        // entries are ascending and at most `unit_free.len()` (checked in `new`).
+        unsafe {
+            let (a, b) = (
+                *self.unit_start.get_unchecked(u),
+                *self.unit_start.get_unchecked(u + 1),
+            );
+            self.unit_free.get_unchecked(a as usize..b as usize)
         }
     }
 
@@ -262,33 +309,42 @@ impl<A: Counts> Layout<A> {
     }
 
     /// Set cell `c` to `w`, updating the counts and the equal pairs.
-    #[inline(always)]
     pub fn set(&self, m: &mut Member<'_, A>, c: usize, w: u8) {
-        self.put(m.cells, m.counts, m.equal, c, w);
+        self.check(m);
+        assert!(c < self.cells);
+        // SAFETY: `c < cells`, and `m` has the layout's shape (checked just above).
+        unsafe { self.put(m.cells, m.counts, m.equal, c, w) }
     }
 
     /// [`Layout::set`] on a member's parts, so the hot loops keep the equal pairs in a local.
+    ///
+    /// # Safety
+    /// `c < self.cells`, `cells.len() == self.cells` and `counts.len() == 3N` (a member that
+    /// passed [`Layout::check`], a cell index from the layout's tables).
     #[inline(always)]
-    fn put(&self, cells: &mut [u8], counts: &mut [A], equal: &mut u32, c: usize, w: u8) {
-        let v = cells[c];
+    unsafe fn put(&self, cells: &mut [u8], counts: &mut [A], equal: &mut u32, c: usize, w: u8) {
+        debug_assert!(c < self.cells && cells.len() == self.cells);
+        debug_assert!(counts.len() == 3 * self.n);
+        let v = *cells.get_unchecked(c);
         if v == w {
             return;
         }
         let mut e = *equal;
-        for &u in &self.units[c] {
-            let (after, before) = counts[u as usize].moved(v, w);
+        // `units` has one entry per cell, each unit below 3N (built in `new`).
+        for &u in self.units.get_unchecked(c) {
+            let (after, before) = counts.get_unchecked_mut(u as usize).moved(v, w);
             e = e - after + before;
         }
         *equal = e;
-        cells[c] = w;
+        *cells.get_unchecked_mut(c) = w;
     }
 
     /// Does row or column `u` hold a repetition Remove Repetition acts on?
     /// [`RepetitionScope::Givens`]: a given value stands more than once (the fields of the
     /// given values differ from a single 1 each); [`RepetitionScope::All`]: any value stands
     /// more than once. Units that fail this test are units in which the plain operator changes
-    /// nothing and draws nothing.
-    /// Both tests are one mask and one comparison, precomputed per unit in `fix`.
+    /// nothing and draws nothing. Both tests are one mask and one comparison, precomputed per
+    /// unit in `fix`.
     #[inline(always)]
     fn needs_fix(acc: A, (mask, want): (A, A)) -> bool {
         acc.and(mask) != want
@@ -448,37 +504,71 @@ pub fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
 
 /// [`crate::ops::bitwise_mutation`] on a tracked individual, with the coin built once
 /// ([`Coin`], the draws of `Rng::random_bool(p)`). The generator is copied into a local for
-/// the loop and written back, so its state stays in registers.
+/// the loop and written back, so its state stays in registers; the non-given cells go in
+/// chunks, each drawn first (every cell's toss, then its new value if it is redrawn: the plain
+/// operator's order) and then applied to the counts, two short loops that each keep their
+/// state in registers. `bp` is the blueprint `lay` was built from.
 pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
-    bp: &Blueprint,
+    _bp: &Blueprint,
     lay: &Layout<A>,
     coin: &Coin,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
-    let n = bp.geom.n() as u8;
+    lay.check(m);
     let mut r = rng.clone();
+    let redrawn = if coin.always {
+        mutate::<A, R, true>(lay, coin.threshold, m, &mut r)
+    } else {
+        mutate::<A, R, false>(lay, coin.threshold, m, &mut r)
+    };
+    *rng = r;
+    redrawn
+}
+
+/// Cells [`bitwise_mutation`] draws before it applies them.
+const CHUNK: usize = 64;
+
+/// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
+/// member that passed [`Layout::check`].
+#[inline(always)]
+fn mutate<A: Counts, R: Rng, const ALWAYS: bool>(
+    lay: &Layout<A>,
+    threshold: u64,
+    m: &mut Member<'_, A>,
+    rng: &mut R,
+) -> u32 {
+    let n = lay.n as u8;
     let mut equal = *m.equal;
     let (cells, counts) = (&mut *m.cells, &mut *m.counts);
     let mut redrawn = 0;
-    if coin.always {
-        for &c in &bp.free {
-            let w = r.random_range(1..=n);
-            lay.put(cells, counts, &mut equal, c as usize, w);
-        }
-        redrawn = bp.free.len() as u32;
-    } else {
-        let threshold = coin.threshold;
-        for &c in &bp.free {
-            if r.next_u64() < threshold {
-                let w = r.random_range(1..=n);
-                lay.put(cells, counts, &mut equal, c as usize, w);
-                redrawn += 1;
+    let (mut at, mut to) = ([0u16; CHUNK], [0u8; CHUNK]);
+    for chunk in lay.free.chunks(CHUNK) {
+        let mut k = 0;
+        let mut i = 0;
+        while i < chunk.len() {
+            // Toss until a cell is redrawn: a short loop that keeps the generator in registers.
+            if !ALWAYS {
+                while i < chunk.len() && rng.next_u64() >= threshold {
+                    i += 1;
+                }
+                if i == chunk.len() {
+                    break;
+                }
             }
+            // `k <= i < chunk.len() <= CHUNK`; the masks spare the bounds checks.
+            at[k & (CHUNK - 1)] = chunk[i];
+            to[k & (CHUNK - 1)] = rng.random_range(1..=n);
+            k += 1;
+            i += 1;
         }
+        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+            // SAFETY: `c` is a non-given cell of the layout, `m` passed `check`.
+            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+        }
+        redrawn += k as u32;
     }
     *m.equal = equal;
-    *rng = r;
     redrawn
 }
 
@@ -486,117 +576,129 @@ pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
 /// only the units whose counts show a repetition to remove. Fixing one row changes no other
 /// row, so a row's counts just before its turn are the counts the plain operator's first pass
 /// sees (likewise for columns); units it skips are units where the plain operator changes
-/// nothing and draws nothing.
+/// nothing and draws nothing. `bp` is the blueprint `lay` was built from.
 pub fn remove_repetition<A: Counts, R: Rng + Clone>(
-    bp: &Blueprint,
+    _bp: &Blueprint,
     lay: &Layout<A>,
     set: RepetitionSet,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
+    lay.check(m);
     // The generator in a local (registers) for the loops, written back at the end.
     let mut r = rng.clone();
     // One copy of the loops per reading, each with its reading a constant.
     let changed = match (set, lay.scope) {
         (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, true, false>(bp, lay, m, &mut r)
+            fix_units::<A, R, true, false>(lay, m, &mut r)
         }
         (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
-            fix_units::<A, R, true, true>(bp, lay, m, &mut r)
+            fix_units::<A, R, true, true>(lay, m, &mut r)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, false, false>(bp, lay, m, &mut r)
+            fix_units::<A, R, false, false>(lay, m, &mut r)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
-            fix_units::<A, R, false, true>(bp, lay, m, &mut r)
+            fix_units::<A, R, false, true>(lay, m, &mut r)
         }
     };
     *rng = r;
     changed
 }
 
-/// [`remove_repetition`] for one reading: `PRESENT` for [`RepetitionSet::PresentInUnit`],
-/// `ALL` for [`RepetitionScope::All`]. The 2N rows then columns in order, each tested on its
-/// counts just before its turn: fixing a row changes no other row's counts (likewise for
-/// columns), so the rows that need a fix are the rows the plain operator's row pass fixes, and
-/// the columns are tested after every row is fixed, as the plain column pass sees them.
+/// [`remove_repetition`] for one reading, on a member that passed [`Layout::check`]:
+/// `PRESENT` for [`RepetitionSet::PresentInUnit`], `ALL` for [`RepetitionScope::All`]. The 2N
+/// rows then columns in order, each tested on its counts just before its turn: fixing a row
+/// changes no other row's counts (likewise for columns), so the rows that need a fix are the
+/// rows the plain operator's row pass fixes, and the columns are tested after every row is
+/// fixed, as the plain column pass sees them.
 #[inline(always)]
 fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
-    bp: &Blueprint,
     lay: &Layout<A>,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
-    let n = bp.geom.n();
-    let full = bp.geom.full_mask();
+    let n = lay.n;
+    let full = lay.full;
     let mut changed = 0;
     // The equal pairs in a local for the loops, written back at the end.
     let mut equal = *m.equal;
     let (cells, counts) = (&mut *m.cells, &mut *m.counts);
-    let starts = &bp.unit_free_start[..=2 * n];
-    for (u, (&fix, &gmask)) in lay.fix[..2 * n]
-        .iter()
-        .zip(&bp.unit_given_mask[..2 * n])
-        .enumerate()
-    {
-        let acc = counts[u];
+    // The cells a unit changes and their new values, drawn first and applied after: a cell is
+    // visited once and reads no count, so the deferred updates change nothing it reads.
+    let (mut at, mut to) = ([0u16; 32], [0u8; 32]);
+    for (u, (&fix, &gmask)) in lay.fix.iter().zip(&lay.unit_given).enumerate() {
+        // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`).
+        let acc = unsafe { *counts.get_unchecked(u) };
         if !Layout::needs_fix(acc, fix) {
             continue;
         }
-        let free = &bp.unit_free[starts[u] as usize..starts[u + 1] as usize];
         let mut present = if PRESENT { acc.present() } else { gmask };
         let mut taken = gmask;
-        for &c in free {
-            let v = cells[c as usize];
+        let mut k = 0;
+        for &c in lay.unit_free(u) {
+            // SAFETY: `c` is a cell of the layout, `m` passed `check`.
+            let v = unsafe { *cells.get_unchecked(c as usize) };
             if taken & (1 << v) != 0 {
                 let choices = full & !present;
                 if choices == 0 {
                     continue;
                 }
                 let w = random_bit(choices, rng);
-                lay.put(cells, counts, &mut equal, c as usize, w);
+                // `k < N <= 25`; the mask spares the bounds check.
+                (at[k & 31], to[k & 31]) = (c, w);
+                k += 1;
                 if PRESENT {
                     present |= 1 << w;
                 }
                 if ALL {
                     taken |= 1 << w;
                 }
-                changed += 1;
             } else if ALL {
                 taken |= 1 << v;
             }
         }
+        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+            // SAFETY: as above.
+            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+        }
+        changed += k as u32;
     }
+    debug_assert!(n <= 25);
     *m.equal = equal;
     changed
 }
 
 /// [`crate::ops::row_uniform_crossover`] on two tracked individuals: the same rows exchanged
 /// (and, for [`CrossoverRows::UniformRandom`], the same draws, one per row in row order), each
-/// exchanged non-given cell that differs updating both count tables.
+/// exchanged non-given cell that differs updating both count tables. `bp` is the blueprint
+/// `lay` was built from.
 pub fn crossover<A: Counts, R: Rng + ?Sized>(
-    bp: &Blueprint,
+    _bp: &Blueprint,
     lay: &Layout<A>,
     rows: CrossoverRows,
     a: &mut Member<'_, A>,
     b: &mut Member<'_, A>,
     rng: &mut R,
 ) {
-    let n = bp.geom.n();
+    lay.check(a);
+    lay.check(b);
     let (mut ea, mut eb) = (*a.equal, *b.equal);
     let (ca, ta) = (&mut *a.cells, &mut *a.counts);
     let (cb, tb) = (&mut *b.cells, &mut *b.counts);
-    let starts = &bp.unit_free_start[..=n];
-    for r in 0..n {
+    for r in 0..lay.n {
         if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
-        for &c in &bp.unit_free[starts[r] as usize..starts[r + 1] as usize] {
+        for &c in lay.unit_free(r) {
             let c = c as usize;
-            let (va, vb) = (ca[c], cb[c]);
-            if va != vb {
-                lay.put(ca, ta, &mut ea, c, vb);
-                lay.put(cb, tb, &mut eb, c, va);
+            // SAFETY: `c` is a cell of the layout, both members passed `check`.
+            unsafe {
+                let (va, vb) = (*ca.get_unchecked(c), *cb.get_unchecked(c));
+                if va != vb {
+                    lay.put(ca, ta, &mut ea, c, vb);
+                    lay.put(cb, tb, &mut eb, c, va);
+                }
             }
         }
     }
