@@ -428,6 +428,14 @@ impl<A: Counts> Pool<A> {
         self.equal.copy_within(from, to);
     }
 
+    /// Copy member `from` over member `to` of the same pool.
+    pub fn copy_member(&mut self, from: usize, to: usize) {
+        let (c, u) = (self.cells, self.units);
+        self.cell.copy_within(from * c..(from + 1) * c, to * c);
+        self.count.copy_within(from * u..(from + 1) * u, to * u);
+        self.equal[to] = self.equal[from];
+    }
+
     /// Copy member `k` of `src` into slot `slot` of this pool.
     pub fn copy_from(&mut self, slot: usize, src: &Pool<A>, k: usize) {
         let (c, u) = (self.cells, self.units);
