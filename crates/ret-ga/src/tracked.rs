@@ -217,9 +217,9 @@ pub struct Layout<A: Counts> {
     scope: RepetitionScope,
     /// For each cell: its row, column and box (units 0..N, N..2N, 2N..3N).
     units: Vec<[u8; 3]>,
-    /// For each row then column: `(mask, want)`, the unit needs Remove Repetition when its
-    /// counts masked by `mask` differ from `want` (see [`Layout::needs_fix`]).
-    fix: Vec<(A, A)>,
+    /// For each row then column: the unit needs Remove Repetition when its counts masked by
+    /// this are not zero (see [`Layout::needs_fix`]).
+    fix: Vec<A>,
     /// The non-given cells, row-major.
     free: Vec<u16>,
     /// For each row then column: its non-given cells (`unit_free[unit_start[u]..unit_start[u
@@ -249,8 +249,8 @@ impl<A: Counts> Layout<A> {
             .unit_given_mask
             .iter()
             .map(|&m| match scope {
-                RepetitionScope::Givens => (A::fields(m), A::ones(m)),
-                RepetitionScope::All => (high, A::default()),
+                RepetitionScope::Givens => A::fields(m).and(high),
+                RepetitionScope::All => high,
             })
             .collect();
         let lay = Layout {
@@ -340,14 +340,14 @@ impl<A: Counts> Layout<A> {
     }
 
     /// Does row or column `u` hold a repetition Remove Repetition acts on?
-    /// [`RepetitionScope::Givens`]: a given value stands more than once (the fields of the
-    /// given values differ from a single 1 each); [`RepetitionScope::All`]: any value stands
-    /// more than once. Units that fail this test are units in which the plain operator changes
-    /// nothing and draws nothing. Both tests are one mask and one comparison, precomputed per
-    /// unit in `fix`.
+    /// [`RepetitionScope::Givens`]: a given value stands more than once (the count of a given
+    /// value, at least 1 for the given itself, has a bit above its lowest);
+    /// [`RepetitionScope::All`]: any value stands more than once. Units that fail this test
+    /// are units in which the plain operator changes nothing and draws nothing. Both tests are
+    /// one mask, precomputed per unit in `fix`, and a test for zero.
     #[inline(always)]
-    fn needs_fix(acc: A, (mask, want): (A, A)) -> bool {
-        acc.and(mask) != want
+    fn needs_fix(acc: A, mask: A) -> bool {
+        acc.and(mask) != A::default()
     }
 }
 
@@ -595,23 +595,34 @@ pub fn remove_repetition<A: Counts, R: Rng + Clone>(
     lay.check(m);
     // The generator in a local (registers) for the loops, written back at the end.
     let mut r = rng.clone();
-    // One copy of the loops per reading, each with its reading a constant.
-    let changed = match (set, lay.scope) {
-        (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, true, false>(lay, m, &mut r)
-        }
-        (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
-            fix_units::<A, R, true, true>(lay, m, &mut r)
-        }
-        (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, false, false>(lay, m, &mut r)
-        }
-        (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
-            fix_units::<A, R, false, true>(lay, m, &mut r)
-        }
-    };
+    let changed = fix_reading(lay, set, m, &mut r);
     *rng = r;
     changed
+}
+
+/// [`remove_repetition`] on a member that passed [`Layout::check`]: one copy of the loops per
+/// reading, each with its reading a constant.
+#[inline(always)]
+fn fix_reading<A: Counts, R: Rng>(
+    lay: &Layout<A>,
+    set: RepetitionSet,
+    m: &mut Member<'_, A>,
+    rng: &mut R,
+) -> u32 {
+    match (set, lay.scope) {
+        (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
+            fix_units::<A, R, true, false>(lay, m, rng)
+        }
+        (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
+            fix_units::<A, R, true, true>(lay, m, rng)
+        }
+        (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
+            fix_units::<A, R, false, false>(lay, m, rng)
+        }
+        (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
+            fix_units::<A, R, false, true>(lay, m, rng)
+        }
+    }
 }
 
 /// [`remove_repetition`] for one reading, on a member that passed [`Layout::check`]:
