@@ -217,6 +217,9 @@ pub struct Layout<A: Counts> {
     scope: RepetitionScope,
     /// For each cell: its row, column and box (units 0..N, N..2N, 2N..3N).
     units: Vec<[u8; 3]>,
+    /// The same as byte offsets into a member's counts (unit times the size of `A`; the
+    /// fourth is padding, 8 bytes a cell), so [`Layout::put`] neither scales nor checks them.
+    offsets: Vec<[u16; 4]>,
     /// For each row then column: the unit needs Remove Repetition when its counts masked by
     /// this are not zero (see [`Layout::needs_fix`]).
     fix: Vec<A>,
@@ -253,7 +256,21 @@ impl<A: Counts> Layout<A> {
                 RepetitionScope::All => high,
             })
             .collect();
+        let size = std::mem::size_of::<A>();
+        assert!(3 * n * size <= usize::from(u16::MAX));
+        let offsets = (0..cells)
+            .map(|c| {
+                let unit = |u: usize| (u * size) as u16;
+                [
+                    unit(g.row_of(c)),
+                    unit(n + g.col_of(c)),
+                    unit(2 * n + g.box_of(c)),
+                    0,
+                ]
+            })
+            .collect();
         let lay = Layout {
+            offsets,
             n,
             cells,
             full: g.full_mask(),
@@ -269,6 +286,7 @@ impl<A: Counts> Layout<A> {
         assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
         assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
         assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
+        assert!(lay.offsets.len() == cells);
         assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
         assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
         lay
@@ -330,9 +348,13 @@ impl<A: Counts> Layout<A> {
             return;
         }
         let mut e = *equal;
-        // `units` has one entry per cell, each unit below 3N (built in `new`).
-        for &u in self.units.get_unchecked(c) {
-            let (after, before) = counts.get_unchecked_mut(u as usize).moved(v, w);
+        // `offsets` has one entry per cell, each the offset of a unit below 3N, a multiple of
+        // the size of `A` (built in `new`), so each points at an `A` inside `counts`.
+        let base = counts.as_mut_ptr().cast::<u8>();
+        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o0, o1, o2] {
+            let acc = &mut *base.add(usize::from(o)).cast::<A>();
+            let (after, before) = acc.moved(v, w);
             e = e - after + before;
         }
         *equal = e;
