@@ -749,7 +749,7 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::Counts;
+    use super::{Bytes, Counts};
 
     /// `present` gives the values with a non-zero count, for both packings.
     #[test]
@@ -767,8 +767,52 @@ mod tests {
             assert_eq!(a.present(), *want, "u64 {values:?}");
             let b = values.iter().fold(0u128, |a, &v| a.inc(u128::shift(v)));
             assert_eq!(b.present(), *want, "u128 {values:?}");
+            let mut c = Bytes::default();
+            for &v in *values {
+                c.add(v);
+            }
+            assert_eq!(c.present(), *want, "bytes {values:?}");
         }
         let all = (1..=25u8).fold(0u128, |a, v| a.inc(u128::shift(v)).inc(u128::shift(v)));
         assert_eq!(all.present(), ((1u32 << 26) - 1) & !1);
+    }
+
+    /// Byte counts and 4-bit counts agree on every `add` and `moved` (their answers and the
+    /// counts after), on random values, and on the masks (`ones`, `fields`, `high`, `and`).
+    #[test]
+    fn byte_counts_match_packed_counts() {
+        use rand::Rng;
+        let mut rng = sudoku_core::rng_from_seed(9);
+        let unpack =
+            |x: u64| -> [u8; 16] { std::array::from_fn(|v| x.field(u64::shift(v as u8)) as u8) };
+        for _ in 0..200 {
+            let (mut a, mut b) = (0u64, Bytes::default());
+            let mut values = Vec::new();
+            for _ in 0..rng.random_range(1..15) {
+                let v = rng.random_range(1..=15u8);
+                assert_eq!(a.add(v), b.add(v));
+                values.push(v);
+            }
+            for _ in 0..20 {
+                let k = rng.random_range(0..values.len());
+                let w = rng.random_range(1..=15u8);
+                if w == values[k] {
+                    continue;
+                }
+                assert_eq!(a.moved(values[k], w), b.moved(values[k], w));
+                values[k] = w;
+                assert_eq!(unpack(a), b.0);
+                assert_eq!(a.present(), b.present());
+            }
+            let mask = rng.random_range(0..1u32 << 16) & !1;
+            assert_eq!(unpack(u64::ones(mask)), Bytes::ones(mask).0);
+            let high = Bytes::fields(mask).and(Bytes::high(0xFFFE));
+            let want = unpack(u64::fields(mask).and(u64::high(0xFFFE)));
+            // 4-bit fields keep 3 bits above the lowest, bytes keep 7.
+            let got = high.0.map(|x| x & 0xE);
+            assert_eq!(got, want);
+            let needs = |x: u64| x.and(u64::fields(mask).and(u64::high(0xFFFE))) != 0;
+            assert_eq!(b.and(high) != Bytes::default(), needs(a));
+        }
     }
 }
