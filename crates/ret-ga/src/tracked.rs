@@ -559,6 +559,41 @@ pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
 /// Cells [`bitwise_mutation`] draws before it applies them.
 const CHUNK: usize = 64;
 
+/// The draws of [`bitwise_mutation`] for one chunk of non-given cells: each cell's toss (none
+/// when `ALWAYS`), then its new value when it is redrawn, in the plain operator's order. The
+/// redrawn cells and their values go to `at` and `to`; returns how many. Not inlined: alone,
+/// the loops keep the generator's state in registers, where inlined into the mutation the
+/// compiler spills it at every toss.
+#[inline(never)]
+fn draw_chunk<R: Rng, const ALWAYS: bool>(
+    rng: &mut R,
+    threshold: u64,
+    n: u8,
+    chunk: &[u16],
+    at: &mut [u16; CHUNK],
+    to: &mut [u8; CHUNK],
+) -> usize {
+    let mut k = 0;
+    let mut i = 0;
+    while i < chunk.len() {
+        if !ALWAYS {
+            // Toss until a cell is redrawn.
+            while i < chunk.len() && rng.next_u64() >= threshold {
+                i += 1;
+            }
+            if i == chunk.len() {
+                break;
+            }
+        }
+        // `k <= i < chunk.len() <= CHUNK`; the masks spare the bounds checks.
+        at[k & (CHUNK - 1)] = chunk[i];
+        to[k & (CHUNK - 1)] = rng.random_range(1..=n);
+        k += 1;
+        i += 1;
+    }
+    k
+}
+
 /// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
 /// member that passed [`Layout::check`].
 #[inline(always)]
@@ -574,24 +609,7 @@ fn mutate<A: Counts, R: Rng, const ALWAYS: bool>(
     let mut redrawn = 0;
     let (mut at, mut to) = ([0u16; CHUNK], [0u8; CHUNK]);
     for chunk in lay.free.chunks(CHUNK) {
-        let mut k = 0;
-        let mut i = 0;
-        while i < chunk.len() {
-            // Toss until a cell is redrawn: a short loop that keeps the generator in registers.
-            if !ALWAYS {
-                while i < chunk.len() && rng.next_u64() >= threshold {
-                    i += 1;
-                }
-                if i == chunk.len() {
-                    break;
-                }
-            }
-            // `k <= i < chunk.len() <= CHUNK`; the masks spare the bounds checks.
-            at[k & (CHUNK - 1)] = chunk[i];
-            to[k & (CHUNK - 1)] = rng.random_range(1..=n);
-            k += 1;
-            i += 1;
-        }
+        let k = draw_chunk::<R, ALWAYS>(rng, threshold, n, chunk, &mut at, &mut to);
         for (&c, &w) in at[..k].iter().zip(&to[..k]) {
             // SAFETY: `c` is a non-given cell of the layout, `m` passed `check`.
             unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
