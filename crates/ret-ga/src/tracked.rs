@@ -361,6 +361,38 @@ impl<A: Counts> Layout<A> {
         *cells.get_unchecked_mut(c) = w;
     }
 
+    /// Exchange cell `c` of two members, updating both counts and equal pairs: [`Layout::put`]
+    /// of each one's value into the other, the cell's unit offsets read once.
+    ///
+    /// # Safety
+    /// As for [`Layout::put`], for both members.
+    #[inline(always)]
+    unsafe fn exchange(
+        &self,
+        a: (&mut [u8], &mut [A], &mut u32),
+        b: (&mut [u8], &mut [A], &mut u32),
+        c: usize,
+    ) {
+        let (ca, ta, ea) = a;
+        let (cb, tb, eb) = b;
+        let (va, vb) = (*ca.get_unchecked(c), *cb.get_unchecked(c));
+        if va == vb {
+            return;
+        }
+        let (mut xa, mut xb) = (*ea, *eb);
+        let (base_a, base_b) = (ta.as_mut_ptr().cast::<u8>(), tb.as_mut_ptr().cast::<u8>());
+        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o0, o1, o2] {
+            let (after, before) = (*base_a.add(usize::from(o)).cast::<A>()).moved(va, vb);
+            xa = xa - after + before;
+            let (after, before) = (*base_b.add(usize::from(o)).cast::<A>()).moved(vb, va);
+            xb = xb - after + before;
+        }
+        (*ea, *eb) = (xa, xb);
+        *ca.get_unchecked_mut(c) = vb;
+        *cb.get_unchecked_mut(c) = va;
+    }
+
     /// Does row or column `u` hold a repetition Remove Repetition acts on?
     /// [`RepetitionScope::Givens`]: a given value stands more than once (the count of a given
     /// value, at least 1 for the given itself, has a bit above its lowest);
@@ -752,13 +784,7 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
         for &c in lay.unit_free(r) {
             let c = c as usize;
             // SAFETY: `c` is a cell of the layout, both members passed `check`.
-            unsafe {
-                let (va, vb) = (*ca.get_unchecked(c), *cb.get_unchecked(c));
-                if va != vb {
-                    lay.put(ca, ta, &mut ea, c, vb);
-                    lay.put(cb, tb, &mut eb, c, va);
-                }
-            }
+            unsafe { lay.exchange((ca, ta, &mut ea), (cb, tb, &mut eb), c) };
         }
     }
     *a.equal = ea;
