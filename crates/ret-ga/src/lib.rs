@@ -41,13 +41,15 @@
 //! crossed children, mutated children, reinitialised populations).
 //!
 //! ## Cost
-//! Every individual carries the packed count of each value in each of its units and its
-//! number of not-distinct pairs ([`tracked`]): a changed cell updates the fitness in three
-//! steps, Remove Repetition finds the units it has to visit from the counts, and crossover
-//! touches only the exchanged cells that differ. Survivors are ranked by a counting sort over
-//! the fitness range. These change the cost only: the operators draw the same random numbers
-//! and leave the same cells as the plain ones in [`ops`] (tested), so every run is the run
-//! the plain operators give.
+//! Every individual carries the count of each value in each of its units (a byte per value
+//! up to order 15) and its number of not-distinct pairs ([`tracked`]): a changed cell updates
+//! the fitness in three steps, Remove Repetition finds the units it has to visit from the
+//! counts, and crossover touches only the exchanged cells that differ. The mutation's coin is
+//! a threshold on one draw, as rand's `Bernoulli` is, and the hot loops keep the generator in
+//! a local. Survivors are ranked by a counting sort over the fitness range, and selection
+//! reorders the pool's member slots instead of copying members. These change the cost only:
+//! the operators draw the same random numbers and leave the same cells as the plain ones in
+//! [`ops`] (tested), so every run is the run the plain operators give.
 
 pub mod config;
 pub mod ops;

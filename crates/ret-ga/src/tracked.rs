@@ -474,28 +474,12 @@ impl<A: Counts> Pool<A> {
         self.equal[k]
     }
 
-    /// Copy members `from` to `to..` of the same pool.
-    pub fn copy_within(&mut self, from: std::ops::Range<usize>, to: usize) {
-        let (c, u) = (self.cells, self.units);
-        self.cell.copy_within(from.start * c..from.end * c, to * c);
-        self.count.copy_within(from.start * u..from.end * u, to * u);
-        self.equal.copy_within(from, to);
-    }
-
     /// Copy member `from` over member `to` of the same pool.
     pub fn copy_member(&mut self, from: usize, to: usize) {
         let (c, u) = (self.cells, self.units);
         self.cell.copy_within(from * c..(from + 1) * c, to * c);
         self.count.copy_within(from * u..(from + 1) * u, to * u);
         self.equal[to] = self.equal[from];
-    }
-
-    /// Copy member `k` of `src` into slot `slot` of this pool.
-    pub fn copy_from(&mut self, slot: usize, src: &Pool<A>, k: usize) {
-        let (c, u) = (self.cells, self.units);
-        self.cell[slot * c..(slot + 1) * c].copy_from_slice(&src.cell[k * c..(k + 1) * c]);
-        self.count[slot * u..(slot + 1) * u].copy_from_slice(&src.count[k * u..(k + 1) * u]);
-        self.equal[slot] = src.equal[k];
     }
 }
 
