@@ -23,6 +23,8 @@ use rand::Rng;
 /// cells and values 0..=15 fit in 16 bytes), and so do 4-bit fields in a `u64`; 5-bit fields
 /// in a `u128` hold orders 16 to 25 (values 1..=25, stored from bit 0 for value 1).
 pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// The largest order whose counts this type holds.
+    const MAX_ORDER: usize;
     /// The field of value `v` (1-based) starts at bit `shift(v)`.
     fn shift(v: u8) -> u32;
     /// The count in the field at `shift`.
@@ -74,6 +76,7 @@ impl Bytes {
 }
 
 impl Counts for Bytes {
+    const MAX_ORDER: usize = 15;
     #[inline(always)]
     fn shift(v: u8) -> u32 {
         u32::from(v)
@@ -139,8 +142,9 @@ impl Counts for Bytes {
 /// `impl Counts` for an integer type with `bits`-bit fields, value v in field `v - first`;
 /// `present` is given, since the fast bit gathering depends on the packing.
 macro_rules! packed_counts {
-    ($t:ty, bits = $bits:literal, first = $first:literal, present = |$s:ident| $present:block) => {
+    ($t:ty, bits = $bits:literal, first = $first:literal, max = $max:literal, present = |$s:ident| $present:block) => {
         impl Counts for $t {
+            const MAX_ORDER: usize = $max;
             #[inline(always)]
             fn shift(v: u8) -> u32 {
                 $bits * (v as u32 - $first)
@@ -186,6 +190,7 @@ packed_counts!(
     u64,
     bits = 4,
     first = 0,
+    max = 15,
     present = |x| {
         let mut x = (x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111;
         x = (x | x >> 3) & 0x0303_0303_0303_0303;
@@ -198,6 +203,7 @@ packed_counts!(
     u128,
     bits = 5,
     first = 1,
+    max = 25,
     present = |x| {
         (1..=25u8)
             .filter(|&v| x.field(Self::shift(v)) != 0)
@@ -238,6 +244,7 @@ impl<A: Counts> Layout<A> {
     pub fn new(bp: &Blueprint, scope: RepetitionScope) -> Self {
         let g = bp.geom;
         let (n, cells) = (g.n(), g.cells());
+        assert!(n <= A::MAX_ORDER, "order {n} needs wider counts");
         let units = (0..cells)
             .map(|c| {
                 [
