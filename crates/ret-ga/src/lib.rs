@@ -41,13 +41,15 @@
 //! crossed children, mutated children, reinitialised populations).
 //!
 //! ## Cost
-//! Every individual carries the packed count of each value in each of its units and its
-//! number of not-distinct pairs ([`tracked`]): a changed cell updates the fitness in three
-//! steps, Remove Repetition finds the units it has to visit from the counts, and crossover
-//! touches only the exchanged cells that differ. Survivors are ranked by a counting sort over
-//! the fitness range. These change the cost only: the operators draw the same random numbers
-//! and leave the same cells as the plain ones in [`ops`] (tested), so every run is the run
-//! the plain operators give.
+//! Every individual carries the count of each value in each of its units (a byte per value
+//! up to order 15) and its number of not-distinct pairs ([`tracked`]): a changed cell updates
+//! the fitness in three steps, Remove Repetition finds the units it has to visit from the
+//! counts, and crossover touches only the exchanged cells that differ. The mutation's coin is
+//! a threshold on one draw, as rand's `Bernoulli` is, and the hot loops keep the generator in
+//! a local. Survivors are ranked by a counting sort over the fitness range, and selection
+//! reorders the pool's member slots instead of copying members. These change the cost only:
+//! the operators draw the same random numbers and leave the same cells as the plain ones in
+//! [`ops`] (tested), so every run is the run the plain operators give.
 
 pub mod config;
 pub mod ops;
@@ -59,7 +61,6 @@ pub use config::{
 };
 
 use ops::{random_individual, select_survivors, Blueprint};
-use rand::distr::Bernoulli;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
 use sudoku_core::fitness::RetGaFitness;
@@ -94,16 +95,20 @@ struct State<'a, A: Counts> {
     cfg: &'a RetGaConfig,
     bp: Blueprint,
     lay: Layout<A>,
-    coin: Bernoulli,
+    coin: tracked::Coin,
     /// The plain fitness, to check the counts in debug builds.
     fit: RetGaFitness,
     max: u32,
     pop: usize,
-    /// Parents (0..pop) then children (pop..2 pop): the 20N pool.
+    /// The 20N members; `slot[k]` holds pool index k: parents (0..pop) then children
+    /// (pop..2 pop). Survivor selection reorders `slot` and copies no member.
     pool: Pool<A>,
+    slot: Vec<u16>,
+    /// The fitness of pool index k (not of member `slot[k]`).
     pool_fit: Vec<u32>,
-    /// The next parents are copied here, then the two pools trade places.
-    next: Pool<A>,
+    /// Scratch for the next `slot`: which members survive.
+    kept: Vec<bool>,
+    next_slot: Vec<u16>,
     order: Vec<u16>,
     histogram: Vec<u32>,
     selected: Vec<u16>,
@@ -118,8 +123,9 @@ impl<A: Counts> State<'_, A> {
     /// Evaluate pool member `k` (its fitness follows from its counts); true when it is a
     /// solution.
     fn evaluate(&mut self, k: usize) -> bool {
-        let f = self.max - self.pool.equal_of(k);
-        debug_assert_eq!(f, self.fit.eval(self.pool.cells_of(k)));
+        let s = self.slot[k] as usize;
+        let f = self.max - self.pool.equal_of(s);
+        debug_assert_eq!(f, self.fit.eval(self.pool.cells_of(s)));
         self.pool_fit[k] = f;
         self.evaluations += 1;
         f == self.max
@@ -127,7 +133,7 @@ impl<A: Counts> State<'_, A> {
 
     /// Remove Repetition on pool member `k`.
     fn remove_repetition(&mut self, k: usize, rng: &mut Rng) {
-        let mut m = self.pool.member(k);
+        let mut m = self.pool.member(self.slot[k] as usize);
         let set = self.cfg.repetition_set;
         self.repetitions_removed +=
             tracked::remove_repetition(&self.bp, &self.lay, set, &mut m, rng) as u64;
@@ -137,7 +143,7 @@ impl<A: Counts> State<'_, A> {
     fn initialise(&mut self, rng: &mut Rng) -> Option<usize> {
         let mut found = None;
         for k in 0..self.pop {
-            let mut m = self.pool.member(k);
+            let mut m = self.pool.member(self.slot[k] as usize);
             random_individual(&self.bp, m.cells, rng);
             self.lay.recount(&mut m);
             self.remove_repetition(k, rng);
@@ -160,7 +166,10 @@ impl<A: Counts> State<'_, A> {
     /// Crossover then mutation of the children; returns a solved pool index if any.
     fn breed(&mut self, rng: &mut Rng) -> Option<usize> {
         let pop = self.pop;
-        self.pool.copy_within(0..pop, pop);
+        for k in 0..pop {
+            let (from, to) = (self.slot[k] as usize, self.slot[pop + k] as usize);
+            self.pool.copy_member(from, to);
+        }
         self.pool_fit.copy_within(0..pop, pop);
         self.perm.clear();
         self.perm.extend(0..pop as u16);
@@ -177,7 +186,9 @@ impl<A: Counts> State<'_, A> {
                 self.perm[2 * pair + 1] as usize,
             );
             let (lo, hi) = (a.min(b), a.max(b));
-            let (mut ca, mut cb) = self.pool.pair(pop + lo, pop + hi);
+            // Crossover is symmetric in its two members, so their order in the pool is free.
+            let (sa, sb) = (self.slot[pop + lo] as usize, self.slot[pop + hi] as usize);
+            let (mut ca, mut cb) = self.pool.pair(sa.min(sb), sa.max(sb));
             let rows = self.cfg.crossover_rows;
             tracked::crossover(&self.bp, &self.lay, rows, &mut ca, &mut cb, rng);
             self.remove_repetition(pop + lo, rng);
@@ -188,11 +199,13 @@ impl<A: Counts> State<'_, A> {
                 }
             }
         }
+        let set = self.cfg.repetition_set;
         for k in pop..2 * pop {
-            let mut m = self.pool.member(k);
-            self.redrawn +=
-                tracked::bitwise_mutation(&self.bp, &self.lay, &self.coin, &mut m, rng) as u64;
-            self.remove_repetition(k, rng);
+            let mut m = self.pool.member(self.slot[k] as usize);
+            let redrawn = tracked::bitwise_mutation(&self.bp, &self.lay, &self.coin, &mut m, rng);
+            let changed = tracked::remove_repetition(&self.bp, &self.lay, set, &mut m, rng);
+            self.redrawn += u64::from(redrawn);
+            self.repetitions_removed += u64::from(changed);
             if self.evaluate(k) {
                 return Some(k);
             }
@@ -210,12 +223,22 @@ impl<A: Counts> State<'_, A> {
             &mut self.histogram,
             &mut self.selected,
         );
-        for (slot, &k) in self.selected.iter().enumerate() {
-            self.next.copy_from(slot, &self.pool, k as usize);
+        // The survivors' members in selection order, then the others' (the next children's
+        // places, overwritten by the next breeding).
+        self.kept.fill(false);
+        self.next_slot.clear();
+        for &k in &self.selected {
+            self.kept[k as usize] = true;
+            self.next_slot.push(self.slot[k as usize]);
         }
-        std::mem::swap(&mut self.pool, &mut self.next);
+        for (k, &s) in self.slot.iter().enumerate() {
+            if !self.kept[k] {
+                self.next_slot.push(s);
+            }
+        }
+        std::mem::swap(&mut self.slot, &mut self.next_slot);
         for k in 0..self.pop {
-            self.pool_fit[k] = self.max - self.pool.equal_of(k);
+            self.pool_fit[k] = self.max - self.pool.equal_of(self.slot[k] as usize);
         }
     }
 }
@@ -232,9 +255,9 @@ impl Solver for RetGa {
         rng: &mut Rng,
         observer: &mut dyn Observer,
     ) -> RunOutcome {
-        // Packed counts: 4-bit fields in a u64 up to order 15, 5-bit fields in a u128 above.
+        // Counts: a byte per value up to order 15, 5-bit fields in a u128 above.
         if puzzle.geometry().n() <= 15 {
-            self.run::<u64>(puzzle, budget, rng, observer)
+            self.run::<tracked::Bytes>(puzzle, budget, rng, observer)
         } else {
             self.run::<u128>(puzzle, budget, rng, observer)
         }
@@ -258,10 +281,12 @@ impl RetGa {
         let mut st = State {
             cfg: &self.config,
             pool: Pool::new(&lay, 2 * pop),
-            next: Pool::new(&lay, 2 * pop),
+            slot: (0..2 * pop as u16).collect(),
+            kept: vec![false; 2 * pop],
+            next_slot: Vec::with_capacity(2 * pop),
             bp,
             lay,
-            coin: Bernoulli::new(self.config.mutation_probability).expect("validated"),
+            coin: tracked::Coin::new(self.config.mutation_probability).expect("validated"),
             max: fit.max(),
             fit,
             pop,
@@ -304,7 +329,8 @@ impl RetGa {
             since_restart += 1;
             observer.generation(generation, st.evaluations, best as f64);
             if observer.wants_grids() {
-                observer.best_grid(st.evaluations, st.pool.cells_of(st.best().0));
+                let s = st.slot[st.best().0] as usize;
+                observer.best_grid(st.evaluations, st.pool.cells_of(s));
             }
             let reset = match self.config.reset_rule {
                 ResetRule::Stagnation => since_improvement >= reset_point,
@@ -337,7 +363,8 @@ impl RetGa {
             (Some(_), SuccessGeneration::Completed) => generation.saturating_sub(1),
             _ => generation,
         };
-        let grid = Grid::from_cells(geom, st.pool.cells_of(k).to_vec()).expect("cells in range");
+        let cells = st.pool.cells_of(st.slot[k] as usize).to_vec();
+        let grid = Grid::from_cells(geom, cells).expect("cells in range");
         RunOutcome {
             solved: solved_at.is_some(),
             best_fitness: fitness as f64,

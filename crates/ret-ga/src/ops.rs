@@ -99,7 +99,7 @@ impl Blueprint {
 
 /// A uniformly random set bit of a non-empty mask.
 #[inline]
-pub(crate) fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
+pub fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
     debug_assert!(mask != 0);
     let mut m = mask;
     for _ in 0..rng.random_range(0..mask.count_ones()) {

@@ -15,15 +15,16 @@
 //! committed runs gives identical rows. So this module changes no run, only its cost.
 
 use crate::config::{CrossoverRows, RepetitionScope, RepetitionSet};
-use crate::ops::{random_bit, Blueprint};
-use rand::distr::{Bernoulli, Distribution};
+use crate::ops::Blueprint;
 use rand::Rng;
 
 /// Packed per-unit value counts: one integer per unit with a fixed-width field per value.
-/// 4-bit fields in a `u64` hold the counts of orders up to 15 (a unit has at most 15 cells and
-/// values 0..=15 fit in 16 fields); 5-bit fields in a `u128` hold orders 16 to 25 (values
-/// 1..=25, stored from bit 0 for value 1).
+/// [`Bytes`], a byte per value, holds the counts of orders up to 15 (a unit has at most 15
+/// cells and values 0..=15 fit in 16 bytes), and so do 4-bit fields in a `u64`; 5-bit fields
+/// in a `u128` hold orders 16 to 25 (values 1..=25, stored from bit 0 for value 1).
 pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// The largest order whose counts this type holds.
+    const MAX_ORDER: usize;
     /// The field of value `v` (1-based) starts at bit `shift(v)`.
     fn shift(v: u8) -> u32;
     /// The count in the field at `shift`.
@@ -41,13 +42,109 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn and(self, other: Self) -> Self;
     /// The values whose count is not zero, as a bit mask (bit v = value v).
     fn present(self) -> u32;
+    /// Add one to the count of value `v`; returns the count before.
+    #[inline(always)]
+    fn add(&mut self, v: u8) -> u32 {
+        let s = Self::shift(v);
+        let before = self.field(s);
+        *self = self.inc(s);
+        before
+    }
+    /// Move one count from value `v` to value `w` (`v != w`); returns the count of `v` after
+    /// and the count of `w` before, whose difference is the change of equal pairs.
+    #[inline(always)]
+    fn moved(&mut self, v: u8, w: u8) -> (u32, u32) {
+        let (sv, sw) = (Self::shift(v), Self::shift(w));
+        let acc = self.dec(sv);
+        let out = (acc.field(sv), acc.field(sw));
+        *self = acc.inc(sw);
+        out
+    }
+}
+
+/// A byte per value (value v in byte v, byte 0 unused), for orders up to 15: a count moves
+/// with byte loads and stores instead of shifts by a variable amount, and the masks and the
+/// comparisons work on the 16 bytes as one `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bytes(pub [u8; 16]);
+
+impl Bytes {
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+}
+
+impl Counts for Bytes {
+    const MAX_ORDER: usize = 15;
+    #[inline(always)]
+    fn shift(v: u8) -> u32 {
+        u32::from(v)
+    }
+    #[inline(always)]
+    fn field(self, shift: u32) -> u32 {
+        u32::from(self.0[shift as usize & 15])
+    }
+    #[inline(always)]
+    fn inc(mut self, shift: u32) -> Self {
+        self.0[shift as usize & 15] += 1;
+        self
+    }
+    #[inline(always)]
+    fn dec(mut self, shift: u32) -> Self {
+        self.0[shift as usize & 15] -= 1;
+        self
+    }
+    fn ones(mask: u32) -> Self {
+        Bytes(std::array::from_fn(|v| u8::from(mask & (1 << v) != 0)))
+    }
+    fn fields(mask: u32) -> Self {
+        Bytes(Self::ones(mask).0.map(|b| b * 0xFF))
+    }
+    fn high(values: u32) -> Self {
+        Bytes(Self::ones(values).0.map(|b| b * 0xFE))
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        Bytes((self.wide() & other.wide()).to_le_bytes())
+    }
+    /// Per half: a count is at most 15, so adding 0x7F to its byte sets the byte's top bit
+    /// exactly when the count is not zero, without a carry into the next byte; the multiply
+    /// gathers the eight top bits (bit 8i after the shift) into the top byte, in order.
+    #[inline(always)]
+    fn present(self) -> u32 {
+        let gather = |h: u64| -> u32 {
+            let t = (h + 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080;
+            ((t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+        };
+        let w = self.wide();
+        gather(w as u64) | gather((w >> 64) as u64) << 8
+    }
+    #[inline(always)]
+    fn add(&mut self, v: u8) -> u32 {
+        let b = &mut self.0[v as usize & 15];
+        let before = u32::from(*b);
+        *b += 1;
+        before
+    }
+    #[inline(always)]
+    fn moved(&mut self, v: u8, w: u8) -> (u32, u32) {
+        let bv = &mut self.0[v as usize & 15];
+        *bv -= 1;
+        let after = u32::from(*bv);
+        let bw = &mut self.0[w as usize & 15];
+        let before = u32::from(*bw);
+        *bw += 1;
+        (after, before)
+    }
 }
 
 /// `impl Counts` for an integer type with `bits`-bit fields, value v in field `v - first`;
 /// `present` is given, since the fast bit gathering depends on the packing.
 macro_rules! packed_counts {
-    ($t:ty, bits = $bits:literal, first = $first:literal, present = |$s:ident| $present:block) => {
+    ($t:ty, bits = $bits:literal, first = $first:literal, max = $max:literal, present = |$s:ident| $present:block) => {
         impl Counts for $t {
+            const MAX_ORDER: usize = $max;
             #[inline(always)]
             fn shift(v: u8) -> u32 {
                 $bits * (v as u32 - $first)
@@ -93,6 +190,7 @@ packed_counts!(
     u64,
     bits = 4,
     first = 0,
+    max = 15,
     present = |x| {
         let mut x = (x | x >> 1 | x >> 2 | x >> 3) & 0x1111_1111_1111_1111;
         x = (x | x >> 3) & 0x0303_0303_0303_0303;
@@ -105,6 +203,7 @@ packed_counts!(
     u128,
     bits = 5,
     first = 1,
+    max = 25,
     present = |x| {
         (1..=25u8)
             .filter(|&v| x.field(Self::shift(v)) != 0)
@@ -112,26 +211,41 @@ packed_counts!(
     }
 );
 
-/// Per-puzzle tables for the count representation.
+/// Per-puzzle tables for the count representation, and the puzzle's tables the operators
+/// read (copied from the [`Blueprint`], whose fields are public, and checked once here): every
+/// cell index below `cells`, every unit index below 3N. The hot loops index with these
+/// without bounds checks, after [`Layout::check`] has checked the member's lengths.
 #[derive(Debug, Clone)]
 pub struct Layout<A: Counts> {
     n: usize,
     cells: usize,
+    full: u32,
     scope: RepetitionScope,
     /// For each cell: its row, column and box (units 0..N, N..2N, 2N..3N).
     units: Vec<[u8; 3]>,
-    /// For each row then column: the fields of its given values, and a 1 in each of them.
-    given_fields: Vec<A>,
-    given_ones: Vec<A>,
-    /// Bits above the lowest of every value's field.
-    high: A,
+    /// The same as byte offsets into a member's counts (unit times the size of `A`; the
+    /// fourth is padding, 8 bytes a cell), so [`Layout::put`] neither scales nor checks them.
+    offsets: Vec<[u16; 4]>,
+    /// For each row then column: the unit needs Remove Repetition when its counts masked by
+    /// this are not zero (see [`Layout::needs_fix`]).
+    fix: Vec<A>,
+    /// The non-given cells, row-major.
+    free: Vec<u16>,
+    /// For each row then column: its non-given cells (`unit_free[unit_start[u]..unit_start[u
+    /// + 1]]`) and the mask of its given values.
+    unit_free: Vec<u16>,
+    unit_start: Vec<u32>,
+    unit_given: Vec<u32>,
 }
 
 impl<A: Counts> Layout<A> {
+    /// The tables for `bp`'s puzzle. Panics if `bp`'s tables are inconsistent (a cell index
+    /// out of the grid), which [`Blueprint::new`] never builds.
     pub fn new(bp: &Blueprint, scope: RepetitionScope) -> Self {
         let g = bp.geom;
-        let n = g.n();
-        let units = (0..g.cells())
+        let (n, cells) = (g.n(), g.cells());
+        assert!(n <= A::MAX_ORDER, "order {n} needs wider counts");
+        let units = (0..cells)
             .map(|c| {
                 [
                     g.row_of(c) as u8,
@@ -140,14 +254,70 @@ impl<A: Counts> Layout<A> {
                 ]
             })
             .collect();
-        Layout {
+        let high = A::high(g.full_mask());
+        let fix = bp
+            .unit_given_mask
+            .iter()
+            .map(|&m| match scope {
+                RepetitionScope::Givens => A::fields(m).and(high),
+                RepetitionScope::All => high,
+            })
+            .collect();
+        let size = std::mem::size_of::<A>();
+        assert!(3 * n * size <= usize::from(u16::MAX));
+        let offsets = (0..cells)
+            .map(|c| {
+                let unit = |u: usize| (u * size) as u16;
+                [
+                    unit(g.row_of(c)),
+                    unit(n + g.col_of(c)),
+                    unit(2 * n + g.box_of(c)),
+                    0,
+                ]
+            })
+            .collect();
+        let lay = Layout {
+            offsets,
             n,
-            cells: g.cells(),
+            cells,
+            full: g.full_mask(),
             scope,
             units,
-            given_fields: bp.unit_given_mask.iter().map(|&m| A::fields(m)).collect(),
-            given_ones: bp.unit_given_mask.iter().map(|&m| A::ones(m)).collect(),
-            high: A::high(g.full_mask()),
+            fix,
+            free: bp.free.clone(),
+            unit_free: bp.unit_free.clone(),
+            unit_start: bp.unit_free_start.clone(),
+            unit_given: bp.unit_given_mask.clone(),
+        };
+        let in_grid = |c: &u16| (*c as usize) < cells;
+        assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
+        assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
+        assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
+        assert!(lay.offsets.len() == cells);
+        assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
+        assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
+        lay
+    }
+
+    /// Member `m` has this layout's shape (its cells and counts), so the hot loops can index
+    /// it with the layout's cell and unit indices unchecked.
+    #[inline(always)]
+    fn check(&self, m: &Member<'_, A>) {
+        assert!(m.cells.len() == self.cells && m.counts.len() == 3 * self.n);
+    }
+
+    /// The non-given cells of row or column `u` (`u < 2N`).
+    #[inline(always)]
+    fn unit_free(&self, u: usize) -> &[u16] {
+        debug_assert!(u < 2 * self.n);
+        // SAFETY: `u + 1 <= 2N` indexes `unit_start` (length 2N + 1, checked in `new`), whose
+        // entries are ascending and at most `unit_free.len()` (checked in `new`).
+        unsafe {
+            let (a, b) = (
+                *self.unit_start.get_unchecked(u),
+                *self.unit_start.get_unchecked(u + 1),
+            );
+            self.unit_free.get_unchecked(a as usize..b as usize)
         }
     }
 
@@ -156,46 +326,89 @@ impl<A: Counts> Layout<A> {
         m.counts.fill(A::default());
         let mut equal = 0u32;
         for (&v, units) in m.cells.iter().zip(&self.units) {
-            let s = A::shift(v);
             for &u in units {
-                let acc = &mut m.counts[u as usize];
-                equal += acc.field(s);
-                *acc = acc.inc(s);
+                equal += m.counts[u as usize].add(v);
             }
         }
         *m.equal = equal;
     }
 
     /// Set cell `c` to `w`, updating the counts and the equal pairs.
-    #[inline(always)]
     pub fn set(&self, m: &mut Member<'_, A>, c: usize, w: u8) {
-        let v = m.cells[c];
+        self.check(m);
+        assert!(c < self.cells);
+        // SAFETY: `c < cells`, and `m` has the layout's shape (checked just above).
+        unsafe { self.put(m.cells, m.counts, m.equal, c, w) }
+    }
+
+    /// [`Layout::set`] on a member's parts, so the hot loops keep the equal pairs in a local.
+    ///
+    /// # Safety
+    /// `c < self.cells`, `cells.len() == self.cells` and `counts.len() == 3N` (a member that
+    /// passed [`Layout::check`], a cell index from the layout's tables).
+    #[inline(always)]
+    unsafe fn put(&self, cells: &mut [u8], counts: &mut [A], equal: &mut u32, c: usize, w: u8) {
+        debug_assert!(c < self.cells && cells.len() == self.cells);
+        debug_assert!(counts.len() == 3 * self.n);
+        let v = *cells.get_unchecked(c);
         if v == w {
             return;
         }
-        let (sv, sw) = (A::shift(v), A::shift(w));
-        let mut equal = *m.equal;
-        for &u in &self.units[c] {
-            let acc = m.counts[u as usize].dec(sv);
-            equal = equal - acc.field(sv) + acc.field(sw);
-            m.counts[u as usize] = acc.inc(sw);
+        let mut e = *equal;
+        // `offsets` has one entry per cell, each the offset of a unit below 3N, a multiple of
+        // the size of `A` (built in `new`), so each points at an `A` inside `counts`.
+        let base = counts.as_mut_ptr().cast::<u8>();
+        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o0, o1, o2] {
+            let acc = &mut *base.add(usize::from(o)).cast::<A>();
+            let (after, before) = acc.moved(v, w);
+            e = e - after + before;
         }
-        *m.equal = equal;
-        m.cells[c] = w;
+        *equal = e;
+        *cells.get_unchecked_mut(c) = w;
+    }
+
+    /// Exchange cell `c` of two members, updating both counts and equal pairs: [`Layout::put`]
+    /// of each one's value into the other, the cell's unit offsets read once.
+    ///
+    /// # Safety
+    /// As for [`Layout::put`], for both members.
+    #[inline(always)]
+    unsafe fn exchange(
+        &self,
+        a: (&mut [u8], &mut [A], &mut u32),
+        b: (&mut [u8], &mut [A], &mut u32),
+        c: usize,
+    ) {
+        let (ca, ta, ea) = a;
+        let (cb, tb, eb) = b;
+        let (va, vb) = (*ca.get_unchecked(c), *cb.get_unchecked(c));
+        if va == vb {
+            return;
+        }
+        let (mut xa, mut xb) = (*ea, *eb);
+        let (base_a, base_b) = (ta.as_mut_ptr().cast::<u8>(), tb.as_mut_ptr().cast::<u8>());
+        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o0, o1, o2] {
+            let (after, before) = (*base_a.add(usize::from(o)).cast::<A>()).moved(va, vb);
+            xa = xa - after + before;
+            let (after, before) = (*base_b.add(usize::from(o)).cast::<A>()).moved(vb, va);
+            xb = xb - after + before;
+        }
+        (*ea, *eb) = (xa, xb);
+        *ca.get_unchecked_mut(c) = vb;
+        *cb.get_unchecked_mut(c) = va;
     }
 
     /// Does row or column `u` hold a repetition Remove Repetition acts on?
-    /// [`RepetitionScope::Givens`]: a given value stands more than once (the fields of the
-    /// given values differ from a single 1 each); [`RepetitionScope::All`]: any value stands
-    /// more than once. Units that fail this test are units in which the plain operator changes
-    /// nothing and draws nothing.
+    /// [`RepetitionScope::Givens`]: a given value stands more than once (the count of a given
+    /// value, at least 1 for the given itself, has a bit above its lowest);
+    /// [`RepetitionScope::All`]: any value stands more than once. Units that fail this test
+    /// are units in which the plain operator changes nothing and draws nothing. Both tests are
+    /// one mask, precomputed per unit in `fix`, and a test for zero.
     #[inline(always)]
-    fn needs_fix(&self, m: &Member<'_, A>, u: usize) -> bool {
-        let acc = m.counts[u];
-        match self.scope {
-            RepetitionScope::Givens => acc.and(self.given_fields[u]) != self.given_ones[u],
-            RepetitionScope::All => acc.and(self.high) != A::default(),
-        }
+    fn needs_fix(acc: A, mask: A) -> bool {
+        acc.and(mask) != A::default()
     }
 }
 
@@ -268,177 +481,310 @@ impl<A: Counts> Pool<A> {
         self.equal[k]
     }
 
-    /// Copy members `from` to `to..` of the same pool.
-    pub fn copy_within(&mut self, from: std::ops::Range<usize>, to: usize) {
+    /// Copy member `from` over member `to` of the same pool.
+    pub fn copy_member(&mut self, from: usize, to: usize) {
         let (c, u) = (self.cells, self.units);
-        self.cell.copy_within(from.start * c..from.end * c, to * c);
-        self.count.copy_within(from.start * u..from.end * u, to * u);
-        self.equal.copy_within(from, to);
-    }
-
-    /// Copy member `k` of `src` into slot `slot` of this pool.
-    pub fn copy_from(&mut self, slot: usize, src: &Pool<A>, k: usize) {
-        let (c, u) = (self.cells, self.units);
-        self.cell[slot * c..(slot + 1) * c].copy_from_slice(&src.cell[k * c..(k + 1) * c]);
-        self.count[slot * u..(slot + 1) * u].copy_from_slice(&src.count[k * u..(k + 1) * u]);
-        self.equal[slot] = src.equal[k];
+        self.cell.copy_within(from * c..(from + 1) * c, to * c);
+        self.count.copy_within(from * u..(from + 1) * u, to * u);
+        self.equal[to] = self.equal[from];
     }
 }
 
-/// [`crate::ops::bitwise_mutation`] on a tracked individual, with the Bernoulli distribution
-/// built once (`Rng::random_bool(p)` builds the same distribution and samples it, so the draws
-/// are identical).
-pub fn bitwise_mutation<A: Counts, R: Rng + ?Sized>(
-    bp: &Blueprint,
+/// The coin of [`crate::ops::bitwise_mutation`]: `Rng::random_bool(p)` with rand's
+/// `Bernoulli`, its threshold at hand so the mutation loop tests it once per draw. rand draws
+/// one `u64` and answers `draw < p * 2^64` (rounded down), and answers `true` without a draw
+/// when `p == 1`; this does the same (tested against rand for a table of `p`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coin {
+    threshold: u64,
+    always: bool,
+}
+
+impl Coin {
+    /// The coin of probability `p`; `None` unless `0 <= p <= 1`.
+    pub fn new(p: f64) -> Option<Coin> {
+        if p == 1.0 {
+            return Some(Coin {
+                threshold: u64::MAX,
+                always: true,
+            });
+        }
+        if !(0.0..1.0).contains(&p) {
+            return None;
+        }
+        // rand's scale, 2^64 as an f64.
+        let scale = 2.0 * (1u64 << 63) as f64;
+        Some(Coin {
+            threshold: (p * scale) as u64,
+            always: false,
+        })
+    }
+
+    /// One toss: the draws and the answer of `rng.random_bool(p)`.
+    #[inline(always)]
+    pub fn toss<R: Rng + ?Sized>(&self, rng: &mut R) -> bool {
+        self.always || rng.next_u64() < self.threshold
+    }
+}
+
+/// The number of set bits of every 10-bit mask: without the `popcnt` instruction (not enabled
+/// by default on x86-64) `count_ones` is a dozen instructions, a lookup is one.
+static POPCOUNT_10: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// [`crate::ops::random_bit`]: the same draw and the same bit, the bits counted by a lookup
+/// for masks of orders up to 9.
+#[inline(always)]
+pub fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
+    debug_assert!(mask != 0);
+    let ones = match POPCOUNT_10.get(mask as usize) {
+        Some(&k) => u32::from(k),
+        None => mask.count_ones(),
+    };
+    let mut m = mask;
+    for _ in 0..rng.random_range(0..ones) {
+        m &= m - 1;
+    }
+    m.trailing_zeros() as u8
+}
+
+/// [`crate::ops::bitwise_mutation`] on a tracked individual, with the coin built once
+/// ([`Coin`], the draws of `Rng::random_bool(p)`). The generator is copied into a local for
+/// the loop and written back, so its state stays in registers; the non-given cells go in
+/// chunks, each drawn first (every cell's toss, then its new value if it is redrawn: the plain
+/// operator's order) and then applied to the counts, two short loops that each keep their
+/// state in registers. `bp` is the blueprint `lay` was built from.
+pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
+    _bp: &Blueprint,
     lay: &Layout<A>,
-    coin: &Bernoulli,
+    coin: &Coin,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
-    let n = bp.geom.n() as u8;
-    let mut redrawn = 0;
-    // The equal pairs in a local for the loop, written back at its end.
-    let mut equal = *m.equal;
-    let mut local = Member {
-        cells: &mut *m.cells,
-        counts: &mut *m.counts,
-        equal: &mut equal,
+    lay.check(m);
+    let mut r = rng.clone();
+    let redrawn = if coin.always {
+        mutate::<A, R, true>(lay, coin.threshold, m, &mut r)
+    } else {
+        mutate::<A, R, false>(lay, coin.threshold, m, &mut r)
     };
-    for &c in &bp.free {
-        if coin.sample(rng) {
-            let w = rng.random_range(1..=n);
-            lay.set(&mut local, c as usize, w);
-            redrawn += 1;
+    *rng = r;
+    redrawn
+}
+
+/// Cells [`bitwise_mutation`] draws before it applies them.
+const CHUNK: usize = 64;
+
+/// The draws of [`bitwise_mutation`] for one chunk of non-given cells: each cell's toss (none
+/// when `ALWAYS`), then its new value when it is redrawn, in the plain operator's order. The
+/// redrawn cells and their values go to `at` and `to`; returns how many. Not inlined: alone,
+/// the loops keep the generator's state in registers, where inlined into the mutation the
+/// compiler spills it at every toss.
+#[inline(never)]
+fn draw_chunk<R: Rng, const ALWAYS: bool>(
+    rng: &mut R,
+    threshold: u64,
+    n: u8,
+    chunk: &[u16],
+    at: &mut [u16; CHUNK],
+    to: &mut [u8; CHUNK],
+) -> usize {
+    let mut k = 0;
+    let mut i = 0;
+    while i < chunk.len() {
+        if !ALWAYS {
+            // Toss until a cell is redrawn.
+            while i < chunk.len() && rng.next_u64() >= threshold {
+                i += 1;
+            }
+            if i == chunk.len() {
+                break;
+            }
         }
+        // `k <= i < chunk.len() <= CHUNK`; the masks spare the bounds checks.
+        at[k & (CHUNK - 1)] = chunk[i];
+        to[k & (CHUNK - 1)] = rng.random_range(1..=n);
+        k += 1;
+        i += 1;
+    }
+    k
+}
+
+/// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
+/// member that passed [`Layout::check`].
+#[inline(always)]
+fn mutate<A: Counts, R: Rng, const ALWAYS: bool>(
+    lay: &Layout<A>,
+    threshold: u64,
+    m: &mut Member<'_, A>,
+    rng: &mut R,
+) -> u32 {
+    let n = lay.n as u8;
+    let mut equal = *m.equal;
+    let (cells, counts) = (&mut *m.cells, &mut *m.counts);
+    let mut redrawn = 0;
+    let (mut at, mut to) = ([0u16; CHUNK], [0u8; CHUNK]);
+    for chunk in lay.free.chunks(CHUNK) {
+        let k = draw_chunk::<R, ALWAYS>(rng, threshold, n, chunk, &mut at, &mut to);
+        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+            // SAFETY: `c` is a non-given cell of the layout, `m` passed `check`.
+            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+        }
+        redrawn += k as u32;
     }
     *m.equal = equal;
     redrawn
 }
 
 /// [`crate::ops::remove_repetition`] on a tracked individual: rows, then columns, visiting
-/// only the units whose repetition count is not zero. Fixing one row changes no other row,
-/// so a row's count just before its turn is the count the plain operator's first pass sees
-/// (likewise for columns); units it skips are units where the plain operator changes nothing
-/// and draws nothing.
-pub fn remove_repetition<A: Counts, R: Rng + ?Sized>(
-    bp: &Blueprint,
+/// only the units whose counts show a repetition to remove. Fixing one row changes no other
+/// row, so a row's counts just before its turn are the counts the plain operator's first pass
+/// sees (likewise for columns); units it skips are units where the plain operator changes
+/// nothing and draws nothing. `bp` is the blueprint `lay` was built from.
+pub fn remove_repetition<A: Counts, R: Rng + Clone>(
+    _bp: &Blueprint,
     lay: &Layout<A>,
     set: RepetitionSet,
     m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
-    // One copy of the loops per reading, each with its reading a constant.
+    lay.check(m);
+    // The generator in a local (registers) for the loops, written back at the end.
+    let mut r = rng.clone();
+    let changed = fix_reading(lay, set, m, &mut r);
+    *rng = r;
+    changed
+}
+
+/// [`remove_repetition`] on a member that passed [`Layout::check`]: one copy of the loops per
+/// reading, each with its reading a constant.
+#[inline(always)]
+fn fix_reading<A: Counts, R: Rng>(
+    lay: &Layout<A>,
+    set: RepetitionSet,
+    m: &mut Member<'_, A>,
+    rng: &mut R,
+) -> u32 {
     match (set, lay.scope) {
         (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, true, false>(bp, lay, m, rng)
+            fix_units::<A, R, true, false>(lay, m, rng)
         }
         (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
-            fix_units::<A, R, true, true>(bp, lay, m, rng)
+            fix_units::<A, R, true, true>(lay, m, rng)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, false, false>(bp, lay, m, rng)
+            fix_units::<A, R, false, false>(lay, m, rng)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
-            fix_units::<A, R, false, true>(bp, lay, m, rng)
+            fix_units::<A, R, false, true>(lay, m, rng)
         }
     }
 }
 
-/// [`remove_repetition`] for one reading: `PRESENT` for [`RepetitionSet::PresentInUnit`],
-/// `ALL` for [`RepetitionScope::All`]. Rows, then columns: the units of a pass that need a fix
-/// are found first, in one loop over their counts, since fixing one row changes no other row's
-/// count (likewise for columns); the columns are looked at after the rows are fixed.
+/// [`remove_repetition`] for one reading, on a member that passed [`Layout::check`]:
+/// `PRESENT` for [`RepetitionSet::PresentInUnit`], `ALL` for [`RepetitionScope::All`]. The 2N
+/// rows then columns in order, each tested on its counts just before its turn: fixing a row
+/// changes no other row's counts (likewise for columns), so the rows that need a fix are the
+/// rows the plain operator's row pass fixes, and the columns are tested after every row is
+/// fixed, as the plain column pass sees them.
 #[inline(always)]
-fn fix_units<A: Counts, R: Rng + ?Sized, const PRESENT: bool, const ALL: bool>(
-    bp: &Blueprint,
+fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     lay: &Layout<A>,
-    outer: &mut Member<'_, A>,
+    m: &mut Member<'_, A>,
     rng: &mut R,
 ) -> u32 {
-    let n = bp.geom.n();
-    let full = bp.geom.full_mask();
+    let n = lay.n;
+    let full = lay.full;
     let mut changed = 0;
     // The equal pairs in a local for the loops, written back at the end.
-    let mut equal = *outer.equal;
-    let m = &mut Member {
-        cells: &mut *outer.cells,
-        counts: &mut *outer.counts,
-        equal: &mut equal,
-    };
-    for base in [0, n] {
-        let mut which = 0u64;
-        for i in 0..n {
-            which |= u64::from(lay.needs_fix(m, base + i)) << i;
+    let mut equal = *m.equal;
+    let (cells, counts) = (&mut *m.cells, &mut *m.counts);
+    // The cells a unit changes and their new values, drawn first and applied after: a cell is
+    // visited once and reads no count, so the deferred updates change nothing it reads.
+    let (mut at, mut to) = ([0u16; 32], [0u8; 32]);
+    for (u, (&fix, &gmask)) in lay.fix.iter().zip(&lay.unit_given).enumerate() {
+        // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`).
+        let acc = unsafe { *counts.get_unchecked(u) };
+        if !Layout::needs_fix(acc, fix) {
+            continue;
         }
-        while which != 0 {
-            let u = base + which.trailing_zeros() as usize;
-            which &= which - 1;
-            let gmask = bp.unit_given_mask[u];
-            let free =
-                &bp.unit_free[bp.unit_free_start[u] as usize..bp.unit_free_start[u + 1] as usize];
-            let mut present = if PRESENT {
-                m.counts[u].present()
-            } else {
-                gmask
-            };
-            let mut taken = gmask;
-            for &c in free {
-                let v = m.cells[c as usize];
-                if taken & (1 << v) != 0 {
-                    let choices = full & !present;
-                    if choices == 0 {
-                        continue;
-                    }
-                    let w = random_bit(choices, rng);
-                    lay.set(m, c as usize, w);
-                    if PRESENT {
-                        present |= 1 << w;
-                    }
-                    if ALL {
-                        taken |= 1 << w;
-                    }
-                    changed += 1;
-                } else if ALL {
-                    taken |= 1 << v;
+        let mut present = if PRESENT { acc.present() } else { gmask };
+        let mut taken = gmask;
+        let mut k = 0;
+        for &c in lay.unit_free(u) {
+            // SAFETY: `c` is a cell of the layout, `m` passed `check`.
+            let v = unsafe { *cells.get_unchecked(c as usize) };
+            if taken & (1 << v) != 0 {
+                let choices = full & !present;
+                if choices == 0 {
+                    continue;
                 }
+                let w = random_bit(choices, rng);
+                // `k < N <= 25`; the mask spares the bounds check.
+                (at[k & 31], to[k & 31]) = (c, w);
+                k += 1;
+                if PRESENT {
+                    present |= 1 << w;
+                }
+                if ALL {
+                    taken |= 1 << w;
+                }
+            } else if ALL {
+                taken |= 1 << v;
             }
         }
+        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+            // SAFETY: as above.
+            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+        }
+        changed += k as u32;
     }
-    *outer.equal = equal;
+    debug_assert!(n <= 25);
+    *m.equal = equal;
     changed
 }
 
 /// [`crate::ops::row_uniform_crossover`] on two tracked individuals: the same rows exchanged
 /// (and, for [`CrossoverRows::UniformRandom`], the same draws, one per row in row order), each
-/// exchanged non-given cell that differs updating both count tables.
+/// exchanged non-given cell that differs updating both count tables. `bp` is the blueprint
+/// `lay` was built from.
 pub fn crossover<A: Counts, R: Rng + ?Sized>(
-    bp: &Blueprint,
+    _bp: &Blueprint,
     lay: &Layout<A>,
     rows: CrossoverRows,
     a: &mut Member<'_, A>,
     b: &mut Member<'_, A>,
     rng: &mut R,
 ) {
-    let n = bp.geom.n();
-    for r in 0..n {
+    lay.check(a);
+    lay.check(b);
+    let (mut ea, mut eb) = (*a.equal, *b.equal);
+    let (ca, ta) = (&mut *a.cells, &mut *a.counts);
+    let (cb, tb) = (&mut *b.cells, &mut *b.counts);
+    for r in 0..lay.n {
         if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
-        for &c in &bp.unit_free[bp.unit_free_start[r] as usize..bp.unit_free_start[r + 1] as usize]
-        {
+        for &c in lay.unit_free(r) {
             let c = c as usize;
-            let (va, vb) = (a.cells[c], b.cells[c]);
-            if va != vb {
-                lay.set(a, c, vb);
-                lay.set(b, c, va);
-            }
+            // SAFETY: `c` is a cell of the layout, both members passed `check`.
+            unsafe { lay.exchange((ca, ta, &mut ea), (cb, tb, &mut eb), c) };
         }
     }
+    *a.equal = ea;
+    *b.equal = eb;
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Counts;
+    use super::{Bytes, Counts};
 
     /// `present` gives the values with a non-zero count, for both packings.
     #[test]
@@ -456,8 +802,52 @@ mod tests {
             assert_eq!(a.present(), *want, "u64 {values:?}");
             let b = values.iter().fold(0u128, |a, &v| a.inc(u128::shift(v)));
             assert_eq!(b.present(), *want, "u128 {values:?}");
+            let mut c = Bytes::default();
+            for &v in *values {
+                c.add(v);
+            }
+            assert_eq!(c.present(), *want, "bytes {values:?}");
         }
         let all = (1..=25u8).fold(0u128, |a, v| a.inc(u128::shift(v)).inc(u128::shift(v)));
         assert_eq!(all.present(), ((1u32 << 26) - 1) & !1);
+    }
+
+    /// Byte counts and 4-bit counts agree on every `add` and `moved` (their answers and the
+    /// counts after), on random values, and on the masks (`ones`, `fields`, `high`, `and`).
+    #[test]
+    fn byte_counts_match_packed_counts() {
+        use rand::Rng;
+        let mut rng = sudoku_core::rng_from_seed(9);
+        let unpack =
+            |x: u64| -> [u8; 16] { std::array::from_fn(|v| x.field(u64::shift(v as u8)) as u8) };
+        for _ in 0..200 {
+            let (mut a, mut b) = (0u64, Bytes::default());
+            let mut values = Vec::new();
+            for _ in 0..rng.random_range(1..15) {
+                let v = rng.random_range(1..=15u8);
+                assert_eq!(a.add(v), b.add(v));
+                values.push(v);
+            }
+            for _ in 0..20 {
+                let k = rng.random_range(0..values.len());
+                let w = rng.random_range(1..=15u8);
+                if w == values[k] {
+                    continue;
+                }
+                assert_eq!(a.moved(values[k], w), b.moved(values[k], w));
+                values[k] = w;
+                assert_eq!(unpack(a), b.0);
+                assert_eq!(a.present(), b.present());
+            }
+            let mask = rng.random_range(0..1u32 << 16) & !1;
+            assert_eq!(unpack(u64::ones(mask)), Bytes::ones(mask).0);
+            let high = Bytes::fields(mask).and(Bytes::high(0xFFFE));
+            let want = unpack(u64::fields(mask).and(u64::high(0xFFFE)));
+            // 4-bit fields keep 3 bits above the lowest, bytes keep 7.
+            let got = high.0.map(|x| x & 0xE);
+            assert_eq!(got, want);
+            let needs = |x: u64| x.and(u64::fields(mask).and(u64::high(0xFFFE))) != 0;
+            assert_eq!(b.and(high) != Bytes::default(), needs(a));
+        }
     }
 }

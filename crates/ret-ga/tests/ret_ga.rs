@@ -350,7 +350,7 @@ fn every_option_runs() {
 /// The tracked operators (incremental counts) leave the same cells as the plain operators,
 /// draw the same random numbers (the generators agree afterwards), and keep the counts equal
 /// to a recount and the fitness equal to the paper's formula, for every reading and on orders
-/// 4, 6, 9 (u64 counts) and 16 (u128 counts).
+/// 4, 6, 9 (u64 and byte counts) and 16 (u128 counts).
 #[test]
 fn tracked_operators_match_the_plain_ones() {
     use rand::RngCore;
@@ -361,7 +361,7 @@ fn tracked_operators_match_the_plain_ones() {
         let bp = Blueprint::new(p);
         let fit = RetGaFitness::new(&Units::new(p.geometry()));
         let max = fit.max();
-        let coin = rand::distr::Bernoulli::new(0.2).unwrap();
+        let coin = tracked::Coin::new(0.2).unwrap();
         for set in [RepetitionSet::PresentInUnit, RepetitionSet::GivensOfUnit] {
             for scope in [RepetitionScope::Givens, RepetitionScope::All] {
                 for rows in [CrossoverRows::Alternate, CrossoverRows::UniformRandom] {
@@ -425,6 +425,7 @@ fn tracked_operators_match_the_plain_ones() {
     }
     for id in ["mk_1star", "mk_superdifficult", "das_fig1"] {
         check::<u64>(puzzle(id), 11);
+        check::<tracked::Bytes>(puzzle(id), 11);
     }
     for order in [4usize, 6, 16] {
         let geom = Geometry::for_order(order).unwrap();
@@ -441,6 +442,57 @@ fn tracked_operators_match_the_plain_ones() {
             check::<u128>(&p, 12);
         } else {
             check::<u64>(&p, 12);
+            check::<tracked::Bytes>(&p, 12);
         }
     }
+}
+
+/// The coin tosses as `Rng::random_bool(p)` does (rand's `Bernoulli`): the same answers and
+/// the same draws (the generators agree afterwards), for probabilities at the edges (0, 1, the
+/// smallest step 2^-64, just below 1) and in between.
+#[test]
+fn coin_tosses_as_random_bool() {
+    use rand::{Rng, RngCore};
+    let probabilities = [
+        0.0,
+        1.0,
+        0.2,
+        0.5,
+        0.8,
+        1.0 / 3.0,
+        f64::from_bits(1),
+        5.421010862427522e-20, // 2^-64
+        0.9999999999999999,
+        1e-300,
+    ];
+    for (i, &p) in probabilities.iter().enumerate() {
+        let coin = tracked::Coin::new(p).unwrap();
+        let mut a = rng_from_seed(i as u64);
+        let mut b = a.clone();
+        for toss in 0..2000 {
+            assert_eq!(coin.toss(&mut a), b.random_bool(p), "p = {p}, toss {toss}");
+        }
+        assert_eq!(a.next_u64(), b.next_u64(), "p = {p}: the draws differ");
+    }
+    for p in [-0.1, 1.0000000000000002, f64::NAN, f64::INFINITY] {
+        assert!(tracked::Coin::new(p).is_none(), "{p}");
+    }
+}
+
+/// The tracked operators' `random_bit` (bits counted by a lookup) picks the plain operators'
+/// bit with the same draws, for every mask of up to 12 bits and a sample of wider ones.
+#[test]
+fn random_bit_matches_the_plain_one() {
+    use rand::{Rng, RngCore};
+    let mut masks: Vec<u32> = (1..1u32 << 12).collect();
+    let mut pick = rng_from_seed(5);
+    masks.extend((0..2000).map(|_| pick.random_range(1..1u32 << 26)));
+    let mut a = rng_from_seed(6);
+    let mut b = a.clone();
+    for &mask in &masks {
+        let got = tracked::random_bit(mask, &mut a);
+        assert_eq!(got, ops::random_bit(mask, &mut b), "mask {mask:#b}");
+        assert!(mask & (1 << got) != 0);
+    }
+    assert_eq!(a.next_u64(), b.next_u64());
 }
