@@ -267,7 +267,10 @@ fn committed_site_is_current() {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| {
-                n.ends_with(".html") || n.starts_with("findings") || n == "readings-summary.md"
+                n.ends_with(".html")
+                    || n.starts_with("findings")
+                    || n == "readings-summary.md"
+                    || n == "performance.md"
             })
             .collect();
         v.sort();
@@ -277,6 +280,8 @@ fn committed_site_is_current() {
     let fresh = written(&out);
     assert_eq!(names, fresh, "docs/ has other pages than `report` writes");
     assert!(names.contains(&"findings.md".to_string()));
+    // docs/performance.md is written from the benchmark records beside results/.
+    assert!(names.contains(&"performance.md".to_string()));
     let committed_prefix =
         prefix(&std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap());
     let fresh_prefix = prefix(&std::fs::read_to_string(out.join("reseda-table1.html")).unwrap());
@@ -288,6 +293,16 @@ fn committed_site_is_current() {
         let mut b = std::fs::read_to_string(out.join(name)).unwrap();
         if name == "findings-summary.md" {
             b = b.replace(&fresh_docs, "");
+        }
+        // performance.md links to results-bench/, beside results/.
+        if name == "performance.md" {
+            let bench = |p: &str| p.trim_end_matches("results/").to_string() + "results-bench/";
+            let fresh = b.replace(&bench(&fresh_prefix), "BENCH/");
+            assert!(
+                a.replace(&bench(&committed_prefix), "BENCH/") == fresh,
+                "docs/performance.md is stale: run `sudoku-lab report` and commit docs/"
+            );
+            continue;
         }
         // The rendered docs keep the links of docs/*.md, written from docs/, as they are.
         if name == "experiments.html" || name == "bibliography.html" {
