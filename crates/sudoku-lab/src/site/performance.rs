@@ -134,7 +134,11 @@ struct Count {
 fn counts(dir: &Path) -> Result<Vec<Count>> {
     let mut out = Vec::new();
     for (at, f) in csv_rows(dir, CALLGRIND, CALLGRIND_HEADER)? {
-        for (i, what) in [(5, "short_units"), (6, "long_units"), (7, "short_instructions")] {
+        for (i, what) in [
+            (5, "short_units"),
+            (6, "long_units"),
+            (7, "short_instructions"),
+        ] {
             number::<u64>(&f[i], what, &at)?;
         }
         number::<u64>(&f[8], "long_instructions", &at)?;
@@ -229,7 +233,9 @@ fn profiles(dir: &Path) -> Result<Vec<Profile>> {
                 .last_mut()
                 .with_context(|| format!("{at}: a table row before any section"))?;
             p.rows.push(profile_row(line, &at)?);
-        } else if line.starts_with('|') && !line.starts_with("| function ") && line != "|---|---|---|"
+        } else if line.starts_with('|')
+            && !line.starts_with("| function ")
+            && line != "|---|---|---|"
         {
             bail!("{at}: not a row `| `function` | instructions | share % |`");
         }
@@ -282,7 +288,10 @@ fn speedup_files(dir: &Path) -> Result<Vec<SpeedupFile>> {
         .collect();
     names.sort();
     if names.is_empty() {
-        bail!("{}: missing benchmark record", shown(dir, "threads-speedup.md"));
+        bail!(
+            "{}: missing benchmark record",
+            shown(dir, "threads-speedup.md")
+        );
     }
     names.iter().map(|n| speedup_file(dir, n)).collect()
 }
@@ -371,11 +380,14 @@ fn speedup_row(header: &[String], line: &str, at: &str) -> Result<Speedup> {
     let (w1, c1) = wall_cpu(one, at)?;
     let (w2, c2) = wall_cpu(col("2 threads")?, at)?;
     let s = col("speed-up")?;
-    let s = decimal(s.strip_suffix('x').unwrap_or("x"), "speed-up", at)?;
+    let s = decimal(s.strip_suffix('x').unwrap_or(s), "speed-up", at)?;
     let same = match col("runs.csv identical")? {
         "yes" => "yes",
         "NO" => "NO",
-        other => bail!("{at}: runs.csv identical is {:?}, not yes or NO", short(other)),
+        other => bail!(
+            "{at}: runs.csv identical is {:?}, not yes or NO",
+            short(other)
+        ),
     };
     let others = decimal(col("CPU s of other")?, "CPU s of other processes", at)?;
     Ok(Speedup {
@@ -398,7 +410,9 @@ fn suite(dir: &Path) -> Result<Suite> {
     let path = shown(dir, SUITE);
     let joined = text.replace('\n', " ");
     let at1 = format!("{path}:3");
-    let bad = || anyhow::anyhow!("{at1}: not `Written by ... `COMMAND` ... at revision REV ..., on DATE.`");
+    let bad = || {
+        anyhow::anyhow!("{at1}: not `Written by ... `COMMAND` ... at revision REV ..., on DATE.`")
+    };
     let after = joined.split_once("(do not edit): `").ok_or_else(bad)?.1;
     let (command, after) = after.split_once('`').ok_or_else(bad)?;
     let after = after.split_once("at revision ").ok_or_else(bad)?.1;
@@ -420,7 +434,10 @@ fn suite(dir: &Path) -> Result<Suite> {
         let at = format!("{path}:{}", i + 1);
         if let Some(c) = line.strip_prefix("Conditions: ") {
             s.conditions = plain(c, &at)?;
-        } else if line.starts_with('|') && !line.starts_with("|---") && line != "| measure | value |" {
+        } else if line.starts_with('|')
+            && !line.starts_with("|---")
+            && line != "| measure | value |"
+        {
             let c = cells(line);
             let [measure, value] = c[..] else {
                 bail!("{at}: not a row `| measure | value |`");
@@ -442,7 +459,10 @@ fn plain(text: &str, at: &str) -> Result<String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || " .,:;/()%+-'".contains(c));
     if !ok {
-        bail!("{at}: {:?} holds a character a record never writes", short(text));
+        bail!(
+            "{at}: {:?} holds a character a record never writes",
+            short(text)
+        );
     }
     Ok(text.to_string())
 }
@@ -585,6 +605,10 @@ fn ratio(before: u64, after: u64) -> String {
 }
 
 fn callgrind_section(r: &Records, pairs: &[(&Count, &Count)], url: &str) -> String {
+    let before = match r.dir.join(BEFORE).is_file() {
+        true => format!("[{BEFORE}]({url}/{BEFORE})"),
+        false => format!("`{BEFORE}` (not there now)"),
+    };
     let mut s = format!(
         "\n## Kernels under callgrind: instructions per unit of work\n\n\
 The record: [{CALLGRIND}]({url}/{CALLGRIND}) (instruction counts), \
@@ -596,7 +620,7 @@ revisions have too): one seeded run with the crate's default configuration at a 
 a long budget, and the difference of the two instruction counts over the difference of the \
 work, so that the start-up (puzzle bank, allocation, initial population) drops out. Instruction \
 counts do not move with the machine's speed or load. AFTER is a kernel's newest line; BEFORE \
-is the line of the revision that [{BEFORE}]({url}/{BEFORE}) names for the kernel (written by \
+is the line of the revision that {before} names for the kernel (written by \
 `scripts/performance.sh --before REV`), or the kernel's first line when it names none.\n\n\
 | kernel (defaults) | work unit | puzzle, seed | before: revision | before: instructions | after: revision | after: instructions | before / after |\n\
 |---|---|---|---|---|---|---|---|\n"
@@ -638,10 +662,8 @@ fn profile_section(r: &Records, pairs: &[(&Count, &Count)]) -> String {
 kernel's long run (self cost; inlined code counts in the function it was inlined into), and \
 their share of the run's total, start-up included, at the BEFORE and AFTER revisions above.\n",
     );
-    let find = |c: &Count| {
-        (r.profiles.iter())
-            .rfind(|p| p.revision == c.revision && p.kernel == c.kernel)
-    };
+    let find =
+        |c: &Count| (r.profiles.iter()).rfind(|p| p.revision == c.revision && p.kernel == c.kernel);
     for (b, a) in pairs {
         let _ = write!(s, "\n### {}\n\n", a.kernel);
         let (pb, pa) = (find(b), find(a));
@@ -682,7 +704,8 @@ their share of the run's total, start-up included, at the BEFORE and AFTER revis
 /// protocol over a reduced one, then the newest date, then the later file name.
 fn best_rows(files: &[SpeedupFile]) -> BTreeMap<&str, (&SpeedupFile, &Speedup)> {
     let mut best: BTreeMap<&str, (&SpeedupFile, &Speedup)> = BTreeMap::new();
-    let rank = |f: &SpeedupFile, r: &Speedup| (r.measured.is_some(), f.reduced.is_none(), f.date.clone());
+    let rank =
+        |f: &SpeedupFile, r: &Speedup| (r.measured.is_some(), f.reduced.is_none(), f.date.clone());
     for f in files {
         for row in &f.rows {
             let better = match best.get(row.experiment.as_str()) {
@@ -719,14 +742,18 @@ speed drifting between the two timings. The records, with their exact commands:\
     }
     s.push_str("\n| experiment | protocol | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical | CPU s of other processes | revision, date |\n|---|---|---|---|---|---|---|---|\n");
     let mut low: Option<(f64, &str)> = None;
-    let (mut long, mut under) = (0, 0);
+    let (mut long, mut short, mut under) = (0, 0, 0);
     for (id, (f, row)) in &best {
         let protocol = match &f.reduced {
             Some(n) => format!("--runs {n}"),
             None => "full".into(),
         };
         let Some([w1, c1, w2, c2, sp, same, others]) = &row.measured else {
-            let _ = writeln!(s, "| {id} | - | not measured | | | | | {}, {} |", f.revision, f.date);
+            let _ = writeln!(
+                s,
+                "| {id} | - | not measured | | | | | {}, {} |",
+                f.revision, f.date
+            );
             continue;
         };
         let _ = writeln!(
@@ -740,22 +767,31 @@ speed drifting between the two timings. The records, with their exact commands:\
             if low.is_none_or(|(l, _)| speed < l) {
                 low = Some((speed, id));
             }
-        } else if speed < TARGET_SPEEDUP {
-            under += 1;
+        } else {
+            short += 1;
+            under += usize::from(speed < TARGET_SPEEDUP);
         }
     }
     s.push('\n');
     match low {
         Some((l, id)) => {
+            let side = match l < TARGET_SPEEDUP {
+                true => "below",
+                false => "at or above",
+            };
             let _ = writeln!(
                 s,
                 "Of the {long} experiments whose 1-thread run takes over {LONG_SECONDS} s, the \
-lowest speed-up is {l:.2}x (`{id}`; the target is {TARGET_SPEEDUP}x). {under} of the shorter \
-ones stay below the target: under {LONG_SECONDS} s, start-up and the last run dominate."
+lowest speed-up is {l:.2}x (`{id}`), {side} the target of {TARGET_SPEEDUP}x. Of the \
+{short} shorter ones, {under} stay below the target: under {LONG_SECONDS} s, start-up and the \
+last run dominate."
             );
         }
         None => {
-            let _ = writeln!(s, "No experiment measured takes over {LONG_SECONDS} s with 1 thread.");
+            let _ = writeln!(
+                s,
+                "No experiment measured takes over {LONG_SECONDS} s with 1 thread."
+            );
         }
     }
     Ok(s)
@@ -786,7 +822,10 @@ revisions and commands of its measurements:\n\n",
 the cost of a generation, a round, a cycle, a move), earlier callgrind counts and the analyses \
 of the Ret-GA and Lewis SA kernels",
         ),
-        ("fresh-clone.md", "the README's two commands on a fresh clone"),
+        (
+            "fresh-clone.md",
+            "the README's two commands on a fresh clone",
+        ),
         ("loaded-tests.md", "the process tests beside busy loops"),
     ] {
         if dir.join(file).is_file() {
@@ -794,4 +833,194 @@ of the Ret-GA and Lewis SA kernels",
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THREADS_HEAD: &str = "| experiment | committed wall (2 threads): s | 1 thread: wall s (CPU s) | 2 threads: wall s (CPU s) | speed-up | runs.csv identical but wall_ms | CPU s of other processes meanwhile |\n|---|---|---|---|---|---|---|\n";
+
+    /// A folder of small, valid records: one kernel at three revisions, two experiments (one
+    /// measured only by a reduced record), a suite record.
+    fn records(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("sudoku-lab-perf-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let w = |f: &str, t: String| std::fs::write(d.join(f), t).unwrap();
+        let cg = |rev: &str, per: u64| {
+            format!("{rev},ret-ga,mk_1star,0,generation,1,2001,10,20,{per},false\n")
+        };
+        w(
+            CALLGRIND,
+            format!(
+                "{CALLGRIND_HEADER}\n{}{}{}",
+                cg("aaa1111", 600),
+                cg("bbb2222", 400),
+                cg("ccc3333", 300)
+            ),
+        );
+        w(
+            WALL,
+            format!("{WALL_HEADER}\naaa1111,ret-ga,mk_1star,0,generation,2001,700.5,0.12\n"),
+        );
+        let section = |rev: &str, f: &str| {
+            format!("\n## {rev} ret-ga: mk_1star, seed 0, generations 2001\n\n| function | instructions | share of the run |\n|---|---|---|\n| `{f}` | 100 | 50.0 % |\n")
+        };
+        w(
+            PROFILE,
+            format!(
+                "# Callgrind hot spots\n{}{}",
+                section("aaa1111", "ret_ga::old"),
+                section("ccc3333", "ret_ga::new")
+            ),
+        );
+        let head = |extra: &str| {
+            format!("Measured by `scripts/threads-speedup.sh{extra}` at aaa1111 on 2 cores (2026-11-25); load average before: 0.1 0.2 0.3, after: 0.1 0.2 0.3.\n\n")
+        };
+        w("threads-speedup.md", format!("{}{THREADS_HEAD}| fast | 1.0 | 20.0 (20.0) | 10.5 (20.1) | 1.90x | yes | 0.1 |\n| slow | 900.0 | not measured (over --max-seconds 300) | | | |\n", head("")));
+        w("threads-speedup-slow-runs2.md", format!("{}REDUCED PROTOCOL: --runs 2 (runs per algorithm and puzzle)\n\n{THREADS_HEAD}| slow | 900.0 | 40.0 (40.0) | 23.5 (41.0) | 1.70x | yes | 0.3 |\n", head(" --runs 2 slow")));
+        w(SUITE, "# The test suite on this machine\n\nWritten by `scripts/measure-suite.sh` (do not edit): `cargo test --workspace --locked`, the\nREADME's test command, at revision aaa1111, on 2026-11-27.\n\n| measure | value |\n|---|---|\n| tests passed | 515 |\n| wall time of the command, build included | 260 s |\n\nConditions: the machine was not shared.\n".into());
+        d
+    }
+
+    fn error(dir: &Path) -> String {
+        let e = render(dir, "../results-bench")
+            .err()
+            .expect("an error")
+            .to_string();
+        assert!(!e.contains('\n'), "not one line: {e}");
+        e
+    }
+
+    #[test]
+    fn after_is_the_newest_line_and_before_the_first_or_the_named_revision() {
+        let d = records("before");
+        let md = render(&d, "../results-bench").unwrap();
+        assert!(md.contains("| ret-ga | generation | `mk_1star`, seed 0 | aaa1111 | 600 | ccc3333 | 300 | 2.00x |"), "{md}");
+        assert!(
+            md.contains("| ret-ga | 700.5 (0.12) | not recorded |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `ret_ga::new` | - | - | 100 | 50.0 % |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `ret_ga::old` | 100 | 50.0 % | - | - |"),
+            "{md}"
+        );
+        std::fs::write(d.join(BEFORE), "kernel,revision\nret-ga,bbb2222\n").unwrap();
+        let md = render(&d, "../results-bench").unwrap();
+        assert!(
+            md.contains("| bbb2222 | 400 | ccc3333 | 300 | 1.33x |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("before: revision bbb2222, no profile recorded."),
+            "{md}"
+        );
+        std::fs::write(d.join(BEFORE), "kernel,revision\nret-ga,ddd4444\n").unwrap();
+        let e = error(&d);
+        assert!(
+            e.contains("callgrind-before.csv:2") && e.contains("ddd4444"),
+            "{e}"
+        );
+        // A line the other kernels' work appends becomes the AFTER.
+        let mut t = std::fs::read_to_string(d.join(CALLGRIND)).unwrap();
+        t.push_str("eee5555,ret-ga,mk_1star,0,generation,1,2001,10,20,200,false\n");
+        std::fs::write(d.join(CALLGRIND), t).unwrap();
+        std::fs::write(d.join(BEFORE), "kernel,revision\nret-ga,aaa1111\n").unwrap();
+        let md = render(&d, "../results-bench").unwrap();
+        assert!(
+            md.contains("| aaa1111 | 600 | eee5555 | 200 | 3.00x |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_reduced_record_stands_for_an_experiment_the_full_one_skipped() {
+        let md = render(&records("threads"), "../results-bench").unwrap();
+        assert!(md.contains("| slow | --runs 2 | 40.0 (40.0) | 23.5 (41.0) | 1.70x | yes | 0.3 | aaa1111, 2026-11-25 |"), "{md}");
+        assert!(
+            md.contains("| fast | full | 20.0 (20.0) | 10.5 (20.1) | 1.90x | yes |"),
+            "{md}"
+        );
+        let prose = md.replace('\n', " ");
+        assert!(prose.contains("Of the 2 experiments whose 1-thread run takes over 10 s, the lowest speed-up is 1.70x (`slow`), below the target of 1.8x. Of the 0 shorter ones, 0 stay"), "{md}");
+        assert!(md.contains("| tests passed | 515 |"), "{md}");
+        assert!(md.contains("[suite.md](../results-bench/suite.md)"), "{md}");
+        assert!(
+            md.lines()
+                .all(|l| l.starts_with(['|', '-']) || l.len() <= 110),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_missing_or_malformed_record_is_an_error_naming_its_file_and_line() {
+        let cases: [(&str, &str, &str, &str); 8] = [
+            (
+                CALLGRIND,
+                "600,false",
+                "6x0,false",
+                "callgrind-kernels.csv:2: instructions_per_unit",
+            ),
+            (
+                CALLGRIND,
+                "aaa1111,ret-ga",
+                "aaa1111,ret-ga,extra",
+                "callgrind-kernels.csv:2: 12 fields",
+            ),
+            (
+                CALLGRIND,
+                "mk_1star,0,generation,1,2001,10,20,400",
+                "mk_1star,0,<b>,1,2001,10,20,400",
+                "callgrind-kernels.csv:3: unit",
+            ),
+            (
+                WALL,
+                "700.5",
+                "NaN",
+                "callgrind-kernels-wall.csv:2: wall_ms",
+            ),
+            (
+                PROFILE,
+                "`ret_ga::new` | 100",
+                "`ret_ga::new` | many",
+                "callgrind-kernels-profile.md:13: instructions",
+            ),
+            (
+                PROFILE,
+                "ret_ga::old",
+                "ret`_ga::old",
+                "callgrind-kernels-profile.md:7: the function",
+            ),
+            (
+                "threads-speedup.md",
+                "1.90x",
+                "fast",
+                "threads-speedup.md:5: speed-up",
+            ),
+            (SUITE, "at revision aaa1111", "at rev", "suite.md:3"),
+        ];
+        for (file, from, to, want) in cases {
+            let d = records("bad");
+            let t = std::fs::read_to_string(d.join(file)).unwrap();
+            assert!(t.contains(from), "{file}: {from}");
+            std::fs::write(d.join(file), t.replacen(from, to, 1)).unwrap();
+            let e = error(&d);
+            assert!(e.contains(want), "{file}: {e}");
+        }
+        for file in [CALLGRIND, WALL, PROFILE, SUITE] {
+            let d = records("gone");
+            std::fs::remove_file(d.join(file)).unwrap();
+            let e = error(&d);
+            assert!(e.contains(file) && e.contains("missing"), "{e}");
+        }
+        let d = records("link");
+        std::fs::remove_file(d.join(SUITE)).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", d.join(SUITE)).unwrap();
+        assert!(error(&d).contains("a symlink"));
+    }
 }
