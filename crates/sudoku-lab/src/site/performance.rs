@@ -293,6 +293,9 @@ fn speedup_files(dir: &Path) -> Result<Vec<SpeedupFile>> {
             shown(dir, "threads-speedup.md")
         );
     }
+    for n in &names {
+        name(n, "file name", &shown(dir, n))?;
+    }
     names.iter().map(|n| speedup_file(dir, n)).collect()
 }
 
