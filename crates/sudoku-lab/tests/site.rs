@@ -692,3 +692,41 @@ fn the_readme_block_is_written_only_when_it_is_generated() {
     run(bin().args(["report", "--results"]).arg(&res));
     assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
 }
+
+/// `report` writes performance.md from the benchmark records beside the results folder (the
+/// committed ones, copied), and refuses a malformed record with one line naming its file and
+/// line, exit 2, the committed page left as it was.
+#[test]
+fn report_writes_performance_md_from_the_bench_records_and_refuses_a_bad_one() {
+    let res = quick_results("perf");
+    let root = res.parent().unwrap().to_path_buf();
+    let bench = root.join("results-bench");
+    std::fs::create_dir_all(&bench).unwrap();
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results-bench");
+    for e in std::fs::read_dir(&committed).unwrap().flatten() {
+        if e.path().is_file() {
+            std::fs::copy(e.path(), bench.join(e.file_name())).unwrap();
+        }
+    }
+    ok(bin()
+        .current_dir(&root)
+        .args(["report", "--results", "results"]));
+    let page = root.join("docs/performance.md");
+    let md = std::fs::read_to_string(&page).unwrap();
+    assert!(md.starts_with("# Performance\n"), "{md}");
+    assert!(md.contains("[suite.md](../results-bench/suite.md)"), "{md}");
+
+    let csv = bench.join("callgrind-kernels.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = lines[1].replacen(",false", ",maybe,extra", 1);
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let o = run(bin()
+        .current_dir(&root)
+        .args(["report", "--results", "results"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("callgrind-kernels.csv:2: 12 fields"), "{err}");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), md);
+}

@@ -175,9 +175,9 @@ fn before_after<'a>(dir: &Path, counts: &'a [Count]) -> Result<Vec<(&'a Count, &
     let mut out = Vec::new();
     for k in kernels {
         let of = || counts.iter().filter(move |c| c.kernel == k);
-        let after = of().last().expect("a kernel of the list has a line");
+        let after = of().next_back().expect("a kernel of the list has a line");
         let before = match named.get(k) {
-            Some((rev, at)) => match of().filter(|c| &c.revision == rev).last() {
+            Some((rev, at)) => match of().rfind(|c| &c.revision == rev) {
                 Some(c) => c,
                 None => bail!("{at}: revision {rev} has no line for {k} in {CALLGRIND}"),
             },
@@ -589,8 +589,8 @@ fn steps_section(steps: &[[String; 6]]) -> String {
     }
     let mut s = String::from(
         "\n## The measurements\n\nEach step of `scripts/performance.sh`, as it recorded it \
-(results-bench/performance-runs.csv): when, at which revision, the 1-minute load averages \
-before and after, and the exact command.\n\n\
+(results-bench/performance-runs.csv): when, at which revision (`+dirty`: with uncommitted \
+changes), the load averages over 1, 5 and 15 minutes before and after, and the exact command.\n\n\
 | date | revision | step | load before | load after | command |\n|---|---|---|---|---|---|\n",
     );
     for [d, r, st, lb, la, c] in steps {
@@ -725,7 +725,7 @@ fn best_rows(files: &[SpeedupFile]) -> BTreeMap<&str, (&SpeedupFile, &Speedup)> 
 
 fn threads_section(files: &[SpeedupFile], url: &str) -> Result<String> {
     let best = best_rows(files);
-    let mut s = format!(
+    let mut s = String::from(
         "\n## Two threads, twice the speed\n\n\
 Runs are handed out one at a time, the longest expected first, from a shared queue; the \
 files do not depend on it ([reliability](reliability.md)). `scripts/threads-speedup.sh` runs \
@@ -734,7 +734,7 @@ identical in every column but `wall_ms`; wall and CPU seconds are measured by `/
 and the CPU seconds other processes used meanwhile show whether the machine was idle. The \
 experiments that take hours run a reduced protocol (`--runs N`, fewer runs of every puzzle; \
 labelled in the table): fewer tasks are harder to balance. A speed-up above 2 is this VM's \
-speed drifting between the two timings. The records, with their exact commands:\n\n"
+speed drifting between the two timings. The records, with their exact commands:\n\n",
     );
     for f in files {
         let _ = writeln!(
@@ -889,8 +889,7 @@ mod tests {
 
     fn error(dir: &Path) -> String {
         let e = render(dir, "../results-bench")
-            .err()
-            .expect("an error")
+            .expect_err("an error")
             .to_string();
         assert!(!e.contains('\n'), "not one line: {e}");
         e
@@ -1025,5 +1024,28 @@ mod tests {
         std::fs::remove_file(d.join(SUITE)).unwrap();
         std::os::unix::fs::symlink("/etc/passwd", d.join(SUITE)).unwrap();
         assert!(error(&d).contains("a symlink"));
+    }
+
+    #[test]
+    fn the_steps_record_is_shown_as_code_and_checked() {
+        let d = records("steps");
+        let head = format!("{RUNS_HEADER}\n");
+        let line = "2026-11-27,abc1234,threads,0.1 0.2 0.3,0.4 0.5 0.6,scripts/x.sh --a 1,2 | b\n";
+        std::fs::write(d.join(RUNS), format!("{head}{line}")).unwrap();
+        let md = render(&d, "../results-bench").unwrap();
+        let row = "| 2026-11-27 | abc1234 | threads | 0.1 0.2 0.3 | 0.4 0.5 0.6 | `scripts/x.sh --a 1,2 \\| b` |";
+        assert!(md.contains(row), "{md}");
+        std::fs::write(
+            d.join(RUNS),
+            format!("{head}{line}2026-11-27,abc1234,threads,0.1\n"),
+        )
+        .unwrap();
+        assert!(error(&d).contains("performance-runs.csv:3: fewer than 6 fields"));
+        let hostile = "2026-11-27,abc1234,threads,0.1,0.2,rm `x`\n";
+        std::fs::write(d.join(RUNS), format!("{head}{hostile}")).unwrap();
+        assert!(error(&d).contains("performance-runs.csv:2: the command cannot be shown"));
+        let d = records("name");
+        std::fs::write(d.join("threads-speedup](x).md"), "Measured by").unwrap();
+        assert!(error(&d).contains("file name"));
     }
 }
