@@ -267,7 +267,10 @@ fn committed_site_is_current() {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| {
-                n.ends_with(".html") || n.starts_with("findings") || n == "readings-summary.md"
+                n.ends_with(".html")
+                    || n.starts_with("findings")
+                    || n == "readings-summary.md"
+                    || n == "performance.md"
             })
             .collect();
         v.sort();
@@ -277,6 +280,8 @@ fn committed_site_is_current() {
     let fresh = written(&out);
     assert_eq!(names, fresh, "docs/ has other pages than `report` writes");
     assert!(names.contains(&"findings.md".to_string()));
+    // docs/performance.md is written from the benchmark records beside results/.
+    assert!(names.contains(&"performance.md".to_string()));
     let committed_prefix =
         prefix(&std::fs::read_to_string(docs.join("reseda-table1.html")).unwrap());
     let fresh_prefix = prefix(&std::fs::read_to_string(out.join("reseda-table1.html")).unwrap());
@@ -288,6 +293,16 @@ fn committed_site_is_current() {
         let mut b = std::fs::read_to_string(out.join(name)).unwrap();
         if name == "findings-summary.md" {
             b = b.replace(&fresh_docs, "");
+        }
+        // performance.md links to results-bench/, beside results/.
+        if name == "performance.md" {
+            let bench = |p: &str| p.trim_end_matches("results/").to_string() + "results-bench/";
+            let fresh = b.replace(&bench(&fresh_prefix), "BENCH/");
+            assert!(
+                a.replace(&bench(&committed_prefix), "BENCH/") == fresh,
+                "docs/performance.md is stale: run `sudoku-lab report` and commit docs/"
+            );
+            continue;
         }
         // The rendered docs keep the links of docs/*.md, written from docs/, as they are.
         if name == "experiments.html" || name == "bibliography.html" {
@@ -676,4 +691,42 @@ fn the_readme_block_is_written_only_when_it_is_generated() {
     // Regenerating again changes nothing.
     run(bin().args(["report", "--results"]).arg(&res));
     assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
+}
+
+/// `report` writes performance.md from the benchmark records beside the results folder (the
+/// committed ones, copied), and refuses a malformed record with one line naming its file and
+/// line, exit 2, the committed page left as it was.
+#[test]
+fn report_writes_performance_md_from_the_bench_records_and_refuses_a_bad_one() {
+    let res = quick_results("perf");
+    let root = res.parent().unwrap().to_path_buf();
+    let bench = root.join("results-bench");
+    std::fs::create_dir_all(&bench).unwrap();
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results-bench");
+    for e in std::fs::read_dir(&committed).unwrap().flatten() {
+        if e.path().is_file() {
+            std::fs::copy(e.path(), bench.join(e.file_name())).unwrap();
+        }
+    }
+    ok(bin()
+        .current_dir(&root)
+        .args(["report", "--results", "results"]));
+    let page = root.join("docs/performance.md");
+    let md = std::fs::read_to_string(&page).unwrap();
+    assert!(md.starts_with("# Performance\n"), "{md}");
+    assert!(md.contains("[suite.md](../results-bench/suite.md)"), "{md}");
+
+    let csv = bench.join("callgrind-kernels.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = lines[1].replacen(",false", ",maybe,extra", 1);
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let o = run(bin()
+        .current_dir(&root)
+        .args(["report", "--results", "results"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("callgrind-kernels.csv:2: 12 fields"), "{err}");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), md);
 }

@@ -20,6 +20,7 @@ pub mod findings;
 mod glance;
 mod html;
 mod markdown;
+mod performance;
 mod races;
 pub mod summary;
 mod tables;
@@ -136,6 +137,8 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     // Every race's readings.csv read (and checked) before anything is written.
     let readings_block = readings_block(&searches, &out_abs, &results_abs)?;
     let root = results_abs.parent().unwrap_or(&results_abs).to_path_buf();
+    // docs/performance.md from the benchmark records, every record read (and checked) first.
+    let performance = performance_page(&root, &out_abs)?;
     let sources = Sources::load(&root, &out_abs);
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
@@ -169,6 +172,9 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     write_findings(&experiments, &out, &base, &sources, readme.as_deref())?;
     if let Some(block) = &readings_block {
         write_readings_block(&out, block, &sources.readme_prefix, readme.as_deref())?;
+    }
+    if let Some(md) = &performance {
+        write_atomic(&out.join(performance::PAGE), md.as_bytes())?;
     }
     let removed = remove_stale(&out, &written)?;
     let done = done_line(&out, experiments.len(), removed, missing);
@@ -366,6 +372,19 @@ fn write_findings(
             &glance::rebase_links(&doc, &sources.readme_prefix),
         ),
         None => Ok(()),
+    }
+}
+
+/// performance.md from the records in `results-bench/` beside the results folder (None
+/// when that folder is not there, or is a symlink), its links from the output folder.
+fn performance_page(root: &Path, out_abs: &Path) -> Result<Option<String>> {
+    let bench = root.join(performance::BENCH);
+    match std::fs::symlink_metadata(&bench) {
+        Ok(m) if m.is_dir() => {
+            let url = relative_url(out_abs, &std::fs::canonicalize(&bench)?);
+            performance::render(&bench, &url).map(Some)
+        }
+        _ => Ok(None),
     }
 }
 
