@@ -7,7 +7,7 @@ use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
 use crate::readings::race::{rounds, Race};
 use crate::readings::store::Store;
-use crate::readings::{default_out, md, synthetic, Request, Setup};
+use crate::readings::{confirm, confirm_report, default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
 use anyhow::{bail, Context, Result};
@@ -29,8 +29,9 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         default_out(&setup.request.spec.id, label, hidden.is_some())
     });
     setup.request.procedure = procedure(a, &out)?;
+    setup.request.confirm_seed = confirm_seed(a, &out, &setup, hidden.map(|_| seed))?;
     let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
-    let command = command(a, setup.request.procedure);
+    let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let rows = match hidden {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
@@ -79,6 +80,7 @@ fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
         alpha: a.alpha,
         // Settled once the folder is known (a resumed race keeps its own).
         procedure: Procedure::V2,
+        confirm_seed: None,
     })?;
     check_memory(&setup, threads(a.threads)?)?;
     let hidden = a
@@ -120,6 +122,12 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
         Some(_) => procedure(&a, dir)?,
         None => recorded_procedure(&dir.join("settings.json"))?,
     };
+    // A command.json names the confirmation (`--confirm-seed` or `--no-confirm`) unless the
+    // race has none by default (v1) or was made before it: then the folder's own.
+    setup.request.confirm_seed = match a.no_confirm || a.confirm_seed.is_some() {
+        true => confirm_seed(&a, dir, &setup, hidden.map(|_| seed))?,
+        false => recorded_confirm_seed(&dir.join("settings.json"))?,
+    };
     if setup.spec.algorithms.iter().any(|x| x.is_external()) {
         bail!(
             "{}: a race of an external solver is not replayed",
@@ -136,8 +144,19 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
         );
     }
     let protocol = setup.protocol()?;
+    let threads = threads(threads_flag)?;
     let store = Store::read_only(&dir.join("runs.csv"), &protocol, setup.full())?;
-    let (replayed, differ) = store.replay(&protocol, every, threads(threads_flag)?)?;
+    let (mut replayed, mut differ) = store.replay(&protocol, every, threads)?;
+    // The confirmation's runs, under its own master seed.
+    let confirm_runs = dir.join(confirm::RUNS);
+    if let (Some(seed), true) = (setup.request.confirm_seed, confirm_runs.exists()) {
+        let (spec, loaded) = confirm::confirm_spec(&setup, seed);
+        let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
+        let store = Store::read_only(&confirm_runs, &protocol, setup.full())?;
+        let (n, d) = store.replay(&protocol, every, threads)?;
+        replayed += n;
+        differ.extend(d);
+    }
     for d in &differ {
         println!("{d}");
     }
@@ -175,7 +194,8 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
 /// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
 /// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
 /// so for every committed race, so the committed outputs are the code's).
-fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
+fn command(a: &ReadingsArgs, request: &Request) -> String {
+    let procedure = request.procedure;
     let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
     arg("--algorithm", a.algorithm.clone());
@@ -208,6 +228,12 @@ fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     }
     if a.no_shared_runs {
         v.push("--no-shared-runs".into());
+    }
+    // The confirmation, named whenever it differs from a v1 race's default (none).
+    match request.confirm_seed {
+        Some(s) => v.extend(["--confirm-seed".to_string(), s.to_string()]),
+        None if procedure != Procedure::V1 => v.push("--no-confirm".into()),
+        None => {}
     }
     serde_json::to_string(&v).unwrap_or_default() + "\n"
 }
@@ -292,6 +318,16 @@ fn run_race(
     };
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
+    let plan = (setup.request.confirm_seed).map(|seed| confirm::Plan {
+        setup,
+        targets: &targets,
+        fates: &fates,
+        rounds: rounds.len(),
+        seed,
+    });
+    let confirmation = (plan.as_ref())
+        .map(|p| confirm::run(p, out, threads))
+        .transpose()?;
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
     let cost = outputs::cost(setup, &targets, &store, &fates);
@@ -303,7 +339,16 @@ fn run_race(
         hidden,
         source,
     };
-    outputs::write_report(&out.join("report.md"), &findings)?;
+    let tail = (confirmation.as_ref()).map(|c| confirm_report::section(setup, c));
+    outputs::write_report(&out.join("report.md"), &findings, &tail.unwrap_or_default())?;
+    if let Some(c) = &confirmation {
+        confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
+        let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
+        eprintln!(
+            "confirmation at master seed {}: {consistent} readings consistent (both seeds)",
+            c.seed
+        );
+    }
     outputs::write_race(&out.join("race.csv"), &findings)?;
     outputs::write_chart(out, setup, &race, &fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
@@ -401,6 +446,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     if a.no_shared_runs {
         value["shared_runs"] = serde_json::json!(false);
     }
+    // Races without a confirmation (the v1 races made before it) keep their settings.
+    if let Some(s) = setup.request.confirm_seed {
+        value["confirm_seed"] = serde_json::json!(s);
+    }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
@@ -422,14 +471,75 @@ fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
 /// The procedure a race folder's settings.json `meta` records (v1 where it names none: races
 /// made before the versions).
 fn recorded_procedure(meta: &Path) -> Result<Procedure> {
-    let text = spec::read_spec(meta)?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))?;
+    let value = recorded(meta)?;
     match value.get("procedure") {
         None => Ok(Procedure::V1),
         Some(v) => (v.as_str().and_then(Procedure::parse))
             .with_context(|| format!("{}: procedure {v} is not v1 or v2", meta.display())),
     }
+}
+
+/// A race folder's settings.json `meta` as JSON.
+fn recorded(meta: &Path) -> Result<serde_json::Value> {
+    let text = spec::read_spec(meta)?;
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))
+}
+
+/// The confirmation seed a race folder's settings.json `meta` records (None where it names
+/// none: races made before the confirmation, or with `--no-confirm`).
+fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
+    match recorded(meta)?.get("confirm_seed") {
+        None => Ok(None),
+        Some(v) => (v.as_u64().map(Some))
+            .with_context(|| format!("{}: confirm_seed {v} is not a seed", meta.display())),
+    }
+}
+
+/// The confirmation's master seed: none with `--no-confirm`; `--confirm-seed`; else with
+/// `--resume` the folder's own (its settings.json's `confirm_seed`, none where it names
+/// none: races made before the confirmation keep their settings); else, for a v2 race,
+/// [`confirm::default_seed`] of the master seed (a v1 race: none unless asked). It must
+/// differ from the race's master seed and the synthetic table's (`synthetic`).
+fn confirm_seed(
+    a: &ReadingsArgs,
+    out: &Path,
+    setup: &Setup,
+    synthetic: Option<u64>,
+) -> Result<Option<u64>> {
+    let master = setup.spec.master_seed;
+    let meta = out.join("settings.json");
+    let seed = if a.no_confirm {
+        None
+    } else if let Some(s) = a.confirm_seed {
+        Some(s)
+    } else if a.resume && meta.is_file() {
+        recorded_confirm_seed(&meta)?
+    } else if setup.request.procedure == Procedure::V2 {
+        let avoid: Vec<u64> = std::iter::once(master).chain(synthetic).collect();
+        Some(confirm::default_seed(master, &avoid))
+    } else {
+        None
+    };
+    if let Some(s) = seed {
+        if s == master || Some(s) == synthetic {
+            bail!("--confirm-seed {s} is the seed of the race's or the synthetic table's runs: the confirmation needs runs of its own");
+        }
+    }
+    Ok(seed)
+}
+
+/// Whether settings `new` are `old` with a `confirm_seed` added: a confirmation asked for on
+/// a folder made without one (the race's runs do not depend on it).
+fn adds_confirmation(old: &str, new: &str) -> bool {
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+    let (Some(old), Some(mut new)) = (parse(old), parse(new)) else {
+        return false;
+    };
+    if old.get("confirm_seed").is_some() {
+        return false;
+    }
+    (new.as_object_mut()).is_some_and(|m| m.remove("confirm_seed").is_some()) && old == new
 }
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
@@ -445,7 +555,8 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     crate::protocol::io::check_folder_files(out)?;
     let (runs, meta) = (out.join("runs.csv"), out.join("settings.json"));
     if a.fresh {
-        for f in [&runs, &meta] {
+        let (confirm_runs, confirm_csv) = (out.join(confirm::RUNS), out.join(confirm::CSV));
+        for f in [&runs, &meta, &confirm_runs, &confirm_csv] {
             if f.exists() {
                 std::fs::remove_file(f)
                     .with_context(|| format!("cannot remove {}", f.display()))?;
@@ -464,7 +575,7 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
             );
         }
         let old = crate::spec::read_regular(&meta).unwrap_or_default();
-        if old != settings {
+        if old != settings && !adds_confirmation(&old, settings) {
             bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
         }
     }

@@ -8,6 +8,8 @@
 //! - [`store`] - the race's run file: runs executed by the protocol with the protocol's seeds,
 //!   appended as they finish, read back on `--resume`;
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
+//! - [`confirm`] - the survivors and the last round's eliminations rerun at a second master
+//!   seed and tested once ([`confirm_report`]: its report section);
 //! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
 //! - [`summary`] - the races of a folder in one table (`readings-summary`);
 //! - [`md`] - input-derived text as it goes into their Markdown, escaped.
@@ -18,6 +20,8 @@
 pub mod calibration;
 pub mod calibration_report;
 pub mod cells;
+pub mod confirm;
+pub mod confirm_report;
 pub mod md;
 pub mod outputs;
 pub mod procedure;
@@ -65,6 +69,8 @@ pub struct Request {
     pub alpha: f64,
     /// The statistical procedure ([`procedure`]).
     pub procedure: procedure::Procedure,
+    /// The master seed of the confirmation ([`confirm`]); None: no confirmation.
+    pub confirm_seed: Option<u64>,
 }
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master
