@@ -110,6 +110,8 @@ pub struct Confirmation {
     /// Runs per race puzzle.
     pub runs: Vec<u64>,
     pub verdicts: Vec<Verdict>,
+    /// The runs and generations the confirmation needed (shared runs counted once).
+    pub spent: (u64, u64),
 }
 
 /// What a confirmation needs of its race.
@@ -204,6 +206,10 @@ pub fn judge(plan: &Plan, store: &Store, readings: &[usize]) -> Confirmation {
         cells: cells.max(1),
         runs: setup.protocol_runs.clone(),
         verdicts,
+        spent: (
+            store.spent().len() as u64,
+            store.spent().iter().map(|r| r.generations).sum(),
+        ),
     }
 }
 
@@ -409,4 +415,211 @@ pub fn survivor_marks(dir: &Path, survivors: usize) -> Result<Vec<&'static str>>
         );
     }
     Ok(marks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::readings::race::{Elimination, Stage};
+    use crate::readings::store::Record;
+    use crate::readings::Request;
+
+    /// A race of four readings (Ret-GA's `elitism` x `crossover_rows`) on one puzzle, Easy,
+    /// against a row every run of the paper solved, 10 runs per puzzle.
+    fn setup() -> Setup {
+        let spec = crate::spec::Spec::parse(
+            r#"id = "confirm-test"
+title = "t"
+master_seed = 5
+runs = 10
+quick_runs = 2
+quick_max_generations = 100
+puzzles = [{ id = "mk_easy", label = "Easy" }]
+
+[[algorithms]]
+label = "ret"
+algorithm = "ret-ga"
+paper_label = "Ret-GA"
+max_generations = 3000
+readings = { elitism = ["alternate", "best"], crossover_rows = ["alternate", "uniform-random"] }
+"#,
+            "t.toml",
+        )
+        .unwrap();
+        let rows = crate::reports::groups::parse_published(
+            "level,algorithm,runs,count,minimum,maximum,average,median,sd\nEasy,Ret-GA,100,100,27,305,70.34,52,55.70\n",
+            "p",
+        )
+        .unwrap();
+        Setup::new(Request {
+            spec,
+            base: None,
+            algorithm: "ret".into(),
+            published: Some(rows),
+            options: Vec::new(),
+            max_runs: None,
+            rounds: vec![5, 10],
+            cap_factor: Some(2.0),
+            mean_cap_factor: Some(20.0),
+            curtail: true,
+            share: true,
+            alpha: 0.05,
+            procedure: Procedure::V2,
+            confirm_seed: Some(9),
+        })
+        .unwrap()
+    }
+
+    fn eliminated(round: usize) -> Fate {
+        Fate {
+            eliminated: Some(Elimination {
+                round,
+                runs: 5,
+                stage: Stage::Capped,
+                cell: "Easy/solved_by_max".into(),
+                p_holm: 0.001,
+            }),
+            ..Fate::default()
+        }
+    }
+
+    /// The survivors and the readings eliminated in the last round are confirmed; those
+    /// eliminated earlier are not.
+    #[test]
+    fn survivors_and_the_last_rounds_eliminations_are_chosen() {
+        let fates = [
+            eliminated(1),
+            Fate::default(),
+            eliminated(2),
+            eliminated(3),
+            Fate::default(),
+        ];
+        assert_eq!(chosen(&fates, 3), vec![1, 3, 4]);
+        assert_eq!(chosen(&fates, 2), vec![1, 2, 4]);
+    }
+
+    /// Ten runs of `reading` on Easy: each solved at `generations`, or none solved.
+    fn runs(reading: u32, generations: Option<u64>) -> Vec<Record> {
+        (0..10)
+            .map(|run| Record {
+                reading,
+                puzzle: 0,
+                run,
+                cap: 3000,
+                seed: 0,
+                solved: generations.is_some(),
+                generations: generations.unwrap_or(3000),
+                evaluations: 0,
+                counter: None,
+            })
+            .collect()
+    }
+
+    /// A reading is consistent only when it survived the race and the confirmation: a
+    /// survivor whose runs at the second seed fit the row is consistent; a survivor whose
+    /// runs there never solve is not (survived the race, not confirmed); a reading
+    /// eliminated in the last round is not, even when its runs there fit.
+    #[test]
+    fn consistent_needs_the_race_and_the_confirmation() {
+        let setup = setup();
+        let targets = setup.targets(&setup.rows).unwrap();
+        let fates = [
+            Fate::default(),
+            Fate::default(),
+            eliminated(2),
+            eliminated(1),
+        ];
+        let plan = Plan {
+            setup: &setup,
+            targets: &targets,
+            fates: &fates,
+            rounds: 2,
+            seed: 9,
+        };
+        // Solved at 40 or 60 generations alternately: by the maximum, half by the median.
+        let fits = |r: u32| {
+            let mut v = runs(r, Some(40));
+            for x in v.iter_mut().skip(1).step_by(2) {
+                x.generations = 60;
+            }
+            v
+        };
+        let records = [fits(0), runs(1, None), fits(2)].concat();
+        let store = Store::memory(3000, records);
+        let readings = chosen(&fates, 2);
+        assert_eq!(readings, vec![0, 1, 2]);
+        let c = judge(&plan, &store, &readings);
+        assert_eq!(c.cells, 4);
+        let got: Vec<(bool, bool, bool)> = (c.verdicts.iter())
+            .map(|v| (v.survived, v.confirmed, v.consistent()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (true, true, true),
+                (true, false, false),
+                (false, true, false)
+            ]
+        );
+        let worst = c.verdicts[1].worst().unwrap();
+        assert!(worst.p_holm <= 0.05, "{worst:?}");
+        assert_eq!(worst.ours, "0/10 by 305");
+        assert_eq!(worst.published, "100/100");
+        assert!(c.verdicts[0].cells.iter().all(|x| x.p_holm > 0.05));
+        let text = crate::readings::confirm_report::section(&setup, &c);
+        assert!(
+            text.contains("1 of the race's 2 survivors are confirmed"),
+            "{text}"
+        );
+        assert!(text.contains("survived the race, not confirmed"), "{text}");
+    }
+
+    /// The default seed is a hash of the master seed with a label: deterministic, and never
+    /// one of the seeds it must avoid.
+    #[test]
+    fn the_default_seed_is_derived_and_differs() {
+        let s = default_seed(5, &[5]);
+        assert_eq!(s, default_seed(5, &[5, 6]));
+        assert_ne!(s, 5);
+        assert_ne!(default_seed(6, &[6]), s);
+        let next = default_seed(5, &[5, s]);
+        assert_ne!(next, s);
+        assert_eq!(next, sudoku_core::seed::splitmix64(s));
+    }
+
+    /// A hostile confirm.csv is refused naming the file and line.
+    #[test]
+    fn a_hostile_confirm_csv_is_refused() {
+        let dir = std::env::temp_dir().join(format!("confirm-csv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let head = "reading,elitism,race,confirm_seed,cell,p_holm,confirmation,consistent\n";
+        let write = |body: &str| std::fs::write(dir.join(CSV), format!("{head}{body}")).unwrap();
+        write("r1,best,survived,9,Easy/count,1e0,confirmed,yes\nr2,alternate,eliminated,9,,,rejected,no\n");
+        let v = read_verdicts(&dir).unwrap().unwrap();
+        assert_eq!(
+            v,
+            vec![("r1".into(), true, true), ("r2".into(), false, false)]
+        );
+        assert_eq!(
+            survivor_marks(&dir, 1).unwrap(),
+            vec!["consistent (both seeds)"]
+        );
+        assert!(survivor_marks(&dir, 2).is_err());
+        for (body, want) in [
+            (
+                "r1,best,eliminated,9,,,confirmed,yes\n",
+                ":2: consistent, but eliminated",
+            ),
+            (
+                "r1,best,survived,9,,,confirmed,maybe\n",
+                ":2: consistent 'maybe'",
+            ),
+            ("r1,best,survived,9,,confirmed,yes\n", ":2: 7 fields"),
+        ] {
+            write(body);
+            let e = read_verdicts(&dir).unwrap_err().to_string();
+            assert!(e.contains("confirm.csv") && e.contains(want), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -14,12 +14,17 @@ pub fn section(setup: &Setup, c: &Confirmation) -> String {
     let runs: Vec<String> = c.runs.iter().map(u64::to_string).collect();
     let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
     let survivors = c.verdicts.iter().filter(|v| v.survived).count();
+    let last = match c.verdicts.len() - survivors {
+        0 => "(no reading was eliminated in its last round)".to_string(),
+        k => format!("and the {k} readings it eliminated in its last round"),
+    };
     let mut s = format!(
         "## Confirmation\n\n\
-        The race's {survivors} survivors and the {} readings it eliminated in its last round were run again under a second master seed, {} (`confirm-runs.csv`), at the full protocol: every published row, {} runs per puzzle, at the full budget. Each was tested once against the table with the race's cell tests (procedure {}), Holm over the {} cells a reading can have (a cell without data counts as p = 1) at alpha = {}. This is a single look at a number of runs fixed in advance, on runs independent of the race's (which only chose the readings), so no alpha is spent over looks: a reading whose runs follow the paper's distribution is rejected here with probability at most {} (the mean cells at their measured size). A reading is **consistent with the published table** only if it survived the race and this confirmation; power is not claimed beyond what the tests compute.\n\n",
-        c.verdicts.len() - survivors,
+        The race's {survivors} survivors {last} were run again under a second master seed, {} (`confirm-runs.csv`), at the full protocol: every published row, {} runs per puzzle, at the full budget ({} runs, {} generations). Each was tested once against the table with the race's cell tests (procedure {}), Holm over the {} cells a reading can have (a cell without data counts as p = 1) at alpha = {}. This is a single look at a number of runs fixed in advance, on runs independent of the race's (which only chose the readings), so no alpha is spent over looks: a reading whose runs follow the paper's distribution is rejected here with probability at most {} (the mean cells at their measured size). A reading is **consistent with the published table** only if it survived the race and this confirmation; power is not claimed beyond what the tests compute.\n\n",
         c.seed,
         runs.join(", "),
+        c.spent.0,
+        c.spent.1,
         c.procedure.name(),
         c.cells,
         c.alpha,
@@ -28,6 +33,7 @@ pub fn section(setup: &Setup, c: &Confirmation) -> String {
     s += &match (consistent, survivors) {
         (_, 0) => "No reading survived the race: none is consistent.\n\n".to_string(),
         (0, n) => format!("None of the race's {n} survivors is confirmed: **no reading is consistent** (both seeds). The race's answer changes with the seed.\n\n"),
+        (k, n) if k == n => format!("All {n} of the race's survivors are confirmed: they are **consistent (both seeds)**.\n\n"),
         (k, n) => format!("{k} of the race's {n} survivors are confirmed: they are **consistent (both seeds)**; the others survived the race, not confirmed.\n\n"),
     };
     s += &table(setup, c);
