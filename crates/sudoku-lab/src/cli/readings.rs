@@ -316,6 +316,9 @@ fn run_race(
         procedure: setup.request.procedure,
         verbose: true,
     };
+    if let Some(seed) = setup.request.confirm_seed {
+        confirm::check(setup, seed, out)?;
+    }
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
     let plan = (setup.request.confirm_seed).map(|seed| confirm::Plan {

@@ -124,6 +124,22 @@ pub struct Plan<'a> {
     pub seed: u64,
 }
 
+/// Check `dir`'s [`RUNS`], if any, before the race runs: a file that is not the
+/// confirmation's (a row edited, duplicated, of another seed) is refused, naming the file
+/// and line, before any run is made or any file written.
+pub fn check(setup: &Setup, seed: u64, dir: &Path) -> Result<()> {
+    if seed == setup.spec.master_seed {
+        bail!("--confirm-seed must differ from the race's master seed");
+    }
+    let path = dir.join(RUNS);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    let (spec, loaded) = confirm_spec(setup, seed);
+    let protocol = Protocol::new(&spec, &loaded, None, None)?;
+    Store::read_only(&path, &protocol, setup.full()).map(|_| ())
+}
+
 /// Run (or resume) the confirmation into `dir`'s [`RUNS`] on `threads` threads and judge it.
 pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
     let setup = plan.setup;
