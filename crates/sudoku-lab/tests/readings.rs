@@ -662,6 +662,18 @@ fn readings_that_make_the_same_runs_share_them() {
     assert_eq!(made("own").len(), 6);
     // Readings r1 (ascending, current) and r5 (best-first, current) make every run.
     assert_eq!(made("shared"), ["r1", "r5"].map(String::from).into());
+    // So in the confirmation: the same verdicts, the runs made once.
+    assert_eq!(
+        read(&dir, "shared", "confirm.csv"),
+        read(&dir, "own", "confirm.csv")
+    );
+    let confirmed = |out: &str| -> std::collections::BTreeSet<String> {
+        (read(&dir, out, "confirm-runs.csv").lines().skip(1))
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    assert!(confirmed("shared").is_subset(&made("shared")));
+    assert!(confirmed("own").len() > confirmed("shared").len());
     let report = read(&dir, "shared", "report.md");
     assert!(report.contains("share the runs of another"), "{report}");
 }
