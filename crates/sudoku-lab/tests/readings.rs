@@ -1085,6 +1085,31 @@ fn a_confirmation_reruns_the_survivors_and_the_last_rounds_eliminations() {
         report.contains("## Confirmation") && report.contains(&seed),
         "{report}"
     );
+    // The site's list of survivors (and the README's block) says which are consistent.
+    let results = dir.join("results");
+    copy_tree(&dir.join("one"), &results.join("readings-one"));
+    ok(bin()
+        .arg("report")
+        .arg("--results")
+        .arg(&results)
+        .arg("--out")
+        .arg(dir.join("site")));
+    let summary = std::fs::read_to_string(dir.join("site/readings-summary.md")).unwrap();
+    let count = |race: &str, yes: &str| {
+        (confirm[1..].iter())
+            .filter(|r| r[col("race")] == race && r[col("consistent")] == yes)
+            .count()
+    };
+    for (text, n) in [
+        ("consistent (both seeds)", count("survived", "yes")),
+        ("survived the race, not confirmed", count("survived", "no")),
+    ] {
+        let shown = summary.matches(&format!(": {text}")).count();
+        assert_eq!(shown, n, "{text}: {summary}");
+    }
+    let kept = usize::from(count("survived", "yes") > 0);
+    let line = format!("Confirmed at a second master seed: {kept} of 1 races");
+    assert!(summary.contains(&line), "{summary}");
     // replay DIR replays the race's rows and the confirmation's.
     let o = ok(bin().args(["replay", "--every", "1"]).arg(dir.join("one")));
     let runs = read(&dir, "one", "runs.csv").lines().count() - 1;

@@ -5,7 +5,7 @@ use super::args::ReadingsArgs;
 use crate::protocol::lock::Lock;
 use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
-use crate::readings::race::{rounds, Race};
+use crate::readings::race::{rounds, Fate, Race};
 use crate::readings::store::Store;
 use crate::readings::{confirm, confirm_report, default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
@@ -321,16 +321,7 @@ fn run_race(
     }
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
-    let plan = (setup.request.confirm_seed).map(|seed| confirm::Plan {
-        setup,
-        targets: &targets,
-        fates: &fates,
-        rounds: rounds.len(),
-        seed,
-    });
-    let confirmation = (plan.as_ref())
-        .map(|p| confirm::run(p, out, threads))
-        .transpose()?;
+    let confirmation = confirmation(setup, (&targets, &fates, rounds.len()), out, threads)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
     let cost = outputs::cost(setup, &targets, &store, &fates);
@@ -346,11 +337,6 @@ fn run_race(
     outputs::write_report(&out.join("report.md"), &findings, &tail.unwrap_or_default())?;
     if let Some(c) = &confirmation {
         confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
-        let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
-        eprintln!(
-            "confirmation at master seed {}: {consistent} readings consistent (both seeds)",
-            c.seed
-        );
     }
     outputs::write_race(&out.join("race.csv"), &findings)?;
     outputs::write_chart(out, setup, &race, &fates)?;
@@ -363,6 +349,30 @@ fn run_race(
         out.join("report.md").display()
     )));
     Ok(())
+}
+
+/// The race's confirmation at its second master seed (None without one): its runs made or
+/// resumed in `out`, its verdicts.
+fn confirmation(
+    setup: &Setup,
+    (targets, fates, rounds): (&[crate::readings::cells::Target], &[Fate], usize),
+    out: &Path,
+    threads: usize,
+) -> Result<Option<confirm::Confirmation>> {
+    let Some(seed) = setup.request.confirm_seed else {
+        return Ok(None);
+    };
+    let plan = confirm::Plan {
+        setup,
+        targets,
+        fates,
+        rounds,
+        seed,
+    };
+    let c = confirm::run(&plan, out, threads)?;
+    let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
+    eprintln!("confirmation at master seed {seed}: {consistent} readings consistent (both seeds)");
+    Ok(Some(c))
 }
 
 /// An embedded experiment id, or a spec file (with its folder, for its puzzle files).

@@ -240,7 +240,7 @@ fn confirmed_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
     }
     Ok(match confirmed {
         0 => String::new(),
-        n => format!("Confirmed at a second master seed: {kept} of {n} races keep a reading consistent (both seeds); the others' survivors survived the race, not confirmed.\n"),
+        n => format!("Confirmed at a second master seed: {kept} of {n} races keep a reading consistent (both seeds).\n"),
     })
 }
 
@@ -306,7 +306,7 @@ fn survivors_line(r: &Races) -> Result<String> {
     let marks = crate::readings::confirm::survivor_marks(&r.dir, all.len())?;
     let mark = |(d, m): (&Vec<(String, String)>, &&str)| match m.is_empty() {
         true => text(d),
-        false => format!("{} ({m})", text(d)),
+        false => format!("{}: {m}", text(d)),
     };
     let mut shown: Vec<String> = all.iter().zip(&marks).take(LISTED).map(mark).collect();
     if all.len() > LISTED {
