@@ -53,12 +53,14 @@ fn read(dir: &Path, out: &str, file: &str) -> String {
     std::fs::read_to_string(dir.join(out).join(file)).unwrap()
 }
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "runs.csv",
     "readings.csv",
     "report.md",
     "published.csv",
     "spec-curve.svg",
+    "confirm-runs.csv",
+    "confirm.csv",
 ];
 
 #[test]
@@ -96,18 +98,27 @@ fn a_killed_race_resumes_to_the_same_files() {
     let dir = fixture();
     race(&dir, "whole", &["--threads", "2"]);
     race(&dir, "cut", &["--threads", "2"]);
-    // A kill: the run file loses its last rows and ends in a torn line; the outputs are gone.
-    let runs = read(&dir, "cut", "runs.csv");
-    let keep: Vec<&str> = runs.lines().take(runs.lines().count() / 2).collect();
-    let torn = format!("{}\nr2,mk_ea", keep.join("\n"));
-    std::fs::write(dir.join("cut/runs.csv"), torn).unwrap();
-    for f in ["readings.csv", "report.md"] {
+    // A kill: the run files (the race's and the confirmation's) lose their last rows and end
+    // in a torn line; the outputs are gone.
+    for file in ["runs.csv", "confirm-runs.csv"] {
+        let runs = read(&dir, "cut", file);
+        let keep: Vec<&str> = runs.lines().take(runs.lines().count() / 2).collect();
+        let torn = format!("{}\nr3,mk_ea", keep.join("\n"));
+        std::fs::write(dir.join("cut").join(file), torn).unwrap();
+    }
+    let kept = read(&dir, "cut", "confirm-runs.csv");
+    for f in ["readings.csv", "report.md", "confirm.csv"] {
         std::fs::remove_file(dir.join("cut").join(f)).unwrap();
     }
     race(&dir, "cut", &["--threads", "1", "--resume"]);
     for f in FILES {
         assert_eq!(read(&dir, "whole", f), read(&dir, "cut", f), "{f}");
     }
+    // No confirmation run was lost: every complete row kept is in the file resumed.
+    let resumed = read(&dir, "cut", "confirm-runs.csv");
+    let complete: Vec<&str> = kept.lines().filter(|l| !l.ends_with("mk_ea")).collect();
+    assert!(complete.len() > 1);
+    assert!(complete.iter().all(|l| resumed.lines().any(|r| r == *l)));
     // Other settings are refused on resume.
     let mut other = bin();
     other.args(["readings"]).arg(dir.join("spec.toml"));
@@ -750,6 +761,18 @@ fn readings_that_make_the_same_runs_share_them() {
     assert_eq!(made("own").len(), 6);
     // Readings r1 (ascending, current) and r5 (best-first, current) make every run.
     assert_eq!(made("shared"), ["r1", "r5"].map(String::from).into());
+    // So in the confirmation: the same verdicts, the runs made once.
+    assert_eq!(
+        read(&dir, "shared", "confirm.csv"),
+        read(&dir, "own", "confirm.csv")
+    );
+    let confirmed = |out: &str| -> std::collections::BTreeSet<String> {
+        (read(&dir, out, "confirm-runs.csv").lines().skip(1))
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect()
+    };
+    assert!(confirmed("shared").is_subset(&made("shared")));
+    assert!(confirmed("own").len() > confirmed("shared").len());
     let report = read(&dir, "shared", "report.md");
     assert!(report.contains("share the runs of another"), "{report}");
 }
@@ -1079,4 +1102,227 @@ fn names_and_fields_cannot_inject_markdown() {
     let table = &html[..html.find("</table>").unwrap()];
     assert_eq!(table.matches("<th>").count(), 11, "{html}");
     assert_eq!(table.matches("<td>").count(), 22, "{html}");
+}
+
+/// The rows of a CSV file of a race folder, split into fields (header first).
+fn rows(dir: &Path, out: &str, file: &str) -> Vec<Vec<String>> {
+    (read(dir, out, file).lines())
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+/// A new (v2) race confirms its answer at a second master seed derived from its own
+/// (recorded in settings.json and command.json): it reruns exactly its survivors and the
+/// readings it eliminated in its last round (here, with one round, every elimination), at
+/// the full protocol and the full budget, with the protocol's seeds of the second master seed,
+/// and a reading is consistent only when it survived both. Every confirmation row is
+/// replayed by `replay DIR`.
+#[test]
+fn a_confirmation_reruns_the_survivors_and_the_last_rounds_eliminations() {
+    let dir = fixture();
+    // Easy's row only (the cheaper puzzle), one round.
+    let table = std::fs::read_to_string(dir.join("pub.csv")).unwrap();
+    let easy: Vec<&str> = table.lines().filter(|l| !l.starts_with("1 Star")).collect();
+    std::fs::write(dir.join("easy.csv"), easy.join("\n") + "\n").unwrap();
+    let mut cmd = bin();
+    cmd.arg("readings")
+        .arg(dir.join("spec.toml"))
+        .arg("--published");
+    cmd.arg(dir.join("easy.csv"))
+        .args(["--algorithm", "ret", "--rounds", "8"]);
+    cmd.args(["--threads", "2", "--out"]);
+    ok(cmd.arg(dir.join("one")));
+    let settings = read(&dir, "one", "settings.json");
+    let seed = settings
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("\"confirm_seed\": "))
+        .map(|s| s.trim_end_matches(',').to_string())
+        .expect("settings.json records the confirmation seed");
+    assert_ne!(seed, "5");
+    let command = read(&dir, "one", "command.json");
+    assert!(
+        command.contains(&format!("\"--confirm-seed\",\"{seed}\"")),
+        "{command}"
+    );
+    let readings = rows(&dir, "one", "readings.csv");
+    let status = readings[0].iter().position(|h| h == "status").unwrap();
+    let want: Vec<String> = (readings[1..].iter())
+        .filter(|r| r[status] == "survived" || r[status + 1] == "1")
+        .map(|r| r[0].clone())
+        .collect();
+    assert_eq!(want.len(), 4, "{readings:?}");
+    let made = rows(&dir, "one", "confirm-runs.csv");
+    assert_eq!(
+        made[0].join(","),
+        "reading,puzzle,run,seed,cap,solved,generations,evaluations"
+    );
+    let mut got: Vec<String> = made[1..].iter().map(|r| r[0].clone()).collect();
+    got.dedup();
+    assert_eq!(got, want);
+    // 8 runs of Easy per reading, at the full budget, with other seeds than the race's.
+    assert_eq!(made.len() - 1, want.len() * 8);
+    assert!(made[1..].iter().all(|r| r[1] == "mk_easy"));
+    assert!(made[1..].iter().all(|r| r[4] == "3000"));
+    let race_seeds: Vec<String> = rows(&dir, "one", "runs.csv")[1..]
+        .iter()
+        .map(|r| r[3].clone())
+        .collect();
+    assert!(made[1..].iter().all(|r| !race_seeds.contains(&r[3])));
+    // consistent = survived the race and confirmed.
+    let confirm = rows(&dir, "one", "confirm.csv");
+    let col = |k: &str| confirm[0].iter().position(|h| h == k).unwrap();
+    assert_eq!(confirm.len() - 1, want.len());
+    for r in &confirm[1..] {
+        assert_eq!(r[col("confirm_seed")], seed);
+        let both = r[col("race")] == "survived" && r[col("confirmation")] == "confirmed";
+        assert_eq!(
+            r[col("consistent")],
+            if both { "yes" } else { "no" },
+            "{r:?}"
+        );
+    }
+    let report = read(&dir, "one", "report.md");
+    assert!(
+        report.contains("## Confirmation") && report.contains(&seed),
+        "{report}"
+    );
+    // The site's list of survivors (and the README's block) says which are consistent.
+    let results = dir.join("results");
+    copy_tree(&dir.join("one"), &results.join("readings-one"));
+    ok(bin()
+        .arg("report")
+        .arg("--results")
+        .arg(&results)
+        .arg("--out")
+        .arg(dir.join("site")));
+    let summary = std::fs::read_to_string(dir.join("site/readings-summary.md")).unwrap();
+    let count = |race: &str, yes: &str| {
+        (confirm[1..].iter())
+            .filter(|r| r[col("race")] == race && r[col("consistent")] == yes)
+            .count()
+    };
+    for (text, n) in [
+        ("consistent (both seeds)", count("survived", "yes")),
+        ("survived the race, not confirmed", count("survived", "no")),
+    ] {
+        let shown = summary.matches(&format!(": {text}")).count();
+        assert_eq!(shown, n, "{text}: {summary}");
+    }
+    let kept = usize::from(count("survived", "yes") > 0);
+    let line = format!("Confirmed at a second master seed: {kept} of 1 races");
+    assert!(summary.contains(&line), "{summary}");
+    // replay DIR replays the race's rows and the confirmation's.
+    let o = ok(bin().args(["replay", "--every", "1"]).arg(dir.join("one")));
+    let runs = read(&dir, "one", "runs.csv").lines().count() - 1;
+    let line = String::from_utf8_lossy(&o.stdout).to_string();
+    let all = runs + made.len() - 1;
+    assert!(line.contains(&format!("replayed {all} runs")), "{line}");
+    assert!(
+        line.contains(&format!("{all} identical, 0 different")),
+        "{line}"
+    );
+}
+
+/// The confirmation's run file is hostile input like runs.csv: an edited row (a seed that
+/// is not the protocol's at the confirmation seed) is refused naming the file and line,
+/// a duplicated row naming both lines, and nothing is written; an edited outcome is found
+/// by `replay DIR` (exit 1).
+#[test]
+fn an_edited_confirmation_row_is_refused_naming_file_and_line() {
+    let dir = fixture();
+    race(&dir, "one", &["--threads", "2"]);
+    let path = dir.join("one/confirm-runs.csv");
+    let good = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let resume = |want: &str| {
+        let report = read(&dir, "one", "report.md");
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        cmd.args(["--algorithm", "ret", "--rounds", "4,8", "--resume", "--out"]);
+        let o = run(cmd.arg(dir.join("one")));
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.lines().count() == 1, "{e}");
+        assert_eq!(read(&dir, "one", "report.md"), report);
+    };
+    // Line 3 with another seed.
+    let mut f: Vec<String> = lines[2].split(',').map(String::from).collect();
+    f[3] = "12345".into();
+    let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    edited[2] = f.join(",");
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    resume("confirm-runs.csv:3: seed 12345");
+    // Line 2 again at the end.
+    std::fs::write(&path, format!("{good}{}\n", lines[1])).unwrap();
+    resume(&format!(
+        "confirm-runs.csv:{}: duplicate row",
+        lines.len() + 1
+    ));
+    resume("already recorded at line 2");
+    // A solved run's generations edited: a valid row, found by replay.
+    let k = (1..lines.len())
+        .find(|&i| lines[i].split(',').nth(5) == Some("1"))
+        .unwrap();
+    let mut f: Vec<String> = lines[k].split(',').map(String::from).collect();
+    f[6] = (f[6].parse::<u64>().unwrap() + 1).to_string();
+    let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    edited[k] = f.join(",");
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let o = run(bin().args(["replay", "--every", "1"]).arg(dir.join("one")));
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(out.contains(&format!("recorded {}", edited[k])), "{out}");
+}
+
+/// A race of procedure v1 (the committed races') has no confirmation unless asked for: its
+/// settings and command keep no trace of it. Asked for with `--resume --confirm-seed S`, it
+/// is recorded in settings.json and command.json, the race's own outputs stay as they were,
+/// and a later `--resume` keeps it; another seed is then refused. `--no-confirm` skips a v2
+/// race's confirmation, and the race's master seed cannot be the confirmation's.
+#[test]
+fn a_v1_race_is_confirmed_only_when_asked() {
+    let dir = fixture();
+    race(&dir, "old", &["--procedure", "v1", "--threads", "2"]);
+    assert!(!dir.join("old/confirm-runs.csv").exists());
+    assert!(!read(&dir, "old", "settings.json").contains("confirm"));
+    assert!(!read(&dir, "old", "command.json").contains("confirm"));
+    let readings = read(&dir, "old", "readings.csv");
+    race(
+        &dir,
+        "old",
+        &["--resume", "--confirm-seed", "77", "--threads", "2"],
+    );
+    assert_eq!(read(&dir, "old", "readings.csv"), readings);
+    assert!(read(&dir, "old", "settings.json").contains("\"confirm_seed\": 77"));
+    assert!(read(&dir, "old", "command.json").contains("\"--confirm-seed\",\"77\""));
+    let report = read(&dir, "old", "report.md");
+    assert!(report.contains("## Confirmation") && report.contains("procedure v1"));
+    race(&dir, "old", &["--resume"]);
+    assert_eq!(read(&dir, "old", "report.md"), report);
+    for (out, args, want) in [
+        (
+            "old",
+            vec!["--resume", "--confirm-seed", "78"],
+            "other settings",
+        ),
+        ("new", vec!["--confirm-seed", "5"], "--confirm-seed 5"),
+        (
+            "new",
+            vec!["--confirm-seed", "7", "--no-confirm"],
+            "--no-confirm",
+        ),
+    ] {
+        let mut cmd = bin();
+        cmd.arg("readings").arg(dir.join("spec.toml"));
+        cmd.args(["--algorithm", "ret", "--rounds", "4,8"])
+            .args(&args);
+        let o = run(cmd.arg("--out").arg(dir.join(out)));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.lines().count() == 1, "{args:?}: {e}");
+    }
+    race(&dir, "off", &["--no-confirm", "--threads", "2"]);
+    assert!(!dir.join("off/confirm-runs.csv").exists());
+    assert!(read(&dir, "off", "command.json").contains("--no-confirm"));
+    assert!(!read(&dir, "off", "report.md").contains("## Confirmation"));
 }

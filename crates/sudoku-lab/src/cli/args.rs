@@ -435,4 +435,12 @@ pub struct ReadingsArgs {
     /// The master seed of the synthetic table's runs (default: the spec's plus one).
     #[arg(long)]
     pub synthetic_seed: Option<u64>,
+    /// The master seed of the confirmation: the survivors and the last round's eliminations
+    /// rerun at the full protocol and tested once. Default: a v2 race's is a hash of its
+    /// master seed; a resumed folder keeps its own (none where its settings.json names none).
+    #[arg(long, conflicts_with = "no_confirm")]
+    pub confirm_seed: Option<u64>,
+    /// No confirmation at a second seed.
+    #[arg(long)]
+    pub no_confirm: bool,
 }

@@ -5,10 +5,10 @@ use super::args::ReadingsArgs;
 use crate::protocol::lock::Lock;
 use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
-use crate::readings::race::{rounds, Race};
+use crate::readings::race::{rounds, Fate, Race};
 use crate::readings::store::Store;
 use crate::readings::verdicts::{self, Margins};
-use crate::readings::{default_out, md, synthetic, Request, Setup};
+use crate::readings::{confirm, confirm_report, default_out, md, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
 use anyhow::{bail, Context, Result};
@@ -30,8 +30,9 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         default_out(&setup.request.spec.id, label, hidden.is_some())
     });
     setup.request.procedure = procedure(a, &out)?;
+    setup.request.confirm_seed = confirm_seed(a, &out, &setup, hidden.map(|_| seed))?;
     let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
-    let command = command(a, setup.request.procedure);
+    let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let rows = match hidden {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
@@ -84,6 +85,7 @@ fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
             success: a.margin_success,
             mean: a.margin_mean,
         },
+        confirm_seed: None,
     })?;
     check_memory(&setup, threads(a.threads)?)?;
     let hidden = a
@@ -125,6 +127,12 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
         Some(_) => procedure(&a, dir)?,
         None => recorded_procedure(&dir.join("settings.json"))?,
     };
+    // A command.json names the confirmation (`--confirm-seed` or `--no-confirm`) unless the
+    // race has none by default (v1) or was made before it: then the folder's own.
+    setup.request.confirm_seed = match a.no_confirm || a.confirm_seed.is_some() {
+        true => confirm_seed(&a, dir, &setup, hidden.map(|_| seed))?,
+        false => recorded_confirm_seed(&dir.join("settings.json"))?,
+    };
     if setup.spec.algorithms.iter().any(|x| x.is_external()) {
         bail!(
             "{}: a race of an external solver is not replayed",
@@ -141,8 +149,19 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
         );
     }
     let protocol = setup.protocol()?;
+    let threads = threads(threads_flag)?;
     let store = Store::read_only(&dir.join("runs.csv"), &protocol, setup.full())?;
-    let (replayed, differ) = store.replay(&protocol, every, threads(threads_flag)?)?;
+    let (mut replayed, mut differ) = store.replay(&protocol, every, threads)?;
+    // The confirmation's runs, under its own master seed.
+    let confirm_runs = dir.join(confirm::RUNS);
+    if let (Some(seed), true) = (setup.request.confirm_seed, confirm_runs.exists()) {
+        let (spec, loaded) = confirm::confirm_spec(&setup, seed);
+        let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
+        let store = Store::read_only(&confirm_runs, &protocol, setup.full())?;
+        let (n, d) = store.replay(&protocol, every, threads)?;
+        replayed += n;
+        differ.extend(d);
+    }
     for d in &differ {
         println!("{d}");
     }
@@ -180,7 +199,8 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
 /// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
 /// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
 /// so for every committed race, so the committed outputs are the code's).
-fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
+fn command(a: &ReadingsArgs, request: &Request) -> String {
+    let procedure = request.procedure;
     let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
     arg("--algorithm", a.algorithm.clone());
@@ -220,6 +240,12 @@ fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     }
     if a.no_shared_runs {
         v.push("--no-shared-runs".into());
+    }
+    // The confirmation, named whenever it differs from a v1 race's default (none).
+    match request.confirm_seed {
+        Some(s) => v.extend(["--confirm-seed".to_string(), s.to_string()]),
+        None if procedure != Procedure::V1 => v.push("--no-confirm".into()),
+        None => {}
     }
     serde_json::to_string(&v).unwrap_or_default() + "\n"
 }
@@ -302,8 +328,12 @@ fn run_race(
         procedure: setup.request.procedure,
         verbose: true,
     };
+    if let Some(seed) = setup.request.confirm_seed {
+        confirm::check(setup, seed, out)?;
+    }
     let fates = race.run(&mut store)?;
     store.finish(&protocol)?;
+    let confirmation = confirmation(setup, (&targets, &fates, rounds.len()), out, threads)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
     outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
     let cost = outputs::cost(setup, &targets, &store, &fates);
@@ -320,7 +350,11 @@ fn run_race(
         source,
         verdicts,
     };
-    outputs::write_report(&out.join("report.md"), &findings)?;
+    let tail = (confirmation.as_ref()).map(|c| confirm_report::section(setup, c));
+    outputs::write_report(&out.join("report.md"), &findings, &tail.unwrap_or_default())?;
+    if let Some(c) = &confirmation {
+        confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
+    }
     outputs::write_race(&out.join("race.csv"), &findings)?;
     outputs::write_chart(out, setup, &race, &fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
@@ -332,6 +366,30 @@ fn run_race(
         out.join("report.md").display()
     )));
     Ok(())
+}
+
+/// The race's confirmation at its second master seed (None without one): its runs made or
+/// resumed in `out`, its verdicts.
+fn confirmation(
+    setup: &Setup,
+    (targets, fates, rounds): (&[crate::readings::cells::Target], &[Fate], usize),
+    out: &Path,
+    threads: usize,
+) -> Result<Option<confirm::Confirmation>> {
+    let Some(seed) = setup.request.confirm_seed else {
+        return Ok(None);
+    };
+    let plan = confirm::Plan {
+        setup,
+        targets,
+        fates,
+        rounds,
+        seed,
+    };
+    let c = confirm::run(&plan, out, threads)?;
+    let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
+    eprintln!("confirmation at master seed {seed}: {consistent} readings consistent (both seeds)");
+    Ok(Some(c))
 }
 
 /// An embedded experiment id, or a spec file (with its folder, for its puzzle files).
@@ -430,6 +488,10 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
     if !setup.request.margins.is_default() {
         value["margins"] = serde_json::json!([a.margin_success, a.margin_mean]);
     }
+    // Races without a confirmation (the v1 races made before it) keep their settings.
+    if let Some(s) = setup.request.confirm_seed {
+        value["confirm_seed"] = serde_json::json!(s);
+    }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
@@ -451,14 +513,62 @@ fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
 /// The procedure a race folder's settings.json `meta` records (v1 where it names none: races
 /// made before the versions).
 fn recorded_procedure(meta: &Path) -> Result<Procedure> {
-    let text = spec::read_spec(meta)?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))?;
+    let value = recorded(meta)?;
     match value.get("procedure") {
         None => Ok(Procedure::V1),
         Some(v) => (v.as_str().and_then(Procedure::parse))
             .with_context(|| format!("{}: procedure {v} is not v1 or v2", meta.display())),
     }
+}
+
+/// A race folder's settings.json `meta` as JSON.
+fn recorded(meta: &Path) -> Result<serde_json::Value> {
+    let text = spec::read_spec(meta)?;
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))
+}
+
+/// The confirmation seed a race folder's settings.json `meta` records (None where it names
+/// none: races made before the confirmation, or with `--no-confirm`).
+fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
+    match recorded(meta)?.get("confirm_seed") {
+        None => Ok(None),
+        Some(v) => (v.as_u64().map(Some))
+            .with_context(|| format!("{}: confirm_seed {v} is not a seed", meta.display())),
+    }
+}
+
+/// The confirmation's master seed: none with `--no-confirm`; `--confirm-seed`; else with
+/// `--resume` the folder's own (its settings.json's `confirm_seed`, none where it names
+/// none: races made before the confirmation keep their settings); else, for a v2 race,
+/// [`confirm::default_seed`] of the master seed (a v1 race: none unless asked). It must
+/// differ from the race's master seed and the synthetic table's (`synthetic`).
+fn confirm_seed(
+    a: &ReadingsArgs,
+    out: &Path,
+    setup: &Setup,
+    synthetic: Option<u64>,
+) -> Result<Option<u64>> {
+    let master = setup.spec.master_seed;
+    let meta = out.join("settings.json");
+    let seed = if a.no_confirm {
+        None
+    } else if let Some(s) = a.confirm_seed {
+        Some(s)
+    } else if a.resume && meta.is_file() && recorded_procedure(&meta)? == setup.request.procedure {
+        recorded_confirm_seed(&meta)?
+    } else if setup.request.procedure == Procedure::V2 {
+        let avoid: Vec<u64> = std::iter::once(master).chain(synthetic).collect();
+        Some(confirm::default_seed(master, &avoid))
+    } else {
+        None
+    };
+    if let Some(s) = seed {
+        if s == master || Some(s) == synthetic {
+            bail!("--confirm-seed {s} is the seed of the race's or the synthetic table's runs: the confirmation needs runs of its own");
+        }
+    }
+    Ok(seed)
 }
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
@@ -474,7 +584,8 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     crate::protocol::io::check_folder_files(out)?;
     let (runs, meta) = (out.join("runs.csv"), out.join("settings.json"));
     if a.fresh {
-        for f in [&runs, &meta] {
+        let (confirm_runs, confirm_csv) = (out.join(confirm::RUNS), out.join(confirm::CSV));
+        for f in [&runs, &meta, &confirm_runs, &confirm_csv] {
             if f.exists() {
                 std::fs::remove_file(f)
                     .with_context(|| format!("cannot remove {}", f.display()))?;
@@ -494,13 +605,15 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
         }
         let old = crate::spec::read_regular(&meta).unwrap_or_default();
         if old != settings {
-            if !(a.procedure.is_some() && same_but_procedure(&old, settings)) {
+            if !same_runs(&old, settings, a.procedure.is_some()) {
                 bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
             }
-            eprintln!(
-                "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
-                meta.display()
-            );
+            if !same_runs(&old, settings, false) {
+                eprintln!(
+                    "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
+                    meta.display()
+                );
+            }
         }
     }
     crate::protocol::lock::remove_stale_temps(out);
@@ -508,15 +621,26 @@ fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     Ok(lock)
 }
 
-/// Two settings.json texts that differ at most in the race's procedure: the runs of one are
-/// the runs of the other (a run's seed and budget do not depend on the procedure), so a
-/// folder raced under one procedure may be raced again under another from the runs it holds
+/// Whether a folder's settings.json `old` and the race's `new` ask for the same runs: equal
+/// but for a `confirm_seed` that `new` adds (a confirmation asked for on a race made without
+/// one: its runs are its own file's) and, when `procedure` (`--procedure` given), the
+/// race's procedure: a run's seed and budget do not depend on the procedure, so a folder
+/// raced under one procedure may be raced again under another from the runs it holds
 /// (`--resume --procedure P`), making only the runs the new procedure asks for beyond them.
-fn same_but_procedure(old: &str, new: &str) -> bool {
-    let strip = |text: &str| {
-        let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
-        v.as_object_mut()?.remove("procedure");
-        Some(v)
+fn same_runs(old: &str, new: &str, procedure: bool) -> bool {
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+    let (Some(mut old), Some(mut new)) = (parse(old), parse(new)) else {
+        return false;
     };
-    matches!((strip(old), strip(new)), (Some(a), Some(b)) if a == b)
+    let (Some(o), Some(n)) = (old.as_object_mut(), new.as_object_mut()) else {
+        return false;
+    };
+    if !o.contains_key("confirm_seed") {
+        n.remove("confirm_seed");
+    }
+    if procedure {
+        o.remove("procedure");
+        n.remove("procedure");
+    }
+    old == new
 }

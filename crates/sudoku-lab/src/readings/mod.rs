@@ -8,6 +8,8 @@
 //! - [`store`] - the race's run file: runs executed by the protocol with the protocol's seeds,
 //!   appended as they finish, read back on `--resume`;
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
+//! - [`confirm`] - the survivors and the last round's eliminations rerun at a second master
+//!   seed and tested once ([`confirm_report`]: its report section);
 //! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
 //! - [`summary`] - the races of a folder in one table (`readings-summary`);
 //! - [`verdicts`] - what survival is worth: detectable departures and verdicts per survivor;
@@ -19,6 +21,8 @@
 pub mod calibration;
 pub mod calibration_report;
 pub mod cells;
+pub mod confirm;
+pub mod confirm_report;
 pub mod md;
 pub mod outputs;
 pub mod procedure;
@@ -69,6 +73,8 @@ pub struct Request {
     pub procedure: procedure::Procedure,
     /// The margins of the survivors' verdicts ([`verdicts`]).
     pub margins: verdicts::Margins,
+    /// The master seed of the confirmation ([`confirm`]); None: no confirmation.
+    pub confirm_seed: Option<u64>,
 }
 
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master

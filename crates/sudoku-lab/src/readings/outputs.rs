@@ -331,8 +331,9 @@ pub struct Findings<'a> {
 }
 
 /// report.md: what was raced, which readings survive, the cost, the statistics.
-pub fn write_report(path: &Path, f: &Findings) -> Result<()> {
-    let text = report_text(f);
+/// `tail`: sections other modules write, appended (the confirmation's).
+pub fn write_report(path: &Path, f: &Findings, tail: &str) -> Result<()> {
+    let text = report_text(f) + tail;
     write_atomic_with(path, |out| Ok(out.write_all(text.as_bytes())?))
 }
 
@@ -374,6 +375,10 @@ fn report_text(f: &Findings) -> String {
     s += &match survivors.len() {
         0 => format!(
             "## Survivors\n\nNone of the {} readings survives: every one is contradicted by some cell of the published table at the tests below.\n\n",
+            space.len()
+        ),
+        n if setup.request.confirm_seed.is_some() => format!(
+            "## Survivors\n\n{n} of {} readings survive the race (none of the table's cells rejects them at the tests below); those the confirmation at a second seed confirms (section Confirmation) are **consistent with the published table**: this says which readings the table does not contradict, not what the authors did.\n\n",
             space.len()
         ),
         n => format!(

@@ -230,6 +230,7 @@ fn short_summary(all: &[Races]) -> Result<String> {
             verdicts.join(", ")
         );
     }
+    s += &confirmed_line(&paper)?;
     for set in all.iter().filter(|r| r.race.is_none()) {
         let rows: Vec<RaceRow> = set.members.iter().filter_map(|m| m.race.clone()).collect();
         if let Some(j) = crate::readings::summary::joint(&set.dir, &rows)? {
@@ -254,6 +255,22 @@ fn short_summary(all: &[Races]) -> Result<String> {
     }
     s.push_str("[Every race, its readings and survivors](readings-summary.md).");
     Ok(s)
+}
+
+/// The races against published tables confirmed at a second seed (with confirm.csv): how
+/// many keep a reading consistent at both seeds; empty when none was confirmed.
+fn confirmed_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
+    let (mut confirmed, mut kept) = (0, 0);
+    for (r, _) in paper {
+        if let Some(v) = crate::readings::confirm::read_verdicts(&r.dir)? {
+            confirmed += 1;
+            kept += usize::from(v.iter().any(|x| x.2));
+        }
+    }
+    Ok(match confirmed {
+        0 => String::new(),
+        n => format!("Confirmed at a second master seed: {kept} of {n} races keep a reading consistent (both seeds).\n"),
+    })
 }
 
 /// The README's block of the races: the first line of `readings-summary.md` (the generated
@@ -315,7 +332,12 @@ fn survivors_line(r: &Races) -> Result<String> {
             .collect::<Vec<_>>()
             .join(", "),
     };
-    let mut shown: Vec<String> = all.iter().take(LISTED).map(text).collect();
+    let marks = crate::readings::confirm::survivor_marks(&r.dir, all.len())?;
+    let mark = |(d, m): (&Vec<(String, String)>, &&str)| match m.is_empty() {
+        true => text(d),
+        false => format!("{}: {m}", text(d)),
+    };
+    let mut shown: Vec<String> = all.iter().zip(&marks).take(LISTED).map(mark).collect();
     if all.len() > LISTED {
         shown.push(format!("and {} more", all.len() - LISTED));
     }
