@@ -7,6 +7,7 @@
 #                                    same ID N OUT does the same); with every shard complete, the
 #                                    merge's checks run here first and a refusal is reported
 #   scripts/slurm/submit.sh --status OUT           each shard's state; exit 0 once OUT is merged
+#   scripts/slurm/submit.sh --race N OUT [options] -- readings ARGS...   a reading race (race.sh)
 #     ID    an embedded experiment (sudoku-lab list)
 #     N     number of shards (array tasks 1..N)
 #     OUT   the merged results folder; the submission's binary, shards and logs go to
@@ -38,11 +39,16 @@ set -euo pipefail
 # The whole script is one function, read in full before it runs: a `git pull` while a
 # `--wait` is pending cannot change the code under it.
 main() {
-usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,36p' "$0"; else sed -n '4,36p' "$0" >&2; fi; exit "${1:-2}"; }
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,37p' "$0"; else sed -n '4,37p' "$0" >&2; fi; exit "${1:-2}"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 poll=${LAB_POLL_SECONDS:-10}
+# A reading race, and --status or --recover of a race's folder, are race.sh's.
+case ${1:-} in
+  --race) shift; exec bash "$here/race.sh" "$@" ;;
+  --status|--recover) [ $# -lt 2 ] || [ ! -f "${2%/}.shards/race" ] || exec bash "$here/race.sh" "$@" ;;
+esac
 
 # --- the command line -----------------------------------------------------------------------
 mode=submit

@@ -15,6 +15,7 @@ mod outcome;
 mod plan_runs;
 mod puzzles;
 mod readings;
+mod readings_cluster;
 mod replay;
 pub mod reproduce;
 mod solve;

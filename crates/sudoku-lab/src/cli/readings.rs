@@ -19,6 +19,9 @@ use std::process::ExitCode;
 const MAX_THREADS: usize = 1024;
 
 pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
+    if a.shard.is_some() || a.merge_shards.is_some() {
+        return super::readings_cluster::readings(a);
+    }
     let (mut setup, hidden, seed) = prepare(a)?;
     let threads = threads(a.threads)?;
     let out = a.out.clone().unwrap_or_else(|| {
@@ -36,17 +39,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
         None => setup.rows.clone(),
     };
-    let source = match (hidden, &a.published) {
-        (Some(_), _) => "a synthetic table (published.csv in this folder)".to_string(),
-        (None, Some(f)) => format!(
-            "{} (published.csv in this folder)",
-            md::code(&f.display().to_string())
-        ),
-        (None, None) => format!(
-            "the spec's table {}",
-            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
-        ),
-    };
+    let source = source(a, &setup, hidden.is_some());
     run_race(
         &setup,
         &rows,
@@ -60,7 +53,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
 
 /// The race `a` asks for, validated: its setup, the hidden reading of a synthetic race and
 /// the synthetic table's seed.
-fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
+pub(super) fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
     let (spec, base) = load_spec(&a.experiment)?;
     check_numbers(a)?;
     let published = a.published.as_deref().map(read_published).transpose()?;
@@ -175,7 +168,7 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
 /// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
 /// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
 /// so for every committed race, so the committed outputs are the code's).
-fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
+pub(super) fn command(a: &ReadingsArgs, procedure: Procedure) -> String {
     let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
     arg("--algorithm", a.algorithm.clone());
@@ -257,6 +250,21 @@ pub fn summary(dir: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where the race's table comes from, as report.md says it.
+pub(super) fn source(a: &ReadingsArgs, setup: &Setup, synthetic: bool) -> String {
+    match (synthetic, &a.published) {
+        (true, _) => "a synthetic table (published.csv in this folder)".to_string(),
+        (false, Some(f)) => format!(
+            "{} (published.csv in this folder)",
+            md::code(&f.display().to_string())
+        ),
+        (false, None) => format!(
+            "the spec's table {}",
+            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
+        ),
+    }
+}
+
 /// Race `setup` against `rows` into `out`, then write every output.
 fn run_race(
     setup: &Setup,
@@ -291,21 +299,47 @@ fn run_race(
         verbose: true,
     };
     let fates = race.run(&mut store)?;
+    write_outputs(
+        setup,
+        (rows, &targets),
+        out,
+        &race,
+        &fates,
+        &store,
+        hidden,
+        source,
+    )
+}
+
+/// The race's files once it has ended: runs.csv sorted, published.csv, readings.csv,
+/// report.md, race.csv and the chart.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_outputs(
+    setup: &Setup,
+    (rows, targets): (&[PublishedRow], &[crate::readings::cells::Target]),
+    out: &Path,
+    race: &Race,
+    fates: &[crate::readings::race::Fate],
+    store: &Store,
+    hidden: Option<(usize, u64)>,
+    source: String,
+) -> Result<()> {
+    let protocol = setup.protocol()?;
     store.finish(&protocol)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
-    outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
-    let cost = outputs::cost(setup, &targets, &store, &fates);
+    outputs::write_readings(&out.join("readings.csv"), setup, fates, store)?;
+    let cost = outputs::cost(setup, targets, store, fates);
     let findings = Findings {
         setup,
-        race: &race,
-        fates: &fates,
+        race,
+        fates,
         cost,
         hidden,
         source,
     };
     outputs::write_report(&out.join("report.md"), &findings)?;
     outputs::write_race(&out.join("race.csv"), &findings)?;
-    outputs::write_chart(out, setup, &race, &fates)?;
+    outputs::write_chart(out, setup, race, fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
     eprintln!("{}", sudoku_core::error::shown(&format!(
         "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
@@ -354,7 +388,7 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     Ok(())
 }
 
-fn threads(t: Option<usize>) -> Result<usize> {
+pub(super) fn threads(t: Option<usize>) -> Result<usize> {
     Ok(match t {
         Some(0) => bail!("--threads must be at least 1"),
         Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
@@ -371,7 +405,7 @@ fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
 
 /// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when
 /// this is unchanged.
-fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
+pub(super) fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
     let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
     let mut value = serde_json::json!({
         "spec": setup.request.spec,
@@ -407,7 +441,7 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
 /// The procedure of the race: `--procedure`, else with `--resume` the folder's own (its
 /// settings.json's `procedure`, v1 where it names none: races made before the versions),
 /// else v2.
-fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
+pub(super) fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
     if let Some(p) = &a.procedure {
         return Procedure::parse(p)
             .with_context(|| format!("--procedure {p}: not a procedure (v1 or v2)"));
@@ -434,7 +468,7 @@ fn recorded_procedure(meta: &Path) -> Result<Procedure> {
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
 /// settings) or `--fresh` (which removes them); write settings.json.
-fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
+pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     if out.exists() && !out.is_dir() {
         bail!("--out {} exists and is not a folder", out.display());
     }
