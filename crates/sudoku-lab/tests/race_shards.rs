@@ -301,3 +301,51 @@ fn submit_race_runs_rounds_of_array_jobs_and_recovers_a_failed_task() {
     let o = fake_submit(&["--recover", &outs], &slurm).output().unwrap();
     assert!(text(&o).contains("nothing to recover"), "{}", text(&o));
 }
+
+fn cluster_up() -> bool {
+    let answers = |cmd: &str| {
+        Command::new("sh")
+            .args(["-c", cmd])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    answers("command -v sbatch") && answers("sinfo -h >/dev/null 2>&1")
+}
+
+/// On a real Slurm (`scripts/slurm/setup-local-cluster.sh` makes a one-node cluster; skipped
+/// without one): the tiny race through `submit.sh --race 2 OUT --wait`, its rounds array jobs
+/// and decision jobs that submit the next round from the compute node, equals the one-machine
+/// race byte for byte.
+#[test]
+fn a_race_through_slurm_equals_the_one_machine_race() {
+    if !cluster_up() {
+        eprintln!("skipped: no Slurm cluster (sbatch and a controller that answers sinfo)");
+        return;
+    }
+    let dir = fixture("race-slurm");
+    let one = dir.join("one");
+    let o = race(&dir, &one, &["--threads", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = dir.join("cluster");
+    let outs = out.display().to_string();
+    let mut a = vec!["--race", "2", &outs, "--wait", "--"];
+    let race_args = args(&dir);
+    a.extend(race_args.iter().map(String::as_str));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new("bash")
+        .arg(root.join("../../scripts/slurm/submit.sh"))
+        .args(&a)
+        .env("LAB_BIN", env!("CARGO_BIN_EXE_sudoku-lab"))
+        .env("LAB_POLL_SECONDS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("done: "), "{}", text(&o));
+    assert_same(&one, &out);
+    let jobs = std::fs::read_to_string(dir.join("cluster.shards/jobs")).unwrap();
+    assert!(
+        jobs.lines().filter(|l| l.starts_with("decision ")).count() >= 3,
+        "{jobs}"
+    );
+}
