@@ -30,6 +30,8 @@
 #     --no-sbatch     --recover only: replay none of the recorded --sbatch options
 #     --rerun K,...   --recover only: run these shards again from scratch (their folders are
 #                     kept aside as shard-K.refused-TIME), e.g. those a merge refused
+#     --race          first argument: a reading race, `--race N OUT [options] -- readings
+#                     ARGS...` (scripts/slurm/race.sh; --status and --recover of its OUT too)
 # The recorded sbatch options (OUT.shards/sbatch-options) are those of the last submission: a
 # recovery replays them, but for the named ones it is given again (--time, ...) and, when it is
 # given --sbatch or --no-sbatch, the --sbatch ones.
@@ -39,7 +41,7 @@ set -euo pipefail
 # The whole script is one function, read in full before it runs: a `git pull` while a
 # `--wait` is pending cannot change the code under it.
 main() {
-usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,37p' "$0"; else sed -n '4,37p' "$0" >&2; fi; exit "${1:-2}"; }
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,39p' "$0"; else sed -n '4,39p' "$0" >&2; fi; exit "${1:-2}"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
