@@ -19,9 +19,6 @@ use std::process::ExitCode;
 const MAX_THREADS: usize = 1024;
 
 pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
-    if a.shard.is_some() || a.merge_shards.is_some() {
-        return super::readings_cluster::readings(a);
-    }
     let (mut setup, hidden, seed) = prepare(a)?;
     let threads = threads(a.threads)?;
     let out = a.out.clone().unwrap_or_else(|| {
