@@ -334,7 +334,9 @@ case $mode in
     printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$n" "${cpus:-1}" "$throttle" >"$work/race"
     read_record
     write_options
-    if ! plan; then exit 2; fi
+    # A race the binary refuses leaves nothing behind: both folders are this command's own.
+    if ! (plan); then rm -rf "$work" "$out"; exit 2; fi
+    [ ! -f "$work/ended" ] || exit 0
     submit_round 1 "1-$rec_n" ;;
   recover)
     read_record || die "$work/race not found: nothing to recover (submit with: submit.sh --race N $out -- readings ...)"

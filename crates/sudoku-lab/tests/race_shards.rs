@@ -349,3 +349,33 @@ fn a_race_through_slurm_equals_the_one_machine_race() {
         "{jobs}"
     );
 }
+
+/// A race the binary refuses (an unknown algorithm label) is one line from `readings`, exit
+/// 2, nothing submitted, and neither OUT nor OUT.shards left behind; arguments submit.sh sets
+/// itself are refused before anything is written.
+#[test]
+fn submit_race_refuses_a_bad_race_before_anything_is_submitted() {
+    let dir = fixture("race-fake-bad");
+    let out = dir.join("cluster");
+    let outs = out.display().to_string();
+    let slurm = dir.join("slurm");
+    let spec = dir.join("spec.toml").display().to_string();
+    for (extra, want) in [
+        ("nope", "nope"),
+        ("--out=/tmp/x", "--out is set by submit.sh"),
+    ] {
+        let mut a = vec!["--race", "2", &outs, "--", "readings", &spec, "--algorithm"];
+        let label = if extra == "nope" { "nope" } else { "ret" };
+        a.push(label);
+        if extra != "nope" {
+            a.push(extra);
+        }
+        let o = fake_submit(&a, &slurm).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+        assert!(!out.exists() && !dir.join("cluster.shards").exists());
+        assert!(!slurm.join("calls").exists(), "nothing submitted");
+    }
+}
