@@ -379,3 +379,54 @@ fn submit_race_refuses_a_bad_race_before_anything_is_submitted() {
         assert!(!slurm.join("calls").exists(), "nothing submitted");
     }
 }
+
+/// A shard file edited after its task (its last row written twice) makes the round's
+/// decision fail: `--wait` prints the decision's error and suggests `--rerun` of the shard it
+/// names; `--recover --rerun 1` sets the file aside, makes that share again and the race goes
+/// on to the one-machine race's files.
+#[test]
+fn a_refused_shard_file_is_named_and_recover_rerun_makes_it_again() {
+    let dir = fixture("race-fake-rerun");
+    let one = dir.join("one");
+    let o = race(&dir, &one, &["--threads", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = dir.join("cluster");
+    let outs = out.display().to_string();
+    let f = dir.join("cluster.shards/round-1/shard-1.csv");
+    let mark = dir.join("tampered");
+    let tamper = format!(
+        "[ -e '{m}' ] || {{ tail -n 1 '{f}' >> '{f}'; touch '{m}'; }}",
+        m = mark.display(),
+        f = f.display()
+    );
+    let mut a = vec!["--race", "2", &outs, "--wait", "--"];
+    let race_args = args(&dir);
+    a.extend(race_args.iter().map(String::as_str));
+    let slurm = dir.join("slurm");
+    let o = fake_submit(&a, &slurm)
+        .env("FAKE_SLURM_AFTER_ARRAY", &tamper)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(err.contains("round-1/shard-1.csv:"), "{err}");
+    assert!(err.contains("--rerun 1"), "{err}");
+    let o = fake_submit(&["--recover", &outs, "--rerun", "1", "--wait"], &slurm)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("1 of 2 shards to run (1)"),
+        "{}",
+        text(&o)
+    );
+    assert_same(&one, &out);
+    let aside = std::fs::read_dir(dir.join("cluster.shards/round-1"))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("shard-1.csv.refused-")
+        })
+        .count();
+    assert_eq!(aside, 1, "the refused file is kept aside");
+}
