@@ -7,6 +7,7 @@
 #                                    same ID N OUT does the same); with every shard complete, the
 #                                    merge's checks run here first and a refusal is reported
 #   scripts/slurm/submit.sh --status OUT           each shard's state; exit 0 once OUT is merged
+#   scripts/slurm/submit.sh --race N OUT [options] -- readings ARGS...   a reading race (race.sh)
 #     ID    an embedded experiment (sudoku-lab list)
 #     N     number of shards (array tasks 1..N)
 #     OUT   the merged results folder; the submission's binary, shards and logs go to
@@ -29,6 +30,8 @@
 #     --no-sbatch     --recover only: replay none of the recorded --sbatch options
 #     --rerun K,...   --recover only: run these shards again from scratch (their folders are
 #                     kept aside as shard-K.refused-TIME), e.g. those a merge refused
+#     --race          first argument: a reading race, `--race N OUT [options] -- readings
+#                     ARGS...` (scripts/slurm/race.sh; --status and --recover of its OUT too)
 # The recorded sbatch options (OUT.shards/sbatch-options) are those of the last submission: a
 # recovery replays them, but for the named ones it is given again (--time, ...) and, when it is
 # given --sbatch or --no-sbatch, the --sbatch ones.
@@ -38,11 +41,16 @@ set -euo pipefail
 # The whole script is one function, read in full before it runs: a `git pull` while a
 # `--wait` is pending cannot change the code under it.
 main() {
-usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,36p' "$0"; else sed -n '4,36p' "$0" >&2; fi; exit "${1:-2}"; }
+usage() { if [ "${1:-2}" = 0 ]; then sed -n '4,39p' "$0"; else sed -n '4,39p' "$0" >&2; fi; exit "${1:-2}"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 poll=${LAB_POLL_SECONDS:-10}
+# A reading race, and --status or --recover of a race's folder, are race.sh's.
+case ${1:-} in
+  --race) shift; exec bash "$here/race.sh" "$@" ;;
+  --status|--recover) [ $# -lt 2 ] || [ ! -f "${2%/}.shards/race" ] || exec bash "$here/race.sh" "$@" ;;
+esac
 
 # --- the command line -----------------------------------------------------------------------
 mode=submit

@@ -443,4 +443,21 @@ pub struct ReadingsArgs {
     /// No confirmation at a second seed.
     #[arg(long)]
     pub no_confirm: bool,
+    /// On a cluster: make the K-th of N shares of the runs the race in --out needs next, into
+    /// SHARD-DIR/shard-K.csv (docs/cluster.md).
+    #[arg(long, value_name = "K/N", requires = "shard_dir", conflicts_with_all = ["merge_shards", "fresh"])]
+    pub shard: Option<String>,
+    /// On a cluster: take the runs of the N shard files in SHARD-DIR into the race in --out
+    /// and go on with it; exit 0 when it has ended (its outputs written), 3 when it needs
+    /// another round of shards.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "shard_dir",
+        conflicts_with = "fresh"
+    )]
+    pub merge_shards: Option<usize>,
+    /// The folder of one round's shard files (with --shard or --merge-shards).
+    #[arg(long, value_name = "SHARD-DIR")]
+    pub shard_dir: Option<PathBuf>,
 }

@@ -15,6 +15,7 @@ mod outcome;
 mod plan_runs;
 mod puzzles;
 mod readings;
+mod readings_cluster;
 mod replay;
 pub mod reproduce;
 mod solve;
@@ -77,6 +78,10 @@ pub fn run() -> ExitCode {
             out: out.as_deref(),
             node_limit,
         }),
+        // A race's rounds on a cluster (docs/cluster.md).
+        args::Command::Readings(a) if a.shard.is_some() || a.merge_shards.is_some() => {
+            readings_cluster::readings(&a)
+        }
         args::Command::Readings(a) => readings::readings(&a),
         args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::ReadingsCalibration(a) => readings::calibration(&a),

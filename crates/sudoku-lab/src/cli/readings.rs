@@ -38,17 +38,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
         None => setup.rows.clone(),
     };
-    let source = match (hidden, &a.published) {
-        (Some(_), _) => "a synthetic table (published.csv in this folder)".to_string(),
-        (None, Some(f)) => format!(
-            "{} (published.csv in this folder)",
-            md::code(&f.display().to_string())
-        ),
-        (None, None) => format!(
-            "the spec's table {}",
-            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
-        ),
-    };
+    let source = source(a, &setup, hidden.is_some());
     run_race(
         &setup,
         &rows,
@@ -62,7 +52,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
 
 /// The race `a` asks for, validated: its setup, the hidden reading of a synthetic race and
 /// the synthetic table's seed.
-fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
+pub(super) fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
     let (spec, base) = load_spec(&a.experiment)?;
     check_numbers(a)?;
     let published = a.published.as_deref().map(read_published).transpose()?;
@@ -199,7 +189,7 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
 /// `--threads`, `--resume` and `--fresh`), as a JSON array: replaying them with `--resume` and
 /// another `--out` over a copy of the folder rewrites its outputs from its runs (a test does
 /// so for every committed race, so the committed outputs are the code's).
-fn command(a: &ReadingsArgs, request: &Request) -> String {
+pub(super) fn command(a: &ReadingsArgs, request: &Request) -> String {
     let procedure = request.procedure;
     let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
@@ -295,6 +285,21 @@ pub fn summary(dir: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where the race's table comes from, as report.md says it.
+pub(super) fn source(a: &ReadingsArgs, setup: &Setup, synthetic: bool) -> String {
+    match (synthetic, &a.published) {
+        (true, _) => "a synthetic table (published.csv in this folder)".to_string(),
+        (false, Some(f)) => format!(
+            "{} (published.csv in this folder)",
+            md::code(&f.display().to_string())
+        ),
+        (false, None) => format!(
+            "the spec's table {}",
+            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
+        ),
+    }
+}
+
 /// Race `setup` against `rows` into `out`, then write every output.
 fn run_race(
     setup: &Setup,
@@ -332,19 +337,43 @@ fn run_race(
         confirm::check(setup, seed, out)?;
     }
     let fates = race.run(&mut store)?;
+    write_outputs(
+        setup,
+        (rows, &targets),
+        out,
+        (&race, &fates, &store),
+        hidden,
+        source,
+        threads,
+    )
+}
+
+/// The race's files once it has ended: runs.csv sorted, published.csv, readings.csv,
+/// power.csv and verdicts.csv, the confirmation (its runs made with `threads`, confirm.csv),
+/// report.md, race.csv and the chart.
+pub(super) fn write_outputs(
+    setup: &Setup,
+    (rows, targets): (&[PublishedRow], &[crate::readings::cells::Target]),
+    out: &Path,
+    (race, fates, store): (&Race, &[Fate], &Store),
+    hidden: Option<(usize, u64)>,
+    source: String,
+    threads: usize,
+) -> Result<()> {
+    let protocol = setup.protocol()?;
     store.finish(&protocol)?;
-    let confirmation = confirmation(setup, (&targets, &fates, rounds.len()), out, threads)?;
+    let confirmation = confirmation(setup, (targets, fates, race.rounds.len()), out, threads)?;
     outputs::write_published(&out.join("published.csv"), rows)?;
-    outputs::write_readings(&out.join("readings.csv"), setup, &fates, &store)?;
-    let cost = outputs::cost(setup, &targets, &store, &fates);
-    let verdicts = verdicts::judge(&race, &store, &fates, setup.request.margins);
+    outputs::write_readings(&out.join("readings.csv"), setup, fates, store)?;
+    let cost = outputs::cost(setup, targets, store, fates);
+    let verdicts = verdicts::judge(race, store, fates, setup.request.margins);
     let id = |r: usize| setup.space.id(r);
     verdicts::write_power(&out.join("power.csv"), &verdicts, &id)?;
     verdicts::write_verdicts(&out.join("verdicts.csv"), &verdicts, &id)?;
     let findings = Findings {
         setup,
-        race: &race,
-        fates: &fates,
+        race,
+        fates,
         cost,
         hidden,
         source,
@@ -356,7 +385,7 @@ fn run_race(
         confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
     }
     outputs::write_race(&out.join("race.csv"), &findings)?;
-    outputs::write_chart(out, setup, &race, &fates)?;
+    outputs::write_chart(out, setup, race, fates)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
     eprintln!("{}", sudoku_core::error::shown(&format!(
         "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
@@ -437,7 +466,7 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     Ok(())
 }
 
-fn threads(t: Option<usize>) -> Result<usize> {
+pub(super) fn threads(t: Option<usize>) -> Result<usize> {
     Ok(match t {
         Some(0) => bail!("--threads must be at least 1"),
         Some(t) if t > MAX_THREADS => bail!("--threads {t} is over the limit of {MAX_THREADS}"),
@@ -454,7 +483,7 @@ fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
 
 /// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when
 /// this is unchanged.
-fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
+pub(super) fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
     let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
     let mut value = serde_json::json!({
         "spec": setup.request.spec,
@@ -498,7 +527,7 @@ fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> St
 /// The procedure of the race: `--procedure`, else with `--resume` the folder's own (its
 /// settings.json's `procedure`, v1 where it names none: races made before the versions),
 /// else v2.
-fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
+pub(super) fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
     if let Some(p) = &a.procedure {
         return Procedure::parse(p)
             .with_context(|| format!("--procedure {p}: not a procedure (v1 or v2)"));
@@ -543,7 +572,7 @@ fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
 /// none: races made before the confirmation keep their settings); else, for a v2 race,
 /// [`confirm::default_seed`] of the master seed (a v1 race: none unless asked). It must
 /// differ from the race's master seed and the synthetic table's (`synthetic`).
-fn confirm_seed(
+pub(super) fn confirm_seed(
     a: &ReadingsArgs,
     out: &Path,
     setup: &Setup,
@@ -573,7 +602,7 @@ fn confirm_seed(
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
 /// settings) or `--fresh` (which removes them); write settings.json.
-fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
+pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     if out.exists() && !out.is_dir() {
         bail!("--out {} exists and is not a folder", out.display());
     }

@@ -7,6 +7,7 @@
 //! - [`race`] - rounds, stages, looks and eliminations;
 //! - [`store`] - the race's run file: runs executed by the protocol with the protocol's seeds,
 //!   appended as they finish, read back on `--resume`;
+//! - [`shard`] - a race on a cluster: which shard makes a run, the shard files read back;
 //! - [`synthetic`] - a published table made from a hidden reading, to validate the race;
 //! - [`confirm`] - the survivors and the last round's eliminations rerun at a second master
 //!   seed and tested once ([`confirm_report`]: its report section);
@@ -27,6 +28,7 @@ pub mod md;
 pub mod outputs;
 pub mod procedure;
 pub mod race;
+pub mod shard;
 pub mod space;
 pub mod store;
 pub mod summary;

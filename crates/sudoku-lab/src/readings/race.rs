@@ -18,7 +18,7 @@
 
 use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
 use super::procedure::{self, Levels, Procedure};
-use super::store::{Job, Store};
+use super::store::{Job, Pending, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
 use std::collections::HashMap;
@@ -153,7 +153,9 @@ impl Race<'_> {
                     let alive: Vec<usize> = (0..readings)
                         .filter(|&r| fates[r].eliminated.is_none())
                         .collect();
-                    let decided = self.execute_curtailed(store, &alive, j, (k, n), stage)?;
+                    let decided = self
+                        .execute_curtailed(store, &alive, j, (k, n), stage)
+                        .map_err(|e| self.pending(e, store, &alive, j, (k, n), stage))?;
                     for &r in &alive {
                         let at = (k, n, stage);
                         match decided.get(&r) {
@@ -177,6 +179,34 @@ impl Race<'_> {
             );
         }
         Ok(fates)
+    }
+
+    /// A race on a cluster stopped for runs no shard made yet ([`Pending`]): every run the
+    /// look after target `j` of this stage may need (all of the `alive` readings' runs there,
+    /// as if none were curtailed), so that one round of shards makes them all. Other errors
+    /// as they are.
+    fn pending(
+        &self,
+        e: anyhow::Error,
+        store: &Store,
+        alive: &[usize],
+        j: usize,
+        (k, n): (usize, u64),
+        stage: Stage,
+    ) -> anyhow::Error {
+        if !e.is::<Pending>() {
+            return e;
+        }
+        let t = &self.targets[j];
+        let at = format!(
+            "round {} of {n} runs per puzzle, {} stage, row {} of column {}",
+            k + 1,
+            stage.name(),
+            t.level,
+            t.row.algorithm
+        );
+        let jobs = store.missing(&self.jobs(alive, j, n, stage));
+        Pending { jobs, at }.into()
     }
 
     /// The budget of target `t`'s runs in `stage` (None: no capped runs on it).

@@ -73,7 +73,34 @@ pub struct Store {
     /// Per reading, the reading whose runs it reads and the generations a solved run of
     /// that reading reports fewer (see [`Store::share`]); empty: every reading its own.
     alias: Vec<(u32, u64)>,
+    /// Runs made elsewhere (the shard files of a race on a cluster, [`super::shard`]): with a
+    /// pool, [`Store::execute`] executes nothing; it takes a request's runs from the pool when
+    /// the pool holds every one of them, else stops with [`Pending`].
+    pool: Option<HashMap<Job, Record>>,
 }
+
+/// The runs a request of the race needs that neither the store nor its pool holds: where a
+/// race on a cluster stops until a round of shards has made them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    /// The jobs, as the readings whose runs they read (each once), in the race's order.
+    pub jobs: Vec<Job>,
+    /// Where the race stopped: round, runs per puzzle, stage and the puzzle raced.
+    pub at: String,
+}
+
+impl std::fmt::Display for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the race needs {} runs no shard made yet ({})",
+            self.jobs.len(),
+            self.at
+        )
+    }
+}
+
+impl std::error::Error for Pending {}
 
 impl Store {
     /// A new run file (with its header), or with `resume` the one at `path` read back (a torn
@@ -164,6 +191,7 @@ impl Store {
             spent_best: HashMap::new(),
             by_cap: HashMap::new(),
             alias: Vec::new(),
+            pool: None,
         }
     }
 
@@ -188,6 +216,7 @@ impl Store {
             spent_best: HashMap::new(),
             by_cap: HashMap::new(),
             alias: Vec::new(),
+            pool: None,
         };
         for r in records {
             store.insert(r);
@@ -224,6 +253,25 @@ impl Store {
     /// the other reading. A folder's earlier runs of r stay in the run file, unread.
     pub fn share(&mut self, alias: Vec<(u32, u64)>) {
         self.alias = alias;
+    }
+
+    /// Take runs from `pool` instead of executing them (see [`Store::execute`]); an empty
+    /// pool makes the store only say which runs the race needs next.
+    pub fn set_pool(&mut self, pool: HashMap<Job, Record>) {
+        self.pool = Some(pool);
+    }
+
+    /// The jobs of a request that the store does not answer, as the readings whose runs they
+    /// read (each once): the runs executing the request would make.
+    pub fn missing(&self, jobs: &[Job]) -> Vec<Job> {
+        (self.owned(jobs).into_iter())
+            .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
+            .collect()
+    }
+
+    /// Whether the file holds a record made for exactly this job, and which.
+    pub fn made(&self, job: Job) -> Option<Record> {
+        self.by_cap.get(&job).copied()
     }
 
     /// The reading whose runs `reading` reads, and the shift of its solved runs.
@@ -302,13 +350,21 @@ impl Store {
         jobs: &[Job],
         threads: usize,
     ) -> Result<()> {
+        let todo = self.missing(jobs);
         let jobs = self.owned(jobs);
-        let todo: Vec<Job> = (jobs.iter().copied())
-            .filter(|&(r, p, run, cap)| self.seen(r, p, run, cap).is_none())
-            .collect();
         if todo.is_empty() {
             self.spend(&jobs);
             return Ok(());
+        }
+        if let Some(pool) = &self.pool {
+            let Some(made) = todo.iter().map(|j| pool.get(j).copied()).collect() else {
+                return Err(Pending {
+                    jobs: todo,
+                    at: String::new(),
+                }
+                .into());
+            };
+            return self.take(made, &jobs);
         }
         let Some(protocol) = protocol else {
             bail!(
@@ -342,6 +398,25 @@ impl Store {
             self.insert(r);
         }
         self.spend(&jobs);
+        Ok(())
+    }
+
+    /// Append runs made elsewhere (from the pool) to the run file, in the order asked, and
+    /// count the request `jobs` they answer.
+    fn take(&mut self, made: Vec<Record>, jobs: &[Job]) -> Result<()> {
+        let mut file = crate::protocol::io::open_append(&self.path)?;
+        let mut text = String::new();
+        for r in &made {
+            text.push_str(&raw_line(r));
+            text.push('\n');
+        }
+        file.write_all(text.as_bytes())
+            .and_then(|_| file.flush())
+            .with_context(|| format!("cannot append to {}", self.path.display()))?;
+        for r in made {
+            self.insert(r);
+        }
+        self.spend(jobs);
         Ok(())
     }
 
@@ -588,6 +663,7 @@ mod tests {
             spent_best: HashMap::new(),
             by_cap: HashMap::new(),
             alias: Vec::new(),
+            pool: None,
         };
         for (run, &(cap, solved, generations)) in records.iter().enumerate() {
             s.insert(Record {

@@ -1,0 +1,263 @@
+//! `sudoku-lab readings ... --shard K/N` and `--merge-shards N`: a race whose runs are made
+//! by the array jobs of a cluster, one round of shards at a time (docs/cluster.md).
+//!
+//! The race folder (`--out`) is the one a single machine writes. Between rounds, the race is
+//! replayed from its runs.csv: where it stops for runs it has not got, the runs that look
+//! needs (every run of the surviving readings on that row and stage) are the next round.
+//! `--shard K/N` makes the K-th share of them into `SHARD-DIR/shard-K.csv`; `--merge-shards
+//! N` checks the N shard files, takes into runs.csv exactly the runs the race asks for, and
+//! goes on until the race ends (its outputs written, exit 0) or needs another round (exit 3).
+
+use super::args::ReadingsArgs;
+use super::readings::{
+    claim, command, confirm_seed, prepare, procedure, settings, source, threads,
+};
+use crate::readings::confirm;
+use crate::readings::race::{rounds, Fate, Race};
+use crate::readings::shard;
+use crate::readings::store::{Pending, Store};
+use crate::readings::Setup;
+use anyhow::{bail, Context, Result};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// The exit code of `--merge-shards` when the race needs another round of shards.
+pub const ANOTHER_ROUND: u8 = 3;
+
+pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
+    let Some(out) = a.out.clone() else {
+        bail!("--shard and --merge-shards need --out (the race's folder)");
+    };
+    if a.synthetic.is_some() {
+        bail!("--synthetic: a race against a synthetic table is not run in shards");
+    }
+    let dir = a.shard_dir.clone().unwrap_or_default();
+    let (mut setup, _, _) = prepare(a)?;
+    // The folder's own procedure unless --procedure is given, as with --resume.
+    let resumed = ReadingsArgs {
+        resume: true,
+        ..a.clone()
+    };
+    setup.request.procedure = procedure(&resumed, &out)?;
+    setup.request.confirm_seed = confirm_seed(&resumed, &out, &setup, None)?;
+    match (&a.shard, a.merge_shards) {
+        (Some(s), _) => make_share(a, &setup, &out, &dir, parse_shard(s)?),
+        (None, Some(n)) => merge(&resumed, &setup, &out, &dir, checked(n)?),
+        (None, None) => bail!("neither --shard nor --merge-shards"),
+    }
+}
+
+/// `k/n` with 1 <= k <= n <= 100 000.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let parsed = s.split_once('/').and_then(|(k, n)| {
+        Some((
+            k.trim().parse::<usize>().ok()?,
+            n.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n && n <= 100_000 => Ok((k, n)),
+        _ => bail!("--shard {s}: expected k/n with 1 <= k <= n <= 100000 (e.g. 2/4)"),
+    }
+}
+
+fn checked(n: usize) -> Result<usize> {
+    if n == 0 || n > 100_000 {
+        bail!("--merge-shards {n}: expected a number of shards from 1 to 100000");
+    }
+    Ok(n)
+}
+
+/// The race of `setup` replayed on `store`: Ok(fates) when it has ended, Err(Pending) when
+/// it needs runs the store and its pool do not hold; other errors as errors.
+fn replay(setup: &Setup, store: &mut Store) -> Result<std::result::Result<Vec<Fate>, Pending>> {
+    let targets = setup.targets(&setup.rows)?;
+    if targets.is_empty() {
+        bail!("no published row names a puzzle of the race");
+    }
+    let rounds = rounds(&setup.request.rounds, setup.max_runs());
+    let protocol = setup.protocol()?;
+    let race = race(setup, &protocol, &targets, &rounds, 1);
+    match race.run(store) {
+        Ok(fates) => Ok(Ok(fates)),
+        Err(e) => e.downcast::<Pending>().map(Err),
+    }
+}
+
+/// The race (as `readings` runs it on one machine).
+fn race<'a>(
+    setup: &Setup,
+    protocol: &'a crate::protocol::Protocol<'a>,
+    targets: &'a [crate::readings::cells::Target],
+    rounds: &'a [u64],
+    threads: usize,
+) -> Race<'a> {
+    Race {
+        protocol: Some(protocol),
+        readings: protocol.solvers.len() / setup.entries.len().max(1),
+        runs: &protocol.runs,
+        targets,
+        rounds,
+        full: setup.full(),
+        alpha: setup.request.alpha,
+        threads,
+        entries: setup.entries.len(),
+        curtail: setup.request.curtail,
+        procedure: setup.request.procedure,
+        verbose: false,
+    }
+}
+
+/// The race's runs.csv read back (nothing written), its readings sharing runs as the race
+/// does.
+fn stored(setup: &Setup, out: &Path) -> Result<Store> {
+    let protocol = setup.protocol()?;
+    let mut store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    Ok(store)
+}
+
+/// What the race in `out` needs next (None: it has ended), from its runs.csv alone.
+fn next_round(setup: &Setup, out: &Path) -> Result<Option<Pending>> {
+    let mut store = stored(setup, out)?;
+    store.set_pool(HashMap::new());
+    Ok(replay(setup, &mut store)?.err())
+}
+
+/// `--shard K/N`: the K-th share of the runs the race needs next, into SHARD-DIR/shard-K.csv
+/// (resumed when it exists: its runs are not made again), then SHARD-DIR/shard-K.done.
+fn make_share(
+    a: &ReadingsArgs,
+    setup: &Setup,
+    out: &Path,
+    dir: &Path,
+    (k, n): (usize, usize),
+) -> Result<ExitCode> {
+    let meta = out.join("settings.json");
+    let recorded = crate::spec::read_regular(&meta).with_context(|| {
+        format!(
+            "cannot read {} (the race's folder is made by --merge-shards first)",
+            meta.display()
+        )
+    })?;
+    if recorded != settings(setup, a, None) {
+        bail!(
+            "{}: the race in this folder was made with other settings than these arguments",
+            meta.display()
+        );
+    }
+    let Some(next) = next_round(setup, out)? else {
+        println!(
+            "the race in {} has ended: shard {k}/{n} has nothing to make",
+            out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mine: Vec<_> = (next.jobs.iter().copied())
+        .filter(|&j| shard::owner(j, n) == k)
+        .collect();
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let protocol = setup.protocol()?;
+    let mut file = Store::open(&shard::file(dir, k), &protocol, setup.full(), true)?;
+    file.execute(Some(&protocol), &mine, threads(a.threads)?)?;
+    let done = dir.join(format!("shard-{k}.done"));
+    let note = format!("{} runs of {} ({})\n", mine.len(), next.jobs.len(), next.at);
+    crate::protocol::io::write_atomic(&done, note.as_bytes())?;
+    println!(
+        "shard {k}/{n}: {} of the {} runs of the next round ({}) in {}",
+        mine.len(),
+        next.jobs.len(),
+        next.at,
+        shard::file(dir, k).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
+/// (created when new), which goes on until it ends or needs another round.
+fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> Result<ExitCode> {
+    let _lock = claim(out, a, &settings(setup, a, None))?;
+    let command = command(a, &setup.request);
+    crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
+    let protocol = setup.protocol()?;
+    // The runs.csv of a new folder (its header), or the one there, checked.
+    drop(Store::open(
+        &out.join("runs.csv"),
+        &protocol,
+        setup.full(),
+        true,
+    )?);
+    let asked = next_round(setup, out)?;
+    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    if let Some(asked) = &asked {
+        let jobs: HashSet<_> = asked.jobs.iter().copied().collect();
+        let pool = shard::read(dir, n, &protocol, setup.full(), &store, &jobs)?;
+        // None of the runs asked: the round has not run (a new race, or a decision run
+        // again after it took them).
+        if !pool.keys().any(|j| jobs.contains(j)) {
+            println!("another round: {} runs ({})", asked.jobs.len(), asked.at);
+            return Ok(ExitCode::from(ANOTHER_ROUND));
+        }
+        let lacking: Vec<_> = (asked.jobs.iter().copied())
+            .filter(|j| !pool.contains_key(j))
+            .collect();
+        if !lacking.is_empty() {
+            let shards: Vec<String> = (shard::lacking(&lacking, n).iter())
+                .map(|(k, c)| format!("{} lacks {c}", shard::file(dir, *k).display()))
+                .collect();
+            bail!(
+                "the shards of {} have not made every run the race asked for ({}): {}; run those shards again",
+                dir.display(),
+                asked.at,
+                shards.join(", ")
+            );
+        }
+        store.set_pool(pool);
+    }
+    // The confirmation's runs, checked before the race goes on (they are made, on this
+    // node, once the race has ended).
+    if let Some(seed) = setup.request.confirm_seed {
+        confirm::check(setup, seed, out)?;
+    }
+    match replay(setup, &mut store)? {
+        Ok(fates) => finish(a, setup, out, &store, &fates),
+        Err(p) => {
+            println!("another round: {} runs ({})", p.jobs.len(), p.at);
+            Ok(ExitCode::from(ANOTHER_ROUND))
+        }
+    }
+}
+
+/// The race has ended: its outputs, as `readings` writes them on one machine.
+fn finish(
+    a: &ReadingsArgs,
+    setup: &Setup,
+    out: &Path,
+    store: &Store,
+    fates: &[Fate],
+) -> Result<ExitCode> {
+    let targets = setup.targets(&setup.rows)?;
+    let rounds = rounds(&setup.request.rounds, setup.max_runs());
+    let protocol = setup.protocol()?;
+    let race = race(setup, &protocol, &targets, &rounds, threads(a.threads)?);
+    let source = source(a, setup, false);
+    let rows = (setup.rows.as_slice(), targets.as_slice());
+    let threads = threads(a.threads)?;
+    super::readings::write_outputs(
+        setup,
+        rows,
+        out,
+        (&race, fates, store),
+        None,
+        source,
+        threads,
+    )?;
+    println!("the race has ended: {}", out.join("report.md").display());
+    Ok(ExitCode::SUCCESS)
+}
