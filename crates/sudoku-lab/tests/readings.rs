@@ -180,6 +180,56 @@ fn a_synthetic_table_keeps_its_hidden_reading() {
     assert!(dir.join("syn/synthetic/runs.csv").exists());
 }
 
+/// `--seed S` races at master seed S: the race of the spec with `master_seed = S`, whose
+/// synthetic table is made at S + 1 by default; recorded in command.json, it replays.
+#[test]
+fn a_race_at_another_seed_is_the_race_of_its_spec_at_that_seed() {
+    let dir = fixture();
+    let hidden = [
+        "--synthetic",
+        "elitism=best",
+        "--options",
+        "elitism=alternate,best",
+    ];
+    race(&dir, "seeded", &[&hidden[..], &["--seed", "9"]].concat());
+    race(&dir, "default", &hidden);
+    let spec = std::fs::read_to_string(dir.join("spec.toml")).unwrap();
+    assert!(spec.contains("master_seed = 5\n"));
+    std::fs::write(
+        dir.join("spec9.toml"),
+        spec.replace("master_seed = 5\n", "master_seed = 9\n"),
+    )
+    .unwrap();
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec9.toml"));
+    cmd.args([
+        "--algorithm",
+        "ret",
+        "--rounds",
+        "4,8",
+        "--synthetic-seed",
+        "10",
+        "--out",
+    ]);
+    ok(cmd.arg(dir.join("spec9")).args(hidden));
+    // (synthetic/runs.csv records wall times: its table, published.csv, is compared.)
+    for f in ["runs.csv", "published.csv", "readings.csv"] {
+        assert_eq!(read(&dir, "seeded", f), read(&dir, "spec9", f), "{f}");
+    }
+    assert_ne!(
+        read(&dir, "seeded", "runs.csv"),
+        read(&dir, "default", "runs.csv")
+    );
+    let command = read(&dir, "seeded", "command.json");
+    assert!(command.contains("\"--seed\",\"9\""), "{command}");
+    let args: Vec<String> = serde_json::from_str(&command).unwrap();
+    let before = read(&dir, "seeded", "runs.csv");
+    let mut replay = bin();
+    replay.args(&args).arg("--out").arg(dir.join("seeded"));
+    ok(replay.arg("--resume"));
+    assert_eq!(read(&dir, "seeded", "runs.csv"), before);
+}
+
 #[test]
 fn bad_requests_are_one_line_errors() {
     let dir = fixture();
@@ -200,6 +250,10 @@ fn bad_requests_are_one_line_errors() {
         (
             vec!["--algorithm", "ret", "--procedure", "v3"],
             "--procedure",
+        ),
+        (
+            vec!["--algorithm", "ret", "--seed", "9223372036854775808"],
+            "--seed",
         ),
     ] {
         let mut cmd = bin();

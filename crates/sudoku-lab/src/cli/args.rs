@@ -424,7 +424,11 @@ pub struct ReadingsArgs {
     /// their first value) instead of the published one.
     #[arg(long, value_name = "KEY=V,...")]
     pub synthetic: Option<String>,
-    /// The master seed of the synthetic table's runs (default: the spec's plus one).
+    /// The master seed of the synthetic table's runs (default: the race's plus one).
     #[arg(long)]
     pub synthetic_seed: Option<u64>,
+    /// The master seed of the race's runs (default: the spec's), so that races of one spec
+    /// at several seeds are independent.
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
