@@ -230,6 +230,71 @@ fn a_race_at_another_seed_is_the_race_of_its_spec_at_that_seed() {
     assert_eq!(read(&dir, "seeded", "runs.csv"), before);
 }
 
+/// readings-summary of synthetic races: validation.csv and a section of summary.md give each
+/// race's hidden reading, its table's successes per row and the survivors, and the false
+/// elimination rate with its Clopper-Pearson interval; a hostile settings.json of a race is
+/// refused, naming it, and nothing is written.
+#[test]
+fn a_summary_of_synthetic_races_gives_the_hidden_readings_fate() {
+    let dir = fixture();
+    race(
+        &dir,
+        "set/a",
+        &["--synthetic", "elitism=best", "--seed", "11"],
+    );
+    copy_dir(&dir.join("set/a"), &dir.join("set/b"));
+    ok(bin().arg("readings-summary").arg(dir.join("set")));
+    let md = std::fs::read_to_string(dir.join("set/summary.md")).unwrap();
+    assert!(md.contains("eliminated in 0 of 2 races"), "{md}");
+    assert!(
+        md.contains("95 % Clopper-Pearson interval 0.000 to 0.842"),
+        "{md}"
+    );
+    assert!(
+        md.contains("2 of the 2 races ran under procedure v2"),
+        "{md}"
+    );
+    let csv = std::fs::read_to_string(dir.join("set/validation.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[0].starts_with("folder,hidden,hidden_options,procedure,alpha,rows,"));
+    let published = read(&dir, "set/a", "published.csv");
+    let easy = published.lines().find(|l| l.starts_with("Easy,")).unwrap();
+    let f: Vec<&str> = easy.split(',').collect();
+    let cell = format!("Ret-GA @ Easy: {}/{}", f[4], f[3]);
+    assert!(lines[1].starts_with("a,r3,elitism=best,v2,0.05,"), "{csv}");
+    assert!(
+        lines[1].contains(&cell) && lines[1].contains(",survived,"),
+        "{csv}"
+    );
+    let readings = read(&dir, "set/a", "readings.csv");
+    let survivors: Vec<&str> = (readings.lines())
+        .filter(|l| l.contains(",survived,"))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert!(lines[1].ends_with(&survivors.join(" ")), "{csv}");
+    std::fs::write(dir.join("set/b/settings.json"), "{\"alpha\": 2}\n").unwrap();
+    std::fs::remove_file(dir.join("set/validation.csv")).unwrap();
+    let o = run(bin().arg("readings-summary").arg(dir.join("set")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("settings.json: no alpha"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("set/validation.csv").exists());
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
 #[test]
 fn bad_requests_are_one_line_errors() {
     let dir = fixture();
@@ -753,7 +818,7 @@ fn committed_races_are_current() {
         let copy = tmp.join(format!("set{k}"));
         for e in std::fs::read_dir(set).unwrap() {
             let member = e.unwrap().path();
-            for f in ["race.csv", "readings.csv"] {
+            for f in ["race.csv", "readings.csv", "published.csv", "settings.json"] {
                 if member.join(f).is_file() {
                     let to = copy.join(member.file_name().unwrap());
                     std::fs::create_dir_all(&to).unwrap();
@@ -762,7 +827,7 @@ fn committed_races_are_current() {
             }
         }
         ok(bin().arg("readings-summary").arg(&copy));
-        for f in ["summary.csv", "summary.md", "joint.csv"] {
+        for f in ["summary.csv", "summary.md", "joint.csv", "validation.csv"] {
             let want = std::fs::read_to_string(set.join(f)).ok();
             let got = std::fs::read_to_string(copy.join(f)).ok();
             assert!(

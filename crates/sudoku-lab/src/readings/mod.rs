@@ -26,6 +26,7 @@ pub mod space;
 pub mod store;
 pub mod summary;
 pub mod synthetic;
+pub mod validation;
 
 use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
