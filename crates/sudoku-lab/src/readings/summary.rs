@@ -195,7 +195,10 @@ pub fn write(dir: &Path) -> Result<usize> {
     }
     // Everything is read and checked before the first file is written.
     let joint = joint(dir, &rows)?;
-    let hidden = super::validation::load(dir, &rows)?;
+    let synthetic = (rows.iter())
+        .filter(|r| !r.get("hidden").is_empty())
+        .map(|r| (r.folder.as_str(), r.get("hidden"), r.get("hidden_status")));
+    let hidden = super::validation::load(dir, synthetic)?;
     write_atomic_with(&dir.join("summary.csv"), |out| {
         writeln!(out, "folder,{RACE_HEADER}")?;
         for r in &rows {

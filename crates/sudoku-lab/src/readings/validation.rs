@@ -9,7 +9,6 @@
 
 use super::calibration::clopper_pearson;
 use super::md;
-use super::summary::RaceRow;
 use crate::protocol::io::check_regular;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -44,21 +43,25 @@ impl HiddenRace {
     }
 }
 
-/// The synthetic races among `rows` (the races of `dir`), read from their folders.
-pub fn load(dir: &Path, rows: &[RaceRow]) -> Result<Vec<HiddenRace>> {
+/// The synthetic races of `dir`, each given as (folder, hidden reading, its status), read
+/// from their folders.
+pub fn load<'a>(
+    dir: &Path,
+    races: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+) -> Result<Vec<HiddenRace>> {
     let mut out = Vec::new();
-    for r in rows.iter().filter(|r| !r.get("hidden").is_empty()) {
-        let race = dir.join(&r.folder);
-        let (options, survivors) = readings(&race.join("readings.csv"), r.get("hidden"))?;
+    for (folder, hidden, status) in races {
+        let race = dir.join(folder);
+        let (options, survivors) = readings(&race.join("readings.csv"), hidden)?;
         let (procedure, alpha) = settings(&race.join("settings.json"))?;
         out.push(HiddenRace {
-            folder: r.folder.clone(),
-            hidden: r.get("hidden").to_string(),
+            folder: folder.to_string(),
+            hidden: hidden.to_string(),
             options,
             procedure,
             alpha,
             rows: table(&race.join("published.csv"))?,
-            status: r.get("hidden_status").to_string(),
+            status: status.to_string(),
             survivors,
         });
     }
