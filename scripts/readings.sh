@@ -7,6 +7,9 @@
 #   validation-reseda   synthetic RESEDA tables from 3 hidden readings (Table 2's rows)
 #   validation-ret-ga   synthetic Ret-GA tables from 6 hidden readings (Table 1's Easy and
 #                       1 Star rows)
+#   hidden              30 hidden-reading races of RESEDA on two-row tables of Table 1's easy
+#                       puzzle, each at its own table seed and race seed (the real-run check
+#                       of procedure v2's false elimination rate)
 #   reseda              RESEDA Tables 1, 2 and 3, each alone (alpha 0.05) and jointly (each at
 #                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
 #   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
     --bin) bin=$2; shift 2 ;;
     --threads) threads=(--threads "$2"); shift 2 ;;
     --procedure) procedure=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "readings.sh: unknown flag $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -80,6 +83,34 @@ for name in "${names[@]}"; do
                     elitism=alternate; do
         race ret-ga-table1 --algorithm literal --published "$pub" --synthetic "$hidden" \
           --out "$d/${hidden//[=,]/-}"
+      done
+      "$bin" readings-summary "$d" ;;
+    hidden)
+      d=results/readings-hidden
+      # Two-row tables of RESEDA Table 1's easy puzzle (runs of a few dozen iterations), each
+      # with one row the hidden readings mostly solve and one they rarely solve: TABLE names
+      # the second row. Ten hidden readings (block_pick left at draw-in-most-certain-cell:
+      # with argmax-cell-symbol a reading solves nothing there, and its table of zeros tests
+      # nothing) on each of the three tables. Race k runs at master seed 1000 + k, its table
+      # at 2000 + k: every race is independent of the others.
+      k=0
+      for table in pre05 perm05 perm07; do
+        case $table in
+          pre05) entries=both-0.5,precomputation-0.5 ;;
+          perm05) entries=both-0.7,permutations-0.5 ;;
+          perm07) entries=both-0.9,permutations-0.7 ;;
+        esac
+        for hidden in cell_order=renormalised cell_order=raw cell_order=box cell_order=static \
+                      fallback=allowed-symbols elite_selection=best-of-groups \
+                      cell_order=raw,fallback=allowed-symbols \
+                      cell_order=box,elite_selection=best-of-groups \
+                      cell_order=static,fallback=allowed-symbols \
+                      cell_order=raw,elite_selection=best-of-groups,failed_result=most-probable; do
+          k=$((k + 1))
+          race reseda-table1 --algorithm "$entries" --synthetic "$hidden" \
+            --seed $((1000 + k)) --synthetic-seed $((2000 + k)) \
+            --out "$d/$(printf %02d $k)-$table-${hidden//[=,]/-}"
+        done
       done
       "$bin" readings-summary "$d" ;;
     reseda)

@@ -191,6 +191,121 @@ fn a_synthetic_table_keeps_its_hidden_reading() {
     assert!(dir.join("syn/synthetic/runs.csv").exists());
 }
 
+/// `--seed S` races at master seed S: the race of the spec with `master_seed = S`, whose
+/// synthetic table is made at S + 1 by default; recorded in command.json, it replays.
+#[test]
+fn a_race_at_another_seed_is_the_race_of_its_spec_at_that_seed() {
+    let dir = fixture();
+    let hidden = [
+        "--synthetic",
+        "elitism=best",
+        "--options",
+        "elitism=alternate,best",
+    ];
+    race(&dir, "seeded", &[&hidden[..], &["--seed", "9"]].concat());
+    race(&dir, "default", &hidden);
+    let spec = std::fs::read_to_string(dir.join("spec.toml")).unwrap();
+    assert!(spec.contains("master_seed = 5\n"));
+    std::fs::write(
+        dir.join("spec9.toml"),
+        spec.replace("master_seed = 5\n", "master_seed = 9\n"),
+    )
+    .unwrap();
+    let mut cmd = bin();
+    cmd.arg("readings").arg(dir.join("spec9.toml"));
+    cmd.args([
+        "--algorithm",
+        "ret",
+        "--rounds",
+        "4,8",
+        "--synthetic-seed",
+        "10",
+        "--out",
+    ]);
+    ok(cmd.arg(dir.join("spec9")).args(hidden));
+    // (synthetic/runs.csv records wall times: its table, published.csv, is compared.)
+    for f in ["runs.csv", "published.csv", "readings.csv"] {
+        assert_eq!(read(&dir, "seeded", f), read(&dir, "spec9", f), "{f}");
+    }
+    assert_ne!(
+        read(&dir, "seeded", "runs.csv"),
+        read(&dir, "default", "runs.csv")
+    );
+    let command = read(&dir, "seeded", "command.json");
+    assert!(command.contains("\"--seed\",\"9\""), "{command}");
+    let args: Vec<String> = serde_json::from_str(&command).unwrap();
+    let before = read(&dir, "seeded", "runs.csv");
+    let mut replay = bin();
+    replay.args(&args).arg("--out").arg(dir.join("seeded"));
+    ok(replay.arg("--resume"));
+    assert_eq!(read(&dir, "seeded", "runs.csv"), before);
+}
+
+/// readings-summary of synthetic races: validation.csv and a section of summary.md give each
+/// race's hidden reading, its table's successes per row and the survivors, and the false
+/// elimination rate with its Clopper-Pearson interval; a hostile settings.json of a race is
+/// refused, naming it, and nothing is written.
+#[test]
+fn a_summary_of_synthetic_races_gives_the_hidden_readings_fate() {
+    let dir = fixture();
+    race(
+        &dir,
+        "set/a",
+        &["--synthetic", "elitism=best", "--seed", "11"],
+    );
+    copy_dir(&dir.join("set/a"), &dir.join("set/b"));
+    ok(bin().arg("readings-summary").arg(dir.join("set")));
+    let md = std::fs::read_to_string(dir.join("set/summary.md")).unwrap();
+    assert!(md.contains("eliminated in 0 of 2 races"), "{md}");
+    assert!(
+        md.contains("95 % Clopper-Pearson interval 0.000 to 0.842"),
+        "{md}"
+    );
+    assert!(
+        md.contains("2 of the 2 races ran under procedure v2"),
+        "{md}"
+    );
+    let csv = std::fs::read_to_string(dir.join("set/validation.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[0].starts_with("folder,hidden,hidden_options,procedure,alpha,rows,"));
+    let published = read(&dir, "set/a", "published.csv");
+    let easy = published.lines().find(|l| l.starts_with("Easy,")).unwrap();
+    let f: Vec<&str> = easy.split(',').collect();
+    let cell = format!("Ret-GA @ Easy: {}/{}", f[4], f[3]);
+    assert!(lines[1].starts_with("a,r3,elitism=best,v2,0.05,"), "{csv}");
+    assert!(
+        lines[1].contains(&cell) && lines[1].contains(",survived,"),
+        "{csv}"
+    );
+    let readings = read(&dir, "set/a", "readings.csv");
+    let survivors: Vec<&str> = (readings.lines())
+        .filter(|l| l.contains(",survived,"))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert!(lines[1].ends_with(&survivors.join(" ")), "{csv}");
+    std::fs::write(dir.join("set/b/settings.json"), "{\"alpha\": 2}\n").unwrap();
+    std::fs::remove_file(dir.join("set/validation.csv")).unwrap();
+    let o = run(bin().arg("readings-summary").arg(dir.join("set")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("settings.json: no alpha"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("set/validation.csv").exists());
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
 #[test]
 fn bad_requests_are_one_line_errors() {
     let dir = fixture();
@@ -223,6 +338,10 @@ fn bad_requests_are_one_line_errors() {
         (
             vec!["--algorithm", "ret", "--margin-mean", "NaN"],
             "--margin-mean",
+        ),
+        (
+            vec!["--algorithm", "ret", "--seed", "9223372036854775808"],
+            "--seed",
         ),
     ] {
         let mut cmd = bin();
@@ -821,7 +940,7 @@ fn committed_races_are_current() {
         let copy = tmp.join(format!("set{k}"));
         for e in std::fs::read_dir(set).unwrap() {
             let member = e.unwrap().path();
-            for f in ["race.csv", "readings.csv"] {
+            for f in ["race.csv", "readings.csv", "published.csv", "settings.json"] {
                 if member.join(f).is_file() {
                     let to = copy.join(member.file_name().unwrap());
                     std::fs::create_dir_all(&to).unwrap();
@@ -830,7 +949,7 @@ fn committed_races_are_current() {
             }
         }
         ok(bin().arg("readings-summary").arg(&copy));
-        for f in ["summary.csv", "summary.md", "joint.csv"] {
+        for f in ["summary.csv", "summary.md", "joint.csv", "validation.csv"] {
             let want = std::fs::read_to_string(set.join(f)).ok();
             let got = std::fs::read_to_string(copy.join(f)).ok();
             assert!(

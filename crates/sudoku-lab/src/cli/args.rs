@@ -432,7 +432,7 @@ pub struct ReadingsArgs {
     /// their first value) instead of the published one.
     #[arg(long, value_name = "KEY=V,...")]
     pub synthetic: Option<String>,
-    /// The master seed of the synthetic table's runs (default: the spec's plus one).
+    /// The master seed of the synthetic table's runs (default: the race's plus one).
     #[arg(long)]
     pub synthetic_seed: Option<u64>,
     /// The master seed of the confirmation: the survivors and the last round's eliminations
@@ -460,4 +460,8 @@ pub struct ReadingsArgs {
     /// The folder of one round's shard files (with --shard or --merge-shards).
     #[arg(long, value_name = "SHARD-DIR")]
     pub shard_dir: Option<PathBuf>,
+    /// The master seed of the race's runs (default: the spec's), so that races of one spec
+    /// at several seeds are independent.
+    #[arg(long)]
+    pub seed: Option<u64>,
 }

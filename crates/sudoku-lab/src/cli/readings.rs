@@ -53,8 +53,11 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
 /// The race `a` asks for, validated: its setup, the hidden reading of a synthetic race and
 /// the synthetic table's seed.
 pub(super) fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
-    let (spec, base) = load_spec(&a.experiment)?;
+    let (mut spec, base) = load_spec(&a.experiment)?;
     check_numbers(a)?;
+    if let Some(s) = a.seed {
+        spec.master_seed = s;
+    }
     let published = a.published.as_deref().map(read_published).transpose()?;
     let setup = Setup::new(Request {
         spec,
@@ -224,6 +227,9 @@ pub(super) fn command(a: &ReadingsArgs, request: &Request) -> String {
     }
     if let Some(s) = a.synthetic_seed {
         arg("--synthetic-seed", s.to_string());
+    }
+    if let Some(s) = a.seed {
+        arg("--seed", s.to_string());
     }
     if a.no_curtail {
         v.push("--no-curtail".into());
@@ -462,6 +468,13 @@ fn check_numbers(a: &ReadingsArgs) -> Result<()> {
     }
     if a.rounds.is_empty() || a.rounds.contains(&0) {
         bail!("--rounds needs run counts of at least 1");
+    }
+    // The race's master seed replaces the spec's, whose bound a spec file's seed meets.
+    if let Some(s) = a.seed.filter(|&s| s > spec::MAX_TOML_INT) {
+        bail!(
+            "--seed {s} is above the largest master seed, {}",
+            spec::MAX_TOML_INT
+        );
     }
     Ok(())
 }

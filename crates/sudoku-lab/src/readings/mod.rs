@@ -33,6 +33,7 @@ pub mod space;
 pub mod store;
 pub mod summary;
 pub mod synthetic;
+pub mod validation;
 pub mod verdicts;
 
 use crate::protocol::Protocol;

@@ -195,6 +195,10 @@ pub fn write(dir: &Path) -> Result<usize> {
     }
     // Everything is read and checked before the first file is written.
     let joint = joint(dir, &rows)?;
+    let synthetic = (rows.iter())
+        .filter(|r| !r.get("hidden").is_empty())
+        .map(|r| (r.folder.as_str(), r.get("hidden"), r.get("hidden_status")));
+    let hidden = super::validation::load(dir, synthetic)?;
     write_atomic_with(&dir.join("summary.csv"), |out| {
         writeln!(out, "folder,{RACE_HEADER}")?;
         for r in &rows {
@@ -210,6 +214,16 @@ pub fn write(dir: &Path) -> Result<usize> {
             let header: Vec<String> = joint.header.iter().map(|f| quote(f)).collect();
             writeln!(out, "{}", header.join(","))?;
             for r in &joint.rows {
+                let fields: Vec<String> = r.iter().map(|f| quote(f)).collect();
+                writeln!(out, "{}", fields.join(","))?;
+            }
+            Ok(())
+        })?;
+    }
+    if !hidden.is_empty() {
+        md += &super::validation::markdown(&hidden);
+        write_atomic_with(&dir.join("validation.csv"), |out| {
+            for r in super::validation::csv_rows(&hidden) {
                 let fields: Vec<String> = r.iter().map(|f| quote(f)).collect();
                 writeln!(out, "{}", fields.join(","))?;
             }
