@@ -581,9 +581,10 @@ fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
 }
 
 /// The confirmation's master seed: none with `--no-confirm`; `--confirm-seed`; else with
-/// `--resume` the folder's own (its settings.json's `confirm_seed`, none where it names
-/// none: races made before the confirmation keep their settings); else, for a v2 race,
-/// [`confirm::default_seed`] of the master seed (a v1 race: none unless asked). It must
+/// `--resume` the folder's own (its settings.json's `confirm_seed`); else, for a v2 race,
+/// [`confirm::default_seed`] of the master seed, also for a v2 folder made before the
+/// confirmation (its runs are unchanged; the confirmation's are its own file's); a v1 race:
+/// none unless asked, so the v1 races made before it keep their settings. It must
 /// differ from the race's master seed and the synthetic table's (`synthetic`).
 pub(super) fn confirm_seed(
     a: &ReadingsArgs,
@@ -597,8 +598,12 @@ pub(super) fn confirm_seed(
         None
     } else if let Some(s) = a.confirm_seed {
         Some(s)
-    } else if a.resume && meta.is_file() && recorded_procedure(&meta)? == setup.request.procedure {
-        recorded_confirm_seed(&meta)?
+    } else if let Some(s) = (a.resume && meta.is_file())
+        .then(|| recorded_confirm_seed(&meta))
+        .transpose()?
+        .flatten()
+    {
+        Some(s)
     } else if setup.request.procedure == Procedure::V2 {
         let avoid: Vec<u64> = std::iter::once(master).chain(synthetic).collect();
         Some(confirm::default_seed(master, &avoid))
