@@ -231,6 +231,7 @@ fn short_summary(all: &[Races]) -> Result<String> {
         );
     }
     s += &confirmed_line(&paper)?;
+    s += &procedure_line(&rows)?;
     for set in all.iter().filter(|r| r.race.is_none()) {
         let rows: Vec<RaceRow> = set.members.iter().filter_map(|m| m.race.clone()).collect();
         if let Some(j) = crate::readings::summary::joint(&set.dir, &rows)? {
@@ -259,6 +260,39 @@ fn short_summary(all: &[Races]) -> Result<String> {
 
 /// The races against published tables confirmed at a second seed (with confirm.csv): how
 /// many keep a reading consistent at both seeds; empty when none was confirmed.
+/// Which races ran under which statistical procedure (a race folder's settings.json names
+/// its procedure; none: v1, the races made before the versions), the v1 ones named: their
+/// error rates are not those the calibration study measured for v2.
+fn procedure_line(rows: &[(&Races, &RaceRow)]) -> Result<String> {
+    let mut v1 = Vec::new();
+    for (r, _) in rows {
+        let path = r.dir.join("settings.json");
+        let text = crate::spec::read_regular(&path)?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), e.line()))?;
+        match value.get("procedure").and_then(|v| v.as_str()) {
+            None | Some("v1") => v1.push(format!(
+                "[{}]({})",
+                md_text(&r.folder),
+                url_path(&r.page_name())
+            )),
+            Some(_) => {}
+        }
+    }
+    Ok(match v1.len() {
+        0 => format!(
+            "Procedure: all {} races ran under v2, whose error rates the calibration study measured.\n",
+            rows.len()
+        ),
+        n => format!(
+            "Procedure: {} of {} races ran under v2, whose error rates the calibration study measured; {n} under v1, which eliminates a true reading more often than alpha on tables with means (not yet re-raced): {}.\n",
+            rows.len() - n,
+            rows.len(),
+            v1.join(", ")
+        ),
+    })
+}
+
 fn confirmed_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
     let (mut confirmed, mut kept) = (0, 0);
     for (r, _) in paper {
