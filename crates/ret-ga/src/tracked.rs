@@ -42,6 +42,11 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn and(self, other: Self) -> Self;
     /// The values whose count is not zero, as a bit mask (bit v = value v).
     fn present(self) -> u32;
+    /// Whether `self.and(mask)` is not zero.
+    #[inline(always)]
+    fn meets(self, mask: Self) -> bool {
+        self.and(mask) != Self::default()
+    }
     /// Add one to the count of value `v`; returns the count before.
     #[inline(always)]
     fn add(&mut self, v: u8) -> u32 {
@@ -108,9 +113,24 @@ impl Counts for Bytes {
     fn and(self, other: Self) -> Self {
         Bytes((self.wide() & other.wide()).to_le_bytes())
     }
+    /// SSE2 (part of every x86-64): the bytes equal to zero, gathered a bit per byte by
+    /// `movemask`, complemented.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn present(self) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned load reads the 16
+        // bytes of `self.0`.
+        unsafe {
+            let x = _mm_loadu_si128(self.0.as_ptr().cast());
+            let zero = _mm_cmpeq_epi8(x, _mm_setzero_si128());
+            !(_mm_movemask_epi8(zero) as u32) & 0xFFFF
+        }
+    }
     /// Per half: a count is at most 15, so adding 0x7F to its byte sets the byte's top bit
     /// exactly when the count is not zero, without a carry into the next byte; the multiply
     /// gathers the eight top bits (bit 8i after the shift) into the top byte, in order.
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     fn present(self) -> u32 {
         let gather = |h: u64| -> u32 {
@@ -119,6 +139,21 @@ impl Counts for Bytes {
         };
         let w = self.wide();
         gather(w as u64) | gather((w >> 64) as u64) << 8
+    }
+    /// SSE2: the and of the two as one 16-byte word, its zero bytes gathered by `movemask`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn meets(self, mask: Self) -> bool {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned loads read the 16
+        // bytes of `self.0` and of `mask.0`.
+        unsafe {
+            let x = _mm_and_si128(
+                _mm_loadu_si128(self.0.as_ptr().cast()),
+                _mm_loadu_si128(mask.0.as_ptr().cast()),
+            );
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) != 0xFFFF
+        }
     }
     #[inline(always)]
     fn add(&mut self, v: u8) -> u32 {
@@ -408,7 +443,7 @@ impl<A: Counts> Layout<A> {
     /// one mask, precomputed per unit in `fix`, and a test for zero.
     #[inline(always)]
     fn needs_fix(acc: A, mask: A) -> bool {
-        acc.and(mask) != A::default()
+        acc.meets(mask)
     }
 }
 
@@ -709,42 +744,55 @@ fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     // The cells a unit changes and their new values, drawn first and applied after: a cell is
     // visited once and reads no count, so the deferred updates change nothing it reads.
     let (mut at, mut to) = ([0u16; 32], [0u8; 32]);
-    for (u, (&fix, &gmask)) in lay.fix.iter().zip(&lay.unit_given).enumerate() {
-        // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`).
-        let acc = unsafe { *counts.get_unchecked(u) };
-        if !Layout::needs_fix(acc, fix) {
-            continue;
-        }
-        let mut present = if PRESENT { acc.present() } else { gmask };
-        let mut taken = gmask;
-        let mut k = 0;
-        for &c in lay.unit_free(u) {
-            // SAFETY: `c` is a cell of the layout, `m` passed `check`.
-            let v = unsafe { *cells.get_unchecked(c as usize) };
-            if taken & (1 << v) != 0 {
-                let choices = full & !present;
-                if choices == 0 {
-                    continue;
+    // Rows (units 0..N), then columns (N..2N): the units of a pass that need a fix, found
+    // in one branch-free sweep over their counts before the first fix of the pass.
+    for first in [0, n] {
+        let (fix, counts_of) = (&lay.fix[first..first + n], &counts[first..first + n]);
+        let mut which = fix
+            .iter()
+            .zip(counts_of)
+            .enumerate()
+            .fold(0u32, |w, (i, (&f, &acc))| {
+                w | u32::from(Layout::needs_fix(acc, f)) << i
+            });
+        while which != 0 {
+            let u = first + which.trailing_zeros() as usize;
+            which &= which - 1;
+            // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`), `unit_given` has 2N
+            // entries (checked in `Layout::new`).
+            let (acc, gmask) =
+                unsafe { (*counts.get_unchecked(u), *lay.unit_given.get_unchecked(u)) };
+            let mut present = if PRESENT { acc.present() } else { gmask };
+            let mut taken = gmask;
+            let mut k = 0;
+            for &c in lay.unit_free(u) {
+                // SAFETY: `c` is a cell of the layout, `m` passed `check`.
+                let v = unsafe { *cells.get_unchecked(c as usize) };
+                if taken & (1 << v) != 0 {
+                    let choices = full & !present;
+                    if choices == 0 {
+                        continue;
+                    }
+                    let w = random_bit(choices, rng);
+                    // `k < N <= 25`; the mask spares the bounds check.
+                    (at[k & 31], to[k & 31]) = (c, w);
+                    k += 1;
+                    if PRESENT {
+                        present |= 1 << w;
+                    }
+                    if ALL {
+                        taken |= 1 << w;
+                    }
+                } else if ALL {
+                    taken |= 1 << v;
                 }
-                let w = random_bit(choices, rng);
-                // `k < N <= 25`; the mask spares the bounds check.
-                (at[k & 31], to[k & 31]) = (c, w);
-                k += 1;
-                if PRESENT {
-                    present |= 1 << w;
-                }
-                if ALL {
-                    taken |= 1 << w;
-                }
-            } else if ALL {
-                taken |= 1 << v;
             }
+            for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+                // SAFETY: as above.
+                unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+            }
+            changed += k as u32;
         }
-        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
-            // SAFETY: as above.
-            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
-        }
-        changed += k as u32;
     }
     debug_assert!(n <= 25);
     *m.equal = equal;
@@ -848,6 +896,8 @@ mod tests {
             assert_eq!(got, want);
             let needs = |x: u64| x.and(u64::fields(mask).and(u64::high(0xFFFE))) != 0;
             assert_eq!(b.and(high) != Bytes::default(), needs(a));
+            assert_eq!(b.meets(high), needs(a));
+            assert_eq!(a.meets(u64::fields(mask).and(u64::high(0xFFFE))), needs(a));
         }
     }
 }
