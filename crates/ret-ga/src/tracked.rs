@@ -623,7 +623,25 @@ const CHUNK: usize = 64;
 /// the loops keep the generator's state in registers, where inlined into the mutation the
 /// compiler spills it at every toss.
 #[inline(never)]
-fn draw_chunk<R: Rng, const ALWAYS: bool>(
+fn draw_chunk<R: Rng + Clone, const ALWAYS: bool>(
+    rng: &mut R,
+    threshold: u64,
+    n: u8,
+    chunk: &[u16],
+    at: &mut [u16; CHUNK],
+    to: &mut [u8; CHUNK],
+) -> usize {
+    // The generator in a local, written back at the end: its state stays in registers
+    // across the value draws too.
+    let mut r = rng.clone();
+    let k = draw_chunk_local::<R, ALWAYS>(&mut r, threshold, n, chunk, at, to);
+    *rng = r;
+    k
+}
+
+/// [`draw_chunk`] on the generator in a local.
+#[inline(always)]
+fn draw_chunk_local<R: Rng, const ALWAYS: bool>(
     rng: &mut R,
     threshold: u64,
     n: u8,
@@ -655,7 +673,7 @@ fn draw_chunk<R: Rng, const ALWAYS: bool>(
 /// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
 /// member that passed [`Layout::check`].
 #[inline(always)]
-fn mutate<A: Counts, R: Rng, const ALWAYS: bool>(
+fn mutate<A: Counts, R: Rng + Clone, const ALWAYS: bool>(
     lay: &Layout<A>,
     threshold: u64,
     m: &mut Member<'_, A>,
