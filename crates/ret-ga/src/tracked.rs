@@ -42,6 +42,14 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn and(self, other: Self) -> Self;
     /// The values whose count is not zero, as a bit mask (bit v = value v).
     fn present(self) -> u32;
+    /// The sum of the squares of the counts: a unit of N cells holds
+    /// `(squares - N) / 2` pairs of equal values.
+    #[inline(always)]
+    fn squares(self) -> u32 {
+        (1..=Self::MAX_ORDER as u8)
+            .map(|v| self.field(Self::shift(v)).pow(2))
+            .sum()
+    }
     /// Whether `self.and(mask)` is not zero.
     #[inline(always)]
     fn meets(self, mask: Self) -> bool {
@@ -139,6 +147,24 @@ impl Counts for Bytes {
         };
         let w = self.wide();
         gather(w as u64) | gather((w >> 64) as u64) << 8
+    }
+    /// SSE2: the bytes widened to 16-bit lanes, squared and summed in pairs by `pmaddwd`,
+    /// the four 32-bit sums added.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn squares(self) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned load reads the 16
+        // bytes of `self.0`.
+        unsafe {
+            let x = _mm_loadu_si128(self.0.as_ptr().cast());
+            let z = _mm_setzero_si128();
+            let (lo, hi) = (_mm_unpacklo_epi8(x, z), _mm_unpackhi_epi8(x, z));
+            let s = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+            _mm_cvtsi128_si32(s) as u32
+        }
     }
     /// SSE2: the and of the two as one 16-byte word, its zero bytes gathered by `movemask`.
     #[cfg(target_arch = "x86_64")]
@@ -403,8 +429,9 @@ impl<A: Counts> Layout<A> {
         *cells.get_unchecked_mut(c) = w;
     }
 
-    /// Exchange cell `c` of two members, updating both counts and equal pairs: [`Layout::put`]
-    /// of each one's value into the other, the cell's unit offsets read once.
+    /// Exchange cell `c` of two members, updating both counts and equal pairs in the cell's
+    /// column and box (not its row: [`crossover`] exchanges whole rows and their counts at
+    /// once), the cell's unit offsets read once.
     ///
     /// # Safety
     /// As for [`Layout::put`], for both members.
@@ -423,8 +450,8 @@ impl<A: Counts> Layout<A> {
         }
         let (mut xa, mut xb) = (*ea, *eb);
         let (base_a, base_b) = (ta.as_mut_ptr().cast::<u8>(), tb.as_mut_ptr().cast::<u8>());
-        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
-        for o in [o0, o1, o2] {
+        let [_, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o1, o2] {
             let (after, before) = (*base_a.add(usize::from(o)).cast::<A>()).moved(va, vb);
             xa = xa - after + before;
             let (after, before) = (*base_b.add(usize::from(o)).cast::<A>()).moved(vb, va);
@@ -509,6 +536,11 @@ impl<A: Counts> Pool<A> {
     /// Cells of member `k`.
     pub fn cells_of(&self, k: usize) -> &[u8] {
         &self.cell[k * self.cells..(k + 1) * self.cells]
+    }
+
+    /// The unit counts of member `k` (rows, columns, boxes).
+    pub fn counts_of(&self, k: usize) -> &[A] {
+        &self.count[k * self.units..(k + 1) * self.units]
     }
 
     /// Equal pairs of member `k`.
@@ -834,10 +866,18 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
     let (mut ea, mut eb) = (*a.equal, *b.equal);
     let (ca, ta) = (&mut *a.cells, &mut *a.counts);
     let (cb, tb) = (&mut *b.cells, &mut *b.counts);
+    let n = lay.n as u32;
     for r in 0..lay.n {
         if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
+        // The whole row moves (its givens are equal in both), so its counts change places
+        // and each member's equal pairs change by the other's row pairs less its own; the
+        // cells then update their columns and boxes.
+        let (ra, rb) = (ta[r], tb[r]);
+        let (pa, pb) = ((ra.squares() - n) / 2, (rb.squares() - n) / 2);
+        (ta[r], tb[r]) = (rb, ra);
+        (ea, eb) = (ea - pa + pb, eb - pb + pa);
         for &c in lay.unit_free(r) {
             let c = c as usize;
             // SAFETY: `c` is a cell of the layout, both members passed `check`.
@@ -916,6 +956,12 @@ mod tests {
             assert_eq!(b.and(high) != Bytes::default(), needs(a));
             assert_eq!(b.meets(high), needs(a));
             assert_eq!(a.meets(u64::fields(mask).and(u64::high(0xFFFE))), needs(a));
+            let squares: u32 = (1..=15u8)
+                .map(|v| values.iter().filter(|&&x| x == v).count() as u32)
+                .map(|k| k * k)
+                .sum();
+            assert_eq!(a.squares(), squares);
+            assert_eq!(b.squares(), squares);
         }
     }
 }
