@@ -798,13 +798,10 @@ fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     // in one branch-free sweep over their counts before the first fix of the pass.
     for first in [0, n] {
         let (fix, counts_of) = (&lay.fix[first..first + n], &counts[first..first + n]);
-        let mut which = fix
-            .iter()
-            .zip(counts_of)
-            .enumerate()
-            .fold(0u32, |w, (i, (&f, &acc))| {
-                w | u32::from(Layout::needs_fix(acc, f)) << i
-            });
+        // Bit i for unit `first + i`: the last unit's bit goes in first and moves up.
+        let mut which = fix.iter().zip(counts_of).rev().fold(0u32, |w, (&f, &acc)| {
+            w << 1 | u32::from(Layout::needs_fix(acc, f))
+        });
         while which != 0 {
             let u = first + which.trailing_zeros() as usize;
             which &= which - 1;
