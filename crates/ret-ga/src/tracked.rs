@@ -797,7 +797,14 @@ fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     // Rows (units 0..N), then columns (N..2N): the units of a pass that need a fix, found
     // in one branch-free sweep over their counts before the first fix of the pass.
     for first in [0, n] {
-        let (fix, counts_of) = (&lay.fix[first..first + n], &counts[first..first + n]);
+        // SAFETY: `first + N <= 2N`, the length of `fix` (checked in `Layout::new`) and at
+        // most `counts.len()` (`m` passed `check`).
+        let (fix, counts_of) = unsafe {
+            (
+                lay.fix.get_unchecked(first..first + n),
+                counts.get_unchecked(first..first + n),
+            )
+        };
         // Bit i for unit `first + i`: the last unit's bit goes in first and moves up.
         let mut which = fix.iter().zip(counts_of).rev().fold(0u32, |w, (&f, &acc)| {
             w << 1 | u32::from(Layout::needs_fix(acc, f))
