@@ -878,9 +878,10 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
         // The whole row moves (its givens are equal in both), so its counts change places
         // and each member's equal pairs change by the other's row pairs less its own; the
         // cells then update their columns and boxes.
-        let (ra, rb) = (ta[r], tb[r]);
-        let (pa, pb) = ((ra.squares() - n) / 2, (rb.squares() - n) / 2);
-        (ta[r], tb[r]) = (rb, ra);
+        // SAFETY: `r < N <= counts.len()` for both members (they passed `check`).
+        let (sa, sb) = unsafe { (ta.get_unchecked_mut(r), tb.get_unchecked_mut(r)) };
+        let (pa, pb) = ((sa.squares() - n) / 2, (sb.squares() - n) / 2);
+        std::mem::swap(sa, sb);
         (ea, eb) = (ea - pa + pb, eb - pb + pa);
         for &c in lay.unit_free(r) {
             let c = c as usize;
