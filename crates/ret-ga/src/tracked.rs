@@ -42,6 +42,19 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn and(self, other: Self) -> Self;
     /// The values whose count is not zero, as a bit mask (bit v = value v).
     fn present(self) -> u32;
+    /// The sum of the squares of the counts: a unit of N cells holds
+    /// `(squares - N) / 2` pairs of equal values.
+    #[inline(always)]
+    fn squares(self) -> u32 {
+        (1..=Self::MAX_ORDER as u8)
+            .map(|v| self.field(Self::shift(v)).pow(2))
+            .sum()
+    }
+    /// Whether `self.and(mask)` is not zero.
+    #[inline(always)]
+    fn meets(self, mask: Self) -> bool {
+        self.and(mask) != Self::default()
+    }
     /// Add one to the count of value `v`; returns the count before.
     #[inline(always)]
     fn add(&mut self, v: u8) -> u32 {
@@ -108,9 +121,24 @@ impl Counts for Bytes {
     fn and(self, other: Self) -> Self {
         Bytes((self.wide() & other.wide()).to_le_bytes())
     }
+    /// SSE2 (part of every x86-64): the bytes equal to zero, gathered a bit per byte by
+    /// `movemask`, complemented.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn present(self) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned load reads the 16
+        // bytes of `self.0`.
+        unsafe {
+            let x = _mm_loadu_si128(self.0.as_ptr().cast());
+            let zero = _mm_cmpeq_epi8(x, _mm_setzero_si128());
+            !(_mm_movemask_epi8(zero) as u32) & 0xFFFF
+        }
+    }
     /// Per half: a count is at most 15, so adding 0x7F to its byte sets the byte's top bit
     /// exactly when the count is not zero, without a carry into the next byte; the multiply
     /// gathers the eight top bits (bit 8i after the shift) into the top byte, in order.
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     fn present(self) -> u32 {
         let gather = |h: u64| -> u32 {
@@ -119,6 +147,39 @@ impl Counts for Bytes {
         };
         let w = self.wide();
         gather(w as u64) | gather((w >> 64) as u64) << 8
+    }
+    /// SSE2: the bytes widened to 16-bit lanes, squared and summed in pairs by `pmaddwd`,
+    /// the four 32-bit sums added.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn squares(self) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned load reads the 16
+        // bytes of `self.0`.
+        unsafe {
+            let x = _mm_loadu_si128(self.0.as_ptr().cast());
+            let z = _mm_setzero_si128();
+            let (lo, hi) = (_mm_unpacklo_epi8(x, z), _mm_unpackhi_epi8(x, z));
+            let s = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+            _mm_cvtsi128_si32(s) as u32
+        }
+    }
+    /// SSE2: the and of the two as one 16-byte word, its zero bytes gathered by `movemask`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn meets(self, mask: Self) -> bool {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned loads read the 16
+        // bytes of `self.0` and of `mask.0`.
+        unsafe {
+            let x = _mm_and_si128(
+                _mm_loadu_si128(self.0.as_ptr().cast()),
+                _mm_loadu_si128(mask.0.as_ptr().cast()),
+            );
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) != 0xFFFF
+        }
     }
     #[inline(always)]
     fn add(&mut self, v: u8) -> u32 {
@@ -368,8 +429,9 @@ impl<A: Counts> Layout<A> {
         *cells.get_unchecked_mut(c) = w;
     }
 
-    /// Exchange cell `c` of two members, updating both counts and equal pairs: [`Layout::put`]
-    /// of each one's value into the other, the cell's unit offsets read once.
+    /// Exchange cell `c` of two members, updating both counts and equal pairs in the cell's
+    /// column and box (not its row: [`crossover`] exchanges whole rows and their counts at
+    /// once), the cell's unit offsets read once.
     ///
     /// # Safety
     /// As for [`Layout::put`], for both members.
@@ -388,8 +450,8 @@ impl<A: Counts> Layout<A> {
         }
         let (mut xa, mut xb) = (*ea, *eb);
         let (base_a, base_b) = (ta.as_mut_ptr().cast::<u8>(), tb.as_mut_ptr().cast::<u8>());
-        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
-        for o in [o0, o1, o2] {
+        let [_, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o1, o2] {
             let (after, before) = (*base_a.add(usize::from(o)).cast::<A>()).moved(va, vb);
             xa = xa - after + before;
             let (after, before) = (*base_b.add(usize::from(o)).cast::<A>()).moved(vb, va);
@@ -408,7 +470,7 @@ impl<A: Counts> Layout<A> {
     /// one mask, precomputed per unit in `fix`, and a test for zero.
     #[inline(always)]
     fn needs_fix(acc: A, mask: A) -> bool {
-        acc.and(mask) != A::default()
+        acc.meets(mask)
     }
 }
 
@@ -474,6 +536,11 @@ impl<A: Counts> Pool<A> {
     /// Cells of member `k`.
     pub fn cells_of(&self, k: usize) -> &[u8] {
         &self.cell[k * self.cells..(k + 1) * self.cells]
+    }
+
+    /// The unit counts of member `k` (rows, columns, boxes).
+    pub fn counts_of(&self, k: usize) -> &[A] {
+        &self.count[k * self.units..(k + 1) * self.units]
     }
 
     /// Equal pairs of member `k`.
@@ -588,7 +655,25 @@ const CHUNK: usize = 64;
 /// the loops keep the generator's state in registers, where inlined into the mutation the
 /// compiler spills it at every toss.
 #[inline(never)]
-fn draw_chunk<R: Rng, const ALWAYS: bool>(
+fn draw_chunk<R: Rng + Clone, const ALWAYS: bool>(
+    rng: &mut R,
+    threshold: u64,
+    n: u8,
+    chunk: &[u16],
+    at: &mut [u16; CHUNK],
+    to: &mut [u8; CHUNK],
+) -> usize {
+    // The generator in a local, written back at the end: its state stays in registers
+    // across the value draws too.
+    let mut r = rng.clone();
+    let k = draw_chunk_local::<R, ALWAYS>(&mut r, threshold, n, chunk, at, to);
+    *rng = r;
+    k
+}
+
+/// [`draw_chunk`] on the generator in a local.
+#[inline(always)]
+fn draw_chunk_local<R: Rng, const ALWAYS: bool>(
     rng: &mut R,
     threshold: u64,
     n: u8,
@@ -620,7 +705,7 @@ fn draw_chunk<R: Rng, const ALWAYS: bool>(
 /// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
 /// member that passed [`Layout::check`].
 #[inline(always)]
-fn mutate<A: Counts, R: Rng, const ALWAYS: bool>(
+fn mutate<A: Counts, R: Rng + Clone, const ALWAYS: bool>(
     lay: &Layout<A>,
     threshold: u64,
     m: &mut Member<'_, A>,
@@ -709,42 +794,59 @@ fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
     // The cells a unit changes and their new values, drawn first and applied after: a cell is
     // visited once and reads no count, so the deferred updates change nothing it reads.
     let (mut at, mut to) = ([0u16; 32], [0u8; 32]);
-    for (u, (&fix, &gmask)) in lay.fix.iter().zip(&lay.unit_given).enumerate() {
-        // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`).
-        let acc = unsafe { *counts.get_unchecked(u) };
-        if !Layout::needs_fix(acc, fix) {
-            continue;
-        }
-        let mut present = if PRESENT { acc.present() } else { gmask };
-        let mut taken = gmask;
-        let mut k = 0;
-        for &c in lay.unit_free(u) {
-            // SAFETY: `c` is a cell of the layout, `m` passed `check`.
-            let v = unsafe { *cells.get_unchecked(c as usize) };
-            if taken & (1 << v) != 0 {
-                let choices = full & !present;
-                if choices == 0 {
-                    continue;
+    // Rows (units 0..N), then columns (N..2N): the units of a pass that need a fix, found
+    // in one branch-free sweep over their counts before the first fix of the pass.
+    for first in [0, n] {
+        // SAFETY: `first + N <= 2N`, the length of `fix` (checked in `Layout::new`) and at
+        // most `counts.len()` (`m` passed `check`).
+        let (fix, counts_of) = unsafe {
+            (
+                lay.fix.get_unchecked(first..first + n),
+                counts.get_unchecked(first..first + n),
+            )
+        };
+        // Bit i for unit `first + i`: the last unit's bit goes in first and moves up.
+        let mut which = fix.iter().zip(counts_of).rev().fold(0u32, |w, (&f, &acc)| {
+            w << 1 | u32::from(Layout::needs_fix(acc, f))
+        });
+        while which != 0 {
+            let u = first + which.trailing_zeros() as usize;
+            which &= which - 1;
+            // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`), `unit_given` has 2N
+            // entries (checked in `Layout::new`).
+            let (acc, gmask) =
+                unsafe { (*counts.get_unchecked(u), *lay.unit_given.get_unchecked(u)) };
+            let mut present = if PRESENT { acc.present() } else { gmask };
+            let mut taken = gmask;
+            let mut k = 0;
+            for &c in lay.unit_free(u) {
+                // SAFETY: `c` is a cell of the layout, `m` passed `check`.
+                let v = unsafe { *cells.get_unchecked(c as usize) };
+                if taken & (1 << v) != 0 {
+                    let choices = full & !present;
+                    if choices == 0 {
+                        continue;
+                    }
+                    let w = random_bit(choices, rng);
+                    // `k < N <= 25`; the mask spares the bounds check.
+                    (at[k & 31], to[k & 31]) = (c, w);
+                    k += 1;
+                    if PRESENT {
+                        present |= 1 << w;
+                    }
+                    if ALL {
+                        taken |= 1 << w;
+                    }
+                } else if ALL {
+                    taken |= 1 << v;
                 }
-                let w = random_bit(choices, rng);
-                // `k < N <= 25`; the mask spares the bounds check.
-                (at[k & 31], to[k & 31]) = (c, w);
-                k += 1;
-                if PRESENT {
-                    present |= 1 << w;
-                }
-                if ALL {
-                    taken |= 1 << w;
-                }
-            } else if ALL {
-                taken |= 1 << v;
             }
+            for (&c, &w) in at[..k].iter().zip(&to[..k]) {
+                // SAFETY: as above.
+                unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+            }
+            changed += k as u32;
         }
-        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
-            // SAFETY: as above.
-            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
-        }
-        changed += k as u32;
     }
     debug_assert!(n <= 25);
     *m.equal = equal;
@@ -768,10 +870,19 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
     let (mut ea, mut eb) = (*a.equal, *b.equal);
     let (ca, ta) = (&mut *a.cells, &mut *a.counts);
     let (cb, tb) = (&mut *b.cells, &mut *b.counts);
+    let n = lay.n as u32;
     for r in 0..lay.n {
         if !crate::ops::exchanges_row(rows, r, rng) {
             continue;
         }
+        // The whole row moves (its givens are equal in both), so its counts change places
+        // and each member's equal pairs change by the other's row pairs less its own; the
+        // cells then update their columns and boxes.
+        // SAFETY: `r < N <= counts.len()` for both members (they passed `check`).
+        let (sa, sb) = unsafe { (ta.get_unchecked_mut(r), tb.get_unchecked_mut(r)) };
+        let (pa, pb) = ((sa.squares() - n) / 2, (sb.squares() - n) / 2);
+        std::mem::swap(sa, sb);
+        (ea, eb) = (ea - pa + pb, eb - pb + pa);
         for &c in lay.unit_free(r) {
             let c = c as usize;
             // SAFETY: `c` is a cell of the layout, both members passed `check`.
@@ -848,6 +959,14 @@ mod tests {
             assert_eq!(got, want);
             let needs = |x: u64| x.and(u64::fields(mask).and(u64::high(0xFFFE))) != 0;
             assert_eq!(b.and(high) != Bytes::default(), needs(a));
+            assert_eq!(b.meets(high), needs(a));
+            assert_eq!(a.meets(u64::fields(mask).and(u64::high(0xFFFE))), needs(a));
+            let squares: u32 = (1..=15u8)
+                .map(|v| values.iter().filter(|&&x| x == v).count() as u32)
+                .map(|k| k * k)
+                .sum();
+            assert_eq!(a.squares(), squares);
+            assert_eq!(b.squares(), squares);
         }
     }
 }

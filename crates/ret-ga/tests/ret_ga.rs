@@ -412,6 +412,7 @@ fn tracked_operators_match_the_plain_ones() {
                             m.cells.copy_from_slice(ind);
                             lay.recount(&mut m);
                             assert_eq!(fresh.equal_of(0), pool.equal_of(k));
+                            assert_eq!(fresh.counts_of(0), pool.counts_of(k), "step {step}");
                         }
                         assert_eq!(
                             r1.next_u64(),
