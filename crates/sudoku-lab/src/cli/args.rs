@@ -161,7 +161,7 @@ pub enum Command {
     /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
     /// eliminated when a cell rejects it (Holm within the reading, Bonferroni across looks).
     /// Writes readings.csv, report.md and spec-curve.svg/png.
-    Readings(ReadingsArgs),
+    Readings(Box<ReadingsArgs>),
     /// The races of a folder in one table: summary.csv and summary.md (from each race
     /// folder's race.csv), with how often a synthetic race kept its hidden reading.
     ReadingsSummary(ReadingsSummaryArgs),

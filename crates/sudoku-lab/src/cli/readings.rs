@@ -178,7 +178,7 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
         .map_err(|e| anyhow::anyhow!("{}: not a JSON array of arguments ({e})", path.display()))?;
     let parsed = super::args::Cli::try_parse_from(std::iter::once("sudoku-lab".into()).chain(args));
     match parsed.map(|c| c.command) {
-        Ok(super::args::Command::Readings(a)) => Ok(a),
+        Ok(super::args::Command::Readings(a)) => Ok(*a),
         Ok(_) => bail!("{}: not the arguments of `readings`", path.display()),
         Err(e) => bail!(
             "{}: not the arguments of a race: {}",

@@ -481,6 +481,7 @@ readings = { elitism = ["alternate", "best"], crossover_rows = ["alternate", "un
             share: true,
             alpha: 0.05,
             procedure: Procedure::V2,
+            margins: crate::readings::verdicts::Margins::DEFAULT,
             confirm_seed: Some(9),
         })
         .unwrap()
