@@ -136,51 +136,7 @@ live_jobs() {
   ids=$(job_ids)
   [ -z "$ids" ] || squeue -h -j "$ids" -o %i 2>/dev/null | paste -sd' ' - || true
 }
-# Slurm's state of the submission's jobs, "JOB[_TASK] STATE" lines (squeue, else sacct, else
-# what the controller still remembers).
-slurm_states() {
-  local ids j
-  ids=$(job_ids)
-  [ -n "$ids" ] || return 0
-  squeue -h -r -j "$ids" -o '%i %T %r' 2>/dev/null || true
-  if sacct -n -X -P -j "$ids" -o JobID,State 2>/dev/null | tr '|' ' ' | grep .; then return 0; fi
-  for j in ${ids//,/ }; do
-    scontrol -o show job "$j" 2>/dev/null | awk '{
-      id = ""; task = ""; st = "";
-      for (i = 1; i <= NF; i++) {
-        split($i, kv, "=");
-        if (kv[1] == "JobId") id = kv[2];
-        if (kv[1] == "ArrayJobId") arr = kv[2];
-        if (kv[1] == "ArrayTaskId") task = kv[2];
-        if (kv[1] == "JobState") st = kv[2];
-        if (kv[1] == "Reason" && kv[2] != "None") st = st " (" kv[2] ")";
-      }
-      print (task == "" ? id : arr "_" task), st }' || true
-  done
-}
-# OUT.shards/slurm-states: the last state Slurm gave of each job, kept by --wait and --status
-# (Slurm forgets ended jobs); read as data.
-read_states() {
-  local f=$work/slurm-states line no=0
-  [ -f "$f" ] || return 0
-  while IFS= read -r line || [ -n "$line" ]; do
-    no=$((no + 1))
-    if ! [[ $line =~ ^[0-9]+(_[0-9]+)?\ [A-Z_]+ ]] || [[ $line == *[![:print:]]* ]]; then
-      die "$f line $no: not a job's state"
-    fi
-    printf '%s\n' "$line"
-  done <"$f"
-}
-remember_states() {
-  local f=$work/slurm-states old
-  [ -n "$1" ] && [ -d "$work" ] || return 0
-  old=$(read_states) || exit 2
-  { printf '%s\n' "$1" | tr -c '[:print:]\n' '?' | awk '$1 ~ /^[0-9]+(_[0-9]+)?$/ && $2 ~ /^[A-Z_]+$/'
-    [ -z "$old" ] || printf '%s\n' "$old"
-  } | awk '!seen[$1]++' >"$f.tmp-$$"
-  mv "$f.tmp-$$" "$f"
-}
-state_of() { printf '%s\n' "$2" | awk -v t="$1" '$1 == t && s == "" {$1 = ""; s = $0} END {print s}'; }
+. "$here/states.sh"
 said() {
   local st
   st=$(state_of "$1" "$2")
@@ -329,7 +285,7 @@ case $mode in
     cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
     chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
     mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
-    cp "$here/race.sh" "$here/race-shard.sbatch" "$here/race-round.sbatch" "$work/bin/"
+    cp "$here/race.sh" "$here/states.sh" "$here/race-shard.sbatch" "$here/race-round.sbatch" "$work/bin/"
     printf '%s\n' "${args[@]}" >"$work/args"
     printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$n" "${cpus:-1}" "$throttle" >"$work/race"
     read_record
