@@ -790,7 +790,7 @@ fn survivors_get_verdicts_and_margins_are_settings_only_when_set() {
     }
     let power = read(&dir, "plain", "power.csv");
     assert!(
-        power.starts_with("reading,cell,kind,published,ours,n,p,level,"),
+        power.starts_with("reading,cell,kind,published,ours,n,p,p_holm,level,"),
         "{power}"
     );
     let report = read(&dir, "plain", "report.md");

@@ -159,8 +159,10 @@ pub enum Command {
     /// Race every combination of a paper's named ambiguities (the algorithm's ambiguity
     /// options, or those named) against its published table: rounds of runs with the
     /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
-    /// eliminated when a cell rejects it (Holm within the reading, Bonferroni across looks).
-    /// Writes readings.csv, report.md and spec-curve.svg/png.
+    /// eliminated when a cell rejects it (Holm within the reading; procedure v2 spends alpha
+    /// over rounds, v1 splits it by Bonferroni over every look); survivors and the last
+    /// round's eliminations rerun at a second master seed. Writes readings.csv, report.md,
+    /// power.csv, verdicts.csv, confirm.csv and spec-curve.svg/png.
     Readings(Box<ReadingsArgs>),
     /// The races of a folder in one table: summary.csv and summary.md (from each race
     /// folder's race.csv), with how often a synthetic race kept its hidden reading.

@@ -2,7 +2,7 @@
 //!
 //! A race looks at a reading many times and keeps it when no look rejects it; its answer is
 //! still one draw of runs. The confirmation makes a second, independent draw: the readings
-//! that survived the race and those it eliminated in its last round are run again under a
+//! that survived the race and those it eliminated in the last round it ran are run again under a
 //! second master seed (`--confirm-seed`, by default [`default_seed`] of the race's), at the
 //! full protocol (every published row, the protocol's runs per puzzle, not `--max-runs`, at
 //! the full budget), into `confirm-runs.csv` of the race folder (the row format and seeding
@@ -50,13 +50,28 @@ pub fn default_seed(master: u64, avoid: &[u64]) -> u64 {
     s
 }
 
+/// The last round the race ran, of its `rounds` planned: the last round with a reading alive
+/// at its start. It is the final round when some reading survived; when every reading was
+/// eliminated before the final round, it is the round of the last eliminations (the rounds
+/// after it ran no run), so those eliminations are the ones the confirmation checks.
+pub fn last_round(fates: &[Fate], rounds: usize) -> usize {
+    if fates.iter().any(|f| f.eliminated.is_none()) {
+        return rounds;
+    }
+    (fates.iter())
+        .filter_map(|f| f.eliminated.as_ref().map(|e| e.round))
+        .max()
+        .unwrap_or(rounds)
+}
+
 /// The readings a confirmation reruns: the race's survivors and the readings eliminated in
-/// its last round (`rounds` rounds), in reading order.
+/// the last round it ran ([`last_round`] of its `rounds` planned), in reading order.
 pub fn chosen(fates: &[Fate], rounds: usize) -> Vec<usize> {
+    let last = last_round(fates, rounds);
     (0..fates.len())
         .filter(|&r| match &fates[r].eliminated {
             None => true,
-            Some(e) => e.round == rounds,
+            Some(e) => e.round == last,
         })
         .collect()
 }
@@ -110,6 +125,9 @@ pub struct Confirmation {
     /// Runs per race puzzle.
     pub runs: Vec<u64>,
     pub verdicts: Vec<Verdict>,
+    /// The last round the race ran ([`last_round`], 1-based) and the number it planned: the
+    /// confirmed eliminations are that round's.
+    pub last_round: (usize, usize),
     /// The runs and generations the confirmation needed (shared runs counted once).
     pub spent: (u64, u64),
 }
@@ -222,6 +240,7 @@ pub fn judge(plan: &Plan, store: &Store, readings: &[usize]) -> Confirmation {
         cells: cells.max(1),
         runs: setup.protocol_runs.clone(),
         verdicts,
+        last_round: (last_round(plan.fates, plan.rounds), plan.rounds),
         spent: (
             store.spent().len() as u64,
             store.spent().iter().map(|r| r.generations).sum(),
@@ -513,6 +532,19 @@ readings = { elitism = ["alternate", "best"], crossover_rows = ["alternate", "un
         ];
         assert_eq!(chosen(&fates, 3), vec![1, 3, 4]);
         assert_eq!(chosen(&fates, 2), vec![1, 2, 4]);
+    }
+
+    /// A race that eliminated every reading before its final round confirms the eliminations
+    /// of the last round it ran, not nothing; a race with a survivor keeps its final round.
+    #[test]
+    fn a_race_that_ended_early_confirms_its_last_eliminations() {
+        let all_gone = [eliminated(1), eliminated(4), eliminated(2), eliminated(4)];
+        assert_eq!(last_round(&all_gone, 5), 4);
+        assert_eq!(chosen(&all_gone, 5), vec![1, 3]);
+        let one_left = [eliminated(1), eliminated(4), Fate::default()];
+        assert_eq!(last_round(&one_left, 5), 5);
+        assert_eq!(chosen(&one_left, 5), vec![2]);
+        assert_eq!(last_round(&[], 5), 5);
     }
 
     /// Ten runs of `reading` on Easy: each solved at `generations`, or none solved.

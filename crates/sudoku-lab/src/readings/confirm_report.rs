@@ -15,9 +15,16 @@ pub fn section(setup: &Setup, c: &Confirmation) -> String {
     let runs: Vec<String> = c.runs.iter().map(u64::to_string).collect();
     let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
     let survivors = c.verdicts.iter().filter(|v| v.survived).count();
+    let (last, planned) = c.last_round;
+    // The round named when the race ended before its final round (every reading eliminated).
+    let which = if last < planned {
+        format!("the last round it ran (round {last} of {planned}: every reading was eliminated by then)")
+    } else {
+        "its last round".to_string()
+    };
     let last = match c.verdicts.len() - survivors {
-        0 => "(no reading was eliminated in its last round)".to_string(),
-        k => format!("and the {k} readings it eliminated in its last round"),
+        0 => format!("(no reading was eliminated in {which})"),
+        k => format!("and the {k} readings it eliminated in {which}"),
     };
     let mut s = format!(
         "## Confirmation\n\n\

@@ -158,6 +158,8 @@ pub struct Cell {
     pub cell: String,
     pub quantity: Quantity,
     /// The cell test's p-value with the survivor's runs.
+    pub p_raw: f64,
+    /// That p-value Holm-adjusted over the reading's cells (what *contradicted* is judged on).
     pub p: f64,
     /// The level of one cell at the final look.
     pub level: f64,
@@ -201,7 +203,13 @@ pub fn judge(race: &Race, store: &Store, fates: &[Fate], margins: Margins) -> Ve
             let raw: Vec<f64> = quantities.iter().map(|(t, _)| t.p).collect();
             let adjusted = lab_stats::holm_adjust(&raw);
             let cells = (quantities.into_iter().zip(adjusted))
-                .map(|((test, q), p)| cell(Test { p, ..test }, q, level, race, margins))
+                .map(|((test, q), p)| {
+                    let raw = test.p;
+                    Cell {
+                        p_raw: raw,
+                        ..cell(Test { p, ..test }, q, level, race, margins)
+                    }
+                })
                 .collect();
             verdict(r, cells)
         })
@@ -312,6 +320,7 @@ fn cell(test: Test, q: Quantity, level: f64, race: &Race, margins: Margins) -> C
     Cell {
         cell: test.cell,
         quantity: q,
+        p_raw: test.p,
         p: test.p,
         level,
         detectable: part.detectable,
@@ -425,7 +434,7 @@ fn verdict(reading: usize, cells: Vec<Cell>) -> Reading {
 }
 
 /// The header of power.csv.
-pub const POWER_HEADER: &str = "reading,cell,kind,published,ours,n,p,level,detectable_below,detectable_above,detectable_relative,interval_low,interval_high,state,runs_needed";
+pub const POWER_HEADER: &str = "reading,cell,kind,published,ours,n,p,p_holm,level,detectable_below,detectable_above,detectable_relative,interval_low,interval_high,state,runs_needed";
 
 /// The header of verdicts.csv.
 pub const VERDICTS_HEADER: &str =
@@ -461,9 +470,10 @@ pub fn write_power(path: &Path, verdicts: &[Reading], id: &dyn Fn(usize) -> Stri
                 };
                 writeln!(
                     out,
-                    "{},{},{kind},{published:.6},{ours:.6},{n},{:.6e},{:.6e},{},{},{},{},{},{},{}",
+                    "{},{},{kind},{published:.6},{ours:.6},{n},{:.3e},{:.3e},{:.3e},{},{},{},{},{},{},{}",
                     id(v.reading),
                     field(&c.cell),
+                    c.p_raw,
                     c.p,
                     c.level,
                     opt(c.detectable.0),
