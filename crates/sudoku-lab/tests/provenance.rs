@@ -733,3 +733,37 @@ fn the_architecture_covers_every_crate_and_module() {
         assert!(doc.contains(&shown), "architecture.md: no {shown}");
     }
 }
+
+/// No document holds a section twice: a `## ` heading repeated in one file is an edit that
+/// pasted text instead of replacing it (it happened once, and left two copies of a section
+/// that disagreed). Also a paragraph of 200 characters or more may stand only once per file.
+#[test]
+fn no_document_repeats_a_section_or_a_paragraph() {
+    let mut found = Vec::new();
+    for p in docs() {
+        let text = read(&p);
+        let mut seen = std::collections::BTreeMap::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.starts_with("## ") {
+                if let Some(first) = seen.insert(line.to_string(), i + 1) {
+                    found.push(format!(
+                        "{}:{}: {line} (also line {first})",
+                        p.display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+        let mut paragraphs = std::collections::BTreeSet::new();
+        for para in text.split("\n\n").map(str::trim) {
+            if para.len() >= 200 && !para.starts_with('|') && !paragraphs.insert(para) {
+                let head: String = para.chars().take(60).collect();
+                found.push(format!(
+                    "{}: a paragraph stands twice: {head}...",
+                    p.display()
+                ));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
