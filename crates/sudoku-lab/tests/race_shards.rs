@@ -151,6 +151,51 @@ fn a_race_in_shards_equals_the_one_machine_race() {
     }
 }
 
+/// A shard whose file another process is making (its lock held: a task Slurm started twice)
+/// is refused with one line naming the holder's pid, writes no run, and runs once the lock is
+/// released; the other shards are not held up by it.
+#[cfg(unix)]
+#[test]
+fn a_shard_another_process_is_making_is_refused() {
+    use std::io::Write;
+    use std::os::unix::io::AsRawFd;
+    let dir = fixture("race-shard-lock");
+    let out = dir.join("race");
+    let rdir = dir.join("round-1");
+    let rdir_text = rdir.display().to_string();
+    let first = race(
+        &dir,
+        &out,
+        &["--merge-shards", "2", "--shard-dir", &rdir_text],
+    );
+    assert_eq!(first.status.code(), Some(3), "{}", text(&first));
+    std::fs::create_dir_all(&rdir).unwrap();
+    // This test process plays the first task, still making shard 1.
+    let mut f = std::fs::File::create(rdir.join(".shard-1.lock")).unwrap();
+    // SAFETY: flock on a descriptor owned by this test.
+    assert_eq!(
+        unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    writeln!(f, "{}", std::process::id()).unwrap();
+    let shard = |k: &str| race(&dir, &out, &["--shard", k, "--shard-dir", &rdir_text]);
+    let o = shard("1/2");
+    let err = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("(pid {})", std::process::id())),
+        "{err}"
+    );
+    assert!(err.contains("shard 1"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!rdir.join("shard-1.csv").exists() && !rdir.join("shard-1.done").exists());
+    assert!(shard("2/2").status.success());
+    drop(f);
+    let o = shard("1/2");
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(rdir.join("shard-1.done").exists() && !rdir.join(".shard-1.lock").exists());
+}
+
 /// After the first round's shards: a row moved to another shard's file, a row twice, an
 /// edited seed, and a shard that did not finish are each refused with one line naming the
 /// file (and line), exit 2, and runs.csv is left as it was.

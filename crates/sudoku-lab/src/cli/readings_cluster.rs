@@ -160,6 +160,10 @@ fn make_share(
         .filter(|&j| shard::owner(j, n) == k)
         .collect();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // One process per shard file: a task Slurm started twice (a requeue while the first still
+    // runs) is refused instead of appending to the same file.
+    let what = format!("shard {k} of this round");
+    let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
     let protocol = setup.protocol()?;
     let mut file = Store::open(&shard::file(dir, k), &protocol, setup.full(), true)?;
     file.execute(Some(&protocol), &mine, threads(a.threads)?)?;
