@@ -881,7 +881,8 @@ mod tests {
             unit: "u".into(),
             per_unit,
         };
-        let cases: [(&[(&str, u64)], &[&str]); 3] = [
+        type Case<'a> = (&'a [(&'a str, u64)], &'a [&'a str]);
+        let cases: [Case; 3] = [
             (
                 &[("lewis-sa", 145), ("ret-ga", 400_000)],
                 &[
