@@ -61,8 +61,10 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
 
-const FILES: [&str; 8] = [
+const FILES: [&str; 10] = [
     "runs.csv",
+    "confirm-runs.csv",
+    "confirm.csv",
     "race.csv",
     "readings.csv",
     "report.md",
@@ -136,6 +138,15 @@ fn a_race_in_shards_equals_the_one_machine_race() {
         let rounds = race_in_shards(&dir, &out, n);
         assert!(rounds >= 2, "{rounds} rounds");
         assert_same(&one, &out);
+        // The confirmation's runs were made by a round of shards of their own, the last.
+        let confirmed = std::fs::read_to_string(out.join("confirm-runs.csv")).unwrap();
+        assert!(confirmed.lines().count() > 1, "{confirmed}");
+        let last = format!("{}.shards/round-{rounds}", out.display());
+        let note = std::fs::read_to_string(Path::new(&last).join("shard-1.done")).unwrap();
+        assert!(note.contains("the confirmation at master seed"), "{note}");
+        let before = format!("{}.shards/round-{}", out.display(), rounds - 1);
+        let note = std::fs::read_to_string(Path::new(&before).join("shard-1.done")).unwrap();
+        assert!(!note.contains("the confirmation"), "{note}");
         let late = race(
             &dir,
             &out,
@@ -194,6 +205,69 @@ fn a_shard_another_process_is_making_is_refused() {
     let o = shard("1/2");
     assert!(o.status.success(), "{}", text(&o));
     assert!(rdir.join("shard-1.done").exists() && !rdir.join(".shard-1.lock").exists());
+}
+
+/// The confirmation's round of shards is checked as the race's: a confirmation shard row
+/// whose seed was edited (here to the race's own seed of that run: a race run passed off as
+/// a confirmation run) is refused naming file and line, exit 2, and confirm-runs.csv is not
+/// written; the shard made again, the race ends with its confirmation judged.
+#[test]
+fn a_hostile_confirmation_shard_is_refused() {
+    let dir = fixture("race-shards-confirm");
+    let out = dir.join("race");
+    let rdir = |r: usize| format!("{}.shards/round-{r}", out.display());
+    let decide = |r: usize| {
+        race(
+            &dir,
+            &out,
+            &["--merge-shards", "2", "--shard-dir", &rdir(r)],
+        )
+    };
+    let first = decide(1);
+    assert_eq!(first.status.code(), Some(3), "{}", text(&first));
+    let mut round = 1;
+    loop {
+        for k in ["1/2", "2/2"] {
+            let o = race(&dir, &out, &["--shard", k, "--shard-dir", &rdir(round)]);
+            assert!(o.status.success(), "{}", text(&o));
+        }
+        let note = std::fs::read_to_string(Path::new(&rdir(round)).join("shard-1.done")).unwrap();
+        if note.contains("the confirmation") {
+            break;
+        }
+        let o = decide(round);
+        assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+        round += 1;
+        assert!(round < 50, "no confirmation round");
+    }
+    let f = Path::new(&rdir(round)).join("shard-1.csv");
+    let good = std::fs::read_to_string(&f).unwrap();
+    let row = good.lines().nth(1).unwrap().to_string();
+    let fields: Vec<&str> = row.split(',').collect();
+    // The race's runs.csv holds the same (reading, puzzle, run) at the race's seed, if made.
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let race_seed = (runs.lines().skip(1))
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|r| r[..3] == fields[..3])
+        .map_or("1".to_string(), |r| r[3].to_string());
+    let mut edited = fields.clone();
+    edited[3] = &race_seed;
+    std::fs::write(&f, good.replacen(&row, &edited.join(","), 1)).unwrap();
+    let o = decide(round);
+    let err = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{}:2", f.display())), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        !out.join("confirm-runs.csv").exists() || {
+            let c = std::fs::read_to_string(out.join("confirm-runs.csv")).unwrap();
+            c.lines().count() == 1
+        }
+    );
+    std::fs::write(&f, &good).unwrap();
+    let o = decide(round);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(out.join("confirm.csv").exists());
 }
 
 /// After the first round's shards: a row moved to another shard's file, a row twice, an

@@ -7,6 +7,9 @@
 //! `--shard K/N` makes the K-th share of them into `SHARD-DIR/shard-K.csv`; `--merge-shards
 //! N` checks the N shard files, takes into runs.csv exactly the runs the race asks for, and
 //! goes on until the race ends (its outputs written, exit 0) or needs another round (exit 3).
+//! A race with a confirmation gets one more round after it has ended: the shards make the
+//! confirmation's runs (at its master seed), the decision takes them into confirm-runs.csv,
+//! then writes the outputs.
 
 use super::args::ReadingsArgs;
 use super::readings::{
@@ -15,7 +18,7 @@ use super::readings::{
 use crate::readings::confirm;
 use crate::readings::race::{rounds, Fate, Race};
 use crate::readings::shard;
-use crate::readings::store::{Pending, Store};
+use crate::readings::store::{Job, Pending, Store};
 use crate::readings::Setup;
 use anyhow::{bail, Context, Result};
 use std::collections::{HashMap, HashSet};
@@ -150,13 +153,35 @@ fn make_share(
         );
     }
     let Some(next) = next_round(setup, out)? else {
-        println!(
-            "the race in {} has ended: shard {k}/{n} has nothing to make",
-            out.display()
-        );
-        return Ok(ExitCode::SUCCESS);
+        return confirm_share(a, setup, out, dir, (k, n));
     };
-    let mine: Vec<_> = (next.jobs.iter().copied())
+    let protocol = setup.protocol()?;
+    let round = Round {
+        jobs: &next.jobs,
+        at: &next.at,
+        protocol: &protocol,
+    };
+    write_share(a, setup, dir, (k, n), round)
+}
+
+/// The runs a round of shards makes: all of them (each shard makes its share), where the
+/// race stands, and the protocol that seeds them (the race's, or its confirmation's).
+struct Round<'a> {
+    jobs: &'a [Job],
+    at: &'a str,
+    protocol: &'a crate::protocol::Protocol<'a>,
+}
+
+/// Make shard K's share of `round` into SHARD-DIR/shard-K.csv (resumed when it exists), then
+/// SHARD-DIR/shard-K.done.
+fn write_share(
+    a: &ReadingsArgs,
+    setup: &Setup,
+    dir: &Path,
+    (k, n): (usize, usize),
+    round: Round,
+) -> Result<ExitCode> {
+    let mine: Vec<_> = (round.jobs.iter().copied())
         .filter(|&j| shard::owner(j, n) == k)
         .collect();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -164,20 +189,143 @@ fn make_share(
     // runs) is refused instead of appending to the same file.
     let what = format!("shard {k} of this round");
     let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
-    let protocol = setup.protocol()?;
-    let mut file = Store::open(&shard::file(dir, k), &protocol, setup.full(), true)?;
-    file.execute(Some(&protocol), &mine, threads(a.threads)?)?;
+    let protocol = round.protocol;
+    let mut file = Store::open(&shard::file(dir, k), protocol, setup.full(), true)?;
+    file.execute(Some(protocol), &mine, threads(a.threads)?)?;
     let done = dir.join(format!("shard-{k}.done"));
-    let note = format!("{} runs of {} ({})\n", mine.len(), next.jobs.len(), next.at);
+    let total = round.jobs.len();
+    let note = format!("{} runs of {total} ({})\n", mine.len(), round.at);
     crate::protocol::io::write_atomic(&done, note.as_bytes())?;
     println!(
-        "shard {k}/{n}: {} of the {} runs of the next round ({}) in {}",
+        "shard {k}/{n}: {} of the {total} runs of the next round ({}) in {}",
         mine.len(),
-        next.jobs.len(),
-        next.at,
+        round.at,
         shard::file(dir, k).display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The race has ended: shard K's share of its confirmation's runs still missing (at the
+/// confirmation's master seed), or nothing when the race has no confirmation or the
+/// confirmation has every run.
+fn confirm_share(
+    a: &ReadingsArgs,
+    setup: &Setup,
+    out: &Path,
+    dir: &Path,
+    (k, n): (usize, usize),
+) -> Result<ExitCode> {
+    let ended = || {
+        println!(
+            "the race in {} has ended: shard {k}/{n} has nothing to make",
+            out.display()
+        );
+        Ok(ExitCode::SUCCESS)
+    };
+    let Some(seed) = setup.request.confirm_seed else {
+        return ended();
+    };
+    let mut store = stored(setup, out)?;
+    store.set_pool(HashMap::new());
+    let fates = match replay(setup, &mut store)? {
+        Ok(fates) => fates,
+        Err(p) => bail!("the race in {} has not ended: {p}", out.display()),
+    };
+    let targets = setup.targets(&setup.rows)?;
+    let rounds = rounds(&setup.request.rounds, setup.max_runs());
+    let plan = confirm_plan(setup, (&targets, &fates, rounds.len()), seed);
+    let (spec, loaded) = confirm::confirm_spec(setup, seed);
+    let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
+    let needed = confirm::missing(&plan, out, &protocol)?;
+    if needed.is_empty() {
+        return ended();
+    }
+    let at = format!("the confirmation at master seed {seed}");
+    let round = Round {
+        jobs: &needed,
+        at: &at,
+        protocol: &protocol,
+    };
+    write_share(a, setup, dir, (k, n), round)
+}
+
+/// The confirmation of the race's `fates` at master seed `seed`.
+fn confirm_plan<'a>(
+    setup: &'a Setup,
+    (targets, fates, rounds): (&'a [crate::readings::cells::Target], &'a [Fate], usize),
+    seed: u64,
+) -> confirm::Plan<'a> {
+    confirm::Plan {
+        setup,
+        targets,
+        fates,
+        rounds,
+        seed,
+    }
+}
+
+/// The race has ended in this decision: its confirmation's runs, made by a round of shards
+/// of their own. When `race_round` (this decision took the race's last runs from `dir`), or
+/// when no shard file of `dir` holds a confirmation run yet, another round (exit 3). Else the
+/// runs are taken from the shard files of `dir` (checked as the race's are: every one there,
+/// or the shards lacking some named) into confirm-runs.csv, and None: the race's outputs can
+/// be written, the confirmation judged without a run made here.
+fn confirm_round(
+    setup: &Setup,
+    out: &Path,
+    (dir, n): (&Path, usize),
+    fates: &[Fate],
+    race_round: bool,
+) -> Result<Option<ExitCode>> {
+    let Some(seed) = setup.request.confirm_seed else {
+        return Ok(None);
+    };
+    let targets = setup.targets(&setup.rows)?;
+    let rounds = rounds(&setup.request.rounds, setup.max_runs());
+    let plan = confirm_plan(setup, (&targets, fates, rounds.len()), seed);
+    let (spec, loaded) = confirm::confirm_spec(setup, seed);
+    let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
+    let needed = confirm::missing(&plan, out, &protocol)?;
+    if needed.is_empty() {
+        return Ok(None);
+    }
+    let another = || {
+        println!(
+            "another round: {} runs (the confirmation at master seed {seed})",
+            needed.len()
+        );
+        Ok(Some(ExitCode::from(ANOTHER_ROUND)))
+    };
+    if race_round {
+        return another();
+    }
+    let asked: HashSet<Job> = needed.iter().copied().collect();
+    let path = out.join(confirm::RUNS);
+    let made = match std::fs::symlink_metadata(&path) {
+        Ok(_) => Store::read_only(&path, &protocol, setup.full())?,
+        Err(_) => Store::memory(setup.full(), []),
+    };
+    let pool = shard::read(dir, n, &protocol, setup.full(), &made, &asked)?;
+    if !pool.keys().any(|j| asked.contains(j)) {
+        return another();
+    }
+    let lacking: Vec<Job> = needed
+        .iter()
+        .copied()
+        .filter(|j| !pool.contains_key(j))
+        .collect();
+    if !lacking.is_empty() {
+        let shards: Vec<String> = (shard::lacking(&lacking, n).iter())
+            .map(|(k, c)| format!("{} lacks {c}", shard::file(dir, *k).display()))
+            .collect();
+        bail!(
+            "the shards of {} have not made every run the confirmation asked for: {}; run those shards again",
+            dir.display(),
+            shards.join(", ")
+        );
+    }
+    confirm::take(&plan, out, &protocol, pool)?;
+    Ok(None)
 }
 
 /// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
@@ -230,7 +378,10 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         confirm::check(setup, seed, out)?;
     }
     match replay(setup, &mut store)? {
-        Ok(fates) => finish(a, setup, out, &store, &fates),
+        Ok(fates) => match confirm_round(setup, out, (dir, n), &fates, asked.is_some())? {
+            Some(code) => Ok(code),
+            None => finish(a, setup, out, &store, &fates),
+        },
         Err(p) => {
             println!("another round: {} runs ({})", p.jobs.len(), p.at);
             Ok(ExitCode::from(ANOTHER_ROUND))

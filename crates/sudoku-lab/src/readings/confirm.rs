@@ -22,11 +22,12 @@
 use super::cells::{capped_tests, Tally, Target, Test};
 use super::procedure::{self, Procedure};
 use super::race::Fate;
-use super::store::{Job, Store};
+use super::store::{Job, Record, Store};
 use super::Setup;
 use crate::protocol::io::write_atomic_with;
 use crate::protocol::Protocol;
 use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -174,6 +175,46 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
     store.execute(Some(&protocol), &jobs(plan, &readings), threads)?;
     store.finish(&protocol)?;
     Ok(judge(plan, &store, &readings))
+}
+
+/// The confirmation's runs that `dir`'s [`RUNS`] does not hold yet (as the readings whose
+/// runs they read, each once), under `protocol` (of [`confirm_spec`]): what a round of shards
+/// makes on a cluster. Empty when the confirmation has every run.
+pub fn missing(plan: &Plan, dir: &Path, protocol: &Protocol) -> Result<Vec<Job>> {
+    let setup = plan.setup;
+    let path = dir.join(RUNS);
+    let mut store = match std::fs::symlink_metadata(&path) {
+        Ok(_) => Store::read_only(&path, protocol, setup.full())?,
+        Err(_) => Store::memory(setup.full(), []),
+    };
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    Ok(store.missing(&jobs(plan, &chosen(plan.fates, plan.rounds))))
+}
+
+/// Take the confirmation's runs that shards made (`pool`, checked by
+/// [`super::shard::read`]) into `dir`'s [`RUNS`]: every run it lacks, or, when the pool does
+/// not hold them all, a [`super::store::Pending`] error naming those no shard made (nothing
+/// written then).
+pub fn take(
+    plan: &Plan,
+    dir: &Path,
+    protocol: &Protocol,
+    pool: HashMap<Job, Record>,
+) -> Result<()> {
+    let setup = plan.setup;
+    let mut store = Store::open(&dir.join(RUNS), protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    store.set_pool(pool);
+    store.execute(
+        Some(protocol),
+        &jobs(plan, &chosen(plan.fates, plan.rounds)),
+        1,
+    )?;
+    store.finish(protocol)
 }
 
 /// The confirmation's spec and puzzles: the race's readings under the confirmation's master
