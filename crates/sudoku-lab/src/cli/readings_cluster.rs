@@ -231,37 +231,42 @@ fn confirm_share(
         Ok(fates) => fates,
         Err(p) => bail!("the race in {} has not ended: {p}", out.display()),
     };
+    with_confirmation(setup, out, (&fates, seed), |_, protocol, needed| {
+        if needed.is_empty() {
+            return ended();
+        }
+        let at = format!("the confirmation at master seed {seed}");
+        let round = Round {
+            jobs: &needed,
+            at: &at,
+            protocol,
+        };
+        write_share(a, setup, dir, (k, n), round)
+    })
+}
+
+/// The confirmation at master seed `seed` of the race in `out` that ended with `fates`:
+/// `f` gets its plan, its protocol (the confirmation's seeds) and the runs its
+/// confirm-runs.csv lacks.
+fn with_confirmation<T>(
+    setup: &Setup,
+    out: &Path,
+    (fates, seed): (&[Fate], u64),
+    f: impl FnOnce(&confirm::Plan, &crate::protocol::Protocol, Vec<Job>) -> Result<T>,
+) -> Result<T> {
     let targets = setup.targets(&setup.rows)?;
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
-    let plan = confirm_plan(setup, (&targets, &fates, rounds.len()), seed);
+    let plan = confirm::Plan {
+        setup,
+        targets: &targets,
+        fates,
+        rounds: rounds.len(),
+        seed,
+    };
     let (spec, loaded) = confirm::confirm_spec(setup, seed);
     let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
     let needed = confirm::missing(&plan, out, &protocol)?;
-    if needed.is_empty() {
-        return ended();
-    }
-    let at = format!("the confirmation at master seed {seed}");
-    let round = Round {
-        jobs: &needed,
-        at: &at,
-        protocol: &protocol,
-    };
-    write_share(a, setup, dir, (k, n), round)
-}
-
-/// The confirmation of the race's `fates` at master seed `seed`.
-fn confirm_plan<'a>(
-    setup: &'a Setup,
-    (targets, fates, rounds): (&'a [crate::readings::cells::Target], &'a [Fate], usize),
-    seed: u64,
-) -> confirm::Plan<'a> {
-    confirm::Plan {
-        setup,
-        targets,
-        fates,
-        rounds,
-        seed,
-    }
+    f(&plan, &protocol, needed)
 }
 
 /// The race has ended in this decision: its confirmation's runs, made by a round of shards
@@ -280,52 +285,47 @@ fn confirm_round(
     let Some(seed) = setup.request.confirm_seed else {
         return Ok(None);
     };
-    let targets = setup.targets(&setup.rows)?;
-    let rounds = rounds(&setup.request.rounds, setup.max_runs());
-    let plan = confirm_plan(setup, (&targets, fates, rounds.len()), seed);
-    let (spec, loaded) = confirm::confirm_spec(setup, seed);
-    let protocol = crate::protocol::Protocol::new(&spec, &loaded, None, None)?;
-    let needed = confirm::missing(&plan, out, &protocol)?;
-    if needed.is_empty() {
-        return Ok(None);
-    }
-    let another = || {
-        println!(
-            "another round: {} runs (the confirmation at master seed {seed})",
-            needed.len()
-        );
-        Ok(Some(ExitCode::from(ANOTHER_ROUND)))
-    };
-    if race_round {
-        return another();
-    }
-    let asked: HashSet<Job> = needed.iter().copied().collect();
-    let path = out.join(confirm::RUNS);
-    let made = match std::fs::symlink_metadata(&path) {
-        Ok(_) => Store::read_only(&path, &protocol, setup.full())?,
-        Err(_) => Store::memory(setup.full(), []),
-    };
-    let pool = shard::read(dir, n, &protocol, setup.full(), &made, &asked)?;
-    if !pool.keys().any(|j| asked.contains(j)) {
-        return another();
-    }
-    let lacking: Vec<Job> = needed
-        .iter()
-        .copied()
-        .filter(|j| !pool.contains_key(j))
-        .collect();
-    if !lacking.is_empty() {
-        let shards: Vec<String> = (shard::lacking(&lacking, n).iter())
-            .map(|(k, c)| format!("{} lacks {c}", shard::file(dir, *k).display()))
+    with_confirmation(setup, out, (fates, seed), |plan, protocol, needed| {
+        if needed.is_empty() {
+            return Ok(None);
+        }
+        let another = || {
+            println!(
+                "another round: {} runs (the confirmation at master seed {seed})",
+                needed.len()
+            );
+            Ok(Some(ExitCode::from(ANOTHER_ROUND)))
+        };
+        if race_round {
+            return another();
+        }
+        let asked: HashSet<Job> = needed.iter().copied().collect();
+        let made = confirm::stored(setup, out, protocol)?;
+        let pool = shard::read(dir, n, protocol, setup.full(), &made, &asked)?;
+        if !pool.keys().any(|j| asked.contains(j)) {
+            return another();
+        }
+        let lacking: Vec<Job> = (needed.iter().copied())
+            .filter(|j| !pool.contains_key(j))
             .collect();
-        bail!(
-            "the shards of {} have not made every run the confirmation asked for: {}; run those shards again",
-            dir.display(),
-            shards.join(", ")
-        );
-    }
-    confirm::take(&plan, out, &protocol, pool)?;
-    Ok(None)
+        if !lacking.is_empty() {
+            bail!(
+                "the shards of {} have not made every run the confirmation asked for: {}; run those shards again",
+                dir.display(),
+                lacking_shards(dir, &lacking, n)
+            );
+        }
+        confirm::take(plan, out, protocol, pool)?;
+        Ok(None)
+    })
+}
+
+/// Each shard of `dir` whose share of `lacking` is not empty, with how many it lacks.
+fn lacking_shards(dir: &Path, lacking: &[Job], n: usize) -> String {
+    let shards: Vec<String> = (shard::lacking(lacking, n).iter())
+        .map(|(k, c)| format!("{} lacks {c}", shard::file(dir, *k).display()))
+        .collect();
+    shards.join(", ")
 }
 
 /// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
@@ -360,14 +360,11 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
             .filter(|j| !pool.contains_key(j))
             .collect();
         if !lacking.is_empty() {
-            let shards: Vec<String> = (shard::lacking(&lacking, n).iter())
-                .map(|(k, c)| format!("{} lacks {c}", shard::file(dir, *k).display()))
-                .collect();
             bail!(
                 "the shards of {} have not made every run the race asked for ({}): {}; run those shards again",
                 dir.display(),
                 asked.at,
-                shards.join(", ")
+                lacking_shards(dir, &lacking, n)
             );
         }
         store.set_pool(pool);

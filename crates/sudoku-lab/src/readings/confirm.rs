@@ -182,15 +182,21 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
 /// makes on a cluster. Empty when the confirmation has every run.
 pub fn missing(plan: &Plan, dir: &Path, protocol: &Protocol) -> Result<Vec<Job>> {
     let setup = plan.setup;
-    let path = dir.join(RUNS);
-    let mut store = match std::fs::symlink_metadata(&path) {
-        Ok(_) => Store::read_only(&path, protocol, setup.full())?,
-        Err(_) => Store::memory(setup.full(), []),
-    };
+    let mut store = stored(setup, dir, protocol)?;
     if setup.request.share {
         store.share(setup.shared_runs());
     }
     Ok(store.missing(&jobs(plan, &chosen(plan.fates, plan.rounds))))
+}
+
+/// `dir`'s [`RUNS`] read back under `protocol` (nothing written), or an empty store when
+/// the folder has none yet.
+pub fn stored(setup: &Setup, dir: &Path, protocol: &Protocol) -> Result<Store> {
+    let path = dir.join(RUNS);
+    match std::fs::symlink_metadata(&path) {
+        Ok(_) => Store::read_only(&path, protocol, setup.full()),
+        Err(_) => Ok(Store::memory(setup.full(), [])),
+    }
 }
 
 /// Take the confirmation's runs that shards made (`pool`, checked by
