@@ -14,6 +14,11 @@
 #                       alpha 0.05 / 3, survivors of all three in joint/joint.csv)
 #   mk-ga               the GA column of Ret-GA Table 1 (the M&K GA's unstated options)
 #   ret-ga              the Ret-GA column of Table 1 (384 readings)
+#   ret-ga-fixed-period the four readings of that column that procedure v1 kept with
+#                       reset_rule = fixed-period (best elitism, uniform-random rows, the
+#                       ascending elite orders, either success_generation: one set of runs),
+#                       raced alone, so that the round in which v2 eliminates them is the last
+#                       one and the confirmation reruns them at the second seed
 #   benbassat           Benbassat's distinct boards, standard and bucketing GA together (the
 #                       clearing rows are single runs, which the counter test cannot test)
 #
@@ -36,12 +41,12 @@ while [ $# -gt 0 ]; do
     --bin) bin=$2; shift 2 ;;
     --threads) threads=(--threads "$2"); shift 2 ;;
     --procedure) procedure=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) echo "readings.sh: unknown flag $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
 done
-[ ${#names[@]} -gt 0 ] || names=(validation-reseda validation-ret-ga reseda mk-ga ret-ga benbassat)
+[ ${#names[@]} -gt 0 ] || names=(validation-reseda validation-ret-ga hidden reseda mk-ga ret-ga ret-ga-fixed-period benbassat)
 if [ ! -x "$bin" ]; then
   cargo build --release --locked -p sudoku-lab >&2
 fi
@@ -122,6 +127,13 @@ for name in "${names[@]}"; do
       "$bin" readings-summary results/readings-reseda-joint ;;
     mk-ga) race ret-ga-table1 --algorithm mk-ga --out results/readings-ret-ga-table1-mk-ga ;;
     ret-ga) race ret-ga-table1 --algorithm literal --out results/readings-ret-ga-table1-ret-ga ;;
+    ret-ga-fixed-period)
+      race ret-ga-table1 --algorithm literal --options elitism=best \
+        --options crossover_rows=uniform-random --options repetition_scope=givens \
+        --options repetition_set=present-in-unit --options elite_order=ascending,ascending-literal \
+        --options pairing=consecutive --options reset_rule=fixed-period \
+        --options success_generation=current,completed \
+        --out results/readings-ret-ga-table1-best-fixed-period ;;
     benbassat) race benbassat --algorithm standard,bucketing --out results/readings-benbassat ;;
     *) echo "readings.sh: unknown race $name" >&2; exit 2 ;;
   esac
