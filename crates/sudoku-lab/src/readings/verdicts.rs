@@ -203,13 +203,7 @@ pub fn judge(race: &Race, store: &Store, fates: &[Fate], margins: Margins) -> Ve
             let raw: Vec<f64> = quantities.iter().map(|(t, _)| t.p).collect();
             let adjusted = lab_stats::holm_adjust(&raw);
             let cells = (quantities.into_iter().zip(adjusted))
-                .map(|((test, q), p)| {
-                    let raw = test.p;
-                    Cell {
-                        p_raw: raw,
-                        ..cell(Test { p, ..test }, q, level, race, margins)
-                    }
-                })
+                .map(|((test, q), p)| cell((test, p), q, level, race, margins))
                 .collect();
             verdict(r, cells)
         })
@@ -277,7 +271,11 @@ struct Partial {
 }
 
 /// One cell's detectable departure, interval and state.
-fn cell(test: Test, q: Quantity, level: f64, race: &Race, margins: Margins) -> Cell {
+/// `test` with its p-value as computed and `p`, that p-value Holm-adjusted over the
+/// reading's cells (what *contradicted* is judged on).
+fn cell((test, p): (Test, f64), q: Quantity, level: f64, race: &Race, margins: Margins) -> Cell {
+    let p_raw = test.p;
+    let test = Test { p, ..test };
     let differs = test.p <= COMPARE_LEVEL;
     let bound = matches!(q, Quantity::Rate { bound: true, .. });
     let undecided = |within: Option<bool>| !differs && within != Some(true);
@@ -320,7 +318,7 @@ fn cell(test: Test, q: Quantity, level: f64, race: &Race, margins: Margins) -> C
     Cell {
         cell: test.cell,
         quantity: q,
-        p_raw: test.p,
+        p_raw,
         p: test.p,
         level,
         detectable: part.detectable,
