@@ -977,6 +977,8 @@ fn committed_races_are_current() {
             "spec-curve.svg",
             "power.csv",
             "verdicts.csv",
+            "confirm.csv",
+            "confirm-runs.csv",
         ] {
             let want = std::fs::read_to_string(race.join(f)).unwrap();
             let got = std::fs::read_to_string(copy.join(f)).unwrap();
@@ -985,6 +987,43 @@ fn committed_races_are_current() {
                 "{}: {f} is not what the code makes of its runs",
                 race.display()
             );
+        }
+    }
+}
+
+/// Every committed race ran under procedure v2 (whose error rates the calibration study
+/// measured) and was confirmed at a second master seed: its settings name v2 and a
+/// confirmation seed, and it holds the confirmation's runs and verdicts.
+#[test]
+fn every_committed_race_is_v2_and_confirmed() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    let mut races = Vec::new();
+    for e in std::fs::read_dir(&results).unwrap() {
+        let dir = e.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("readings-") || !dir.is_dir() {
+            continue;
+        }
+        races.push(dir.clone());
+        races.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+    }
+    let races: Vec<PathBuf> = (races.into_iter())
+        .filter(|d| d.join("race.csv").is_file())
+        .collect();
+    assert!(races.len() >= 40, "{races:?}");
+    for race in races {
+        let settings: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(race.join("settings.json")).unwrap())
+                .unwrap();
+        assert_eq!(settings["procedure"], "v2", "{}", race.display());
+        assert!(settings["confirm_seed"].is_u64(), "{}", race.display());
+        for f in [
+            "confirm.csv",
+            "confirm-runs.csv",
+            "power.csv",
+            "verdicts.csv",
+        ] {
+            assert!(race.join(f).is_file(), "{}: no {f}", race.display());
         }
     }
 }
