@@ -905,23 +905,7 @@ fn readings_that_make_the_same_runs_share_them() {
 fn committed_races_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let results = root.join("results");
-    let mut races = Vec::new();
-    for e in std::fs::read_dir(&results).unwrap() {
-        let dir = e.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        if !name.starts_with("readings-") || !dir.is_dir() {
-            continue;
-        }
-        let mut sub: Vec<PathBuf> = (std::fs::read_dir(&dir).unwrap())
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.join("race.csv").is_file())
-            .collect();
-        if dir.join("race.csv").is_file() {
-            sub.push(dir.clone());
-        }
-        races.extend(sub);
-    }
-    races.sort();
+    let races = committed_races(&results);
     assert!(races.len() >= 10, "{races:?}");
     let tmp = tmpdir("committed-races");
     // The folders of races: summary.csv, summary.md and joint.csv from their races' files.
@@ -997,19 +981,7 @@ fn committed_races_are_current() {
 #[test]
 fn every_committed_race_is_v2_and_confirmed() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
-    let mut races = Vec::new();
-    for e in std::fs::read_dir(&results).unwrap() {
-        let dir = e.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        if !name.starts_with("readings-") || !dir.is_dir() {
-            continue;
-        }
-        races.push(dir.clone());
-        races.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
-    }
-    let races: Vec<PathBuf> = (races.into_iter())
-        .filter(|d| d.join("race.csv").is_file())
-        .collect();
+    let races = committed_races(&results);
     assert!(races.len() >= 40, "{races:?}");
     for race in races {
         let settings: serde_json::Value =
@@ -1026,6 +998,26 @@ fn every_committed_race_is_v2_and_confirmed() {
             assert!(race.join(f).is_file(), "{}: no {f}", race.display());
         }
     }
+}
+
+/// The race folders (those with a race.csv) of `results`: each `readings-*` folder and its
+/// subfolders, sorted.
+fn committed_races(results: &Path) -> Vec<PathBuf> {
+    let mut races = Vec::new();
+    for e in std::fs::read_dir(results).unwrap() {
+        let dir = e.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("readings-") || !dir.is_dir() {
+            continue;
+        }
+        races.push(dir.clone());
+        races.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+    }
+    let mut races: Vec<PathBuf> = (races.into_iter())
+        .filter(|d| d.join("race.csv").is_file())
+        .collect();
+    races.sort();
+    races
 }
 
 /// A copy of a race folder: its files and its `synthetic/` folder.
