@@ -123,11 +123,17 @@ fn stored(setup: &Setup, out: &Path) -> Result<Store> {
     Ok(store)
 }
 
-/// What the race in `out` needs next (None: it has ended), from its runs.csv alone.
-fn next_round(setup: &Setup, out: &Path) -> Result<Option<Pending>> {
+/// The race in `out` replayed from its runs.csv alone: Ok(fates) when it has ended,
+/// Err(what it needs next) otherwise.
+fn replay_stored(setup: &Setup, out: &Path) -> Result<std::result::Result<Vec<Fate>, Pending>> {
     let mut store = stored(setup, out)?;
     store.set_pool(HashMap::new());
-    Ok(replay(setup, &mut store)?.err())
+    replay(setup, &mut store)
+}
+
+/// What the race in `out` needs next (None: it has ended), from its runs.csv alone.
+fn next_round(setup: &Setup, out: &Path) -> Result<Option<Pending>> {
+    Ok(replay_stored(setup, out)?.err())
 }
 
 /// `--shard K/N`: the K-th share of the runs the race needs next, into SHARD-DIR/shard-K.csv
@@ -152,8 +158,9 @@ fn make_share(
             meta.display()
         );
     }
-    let Some(next) = next_round(setup, out)? else {
-        return confirm_share(a, setup, out, dir, (k, n));
+    let next = match replay_stored(setup, out)? {
+        Ok(fates) => return confirm_share(a, setup, out, dir, (k, n), &fates),
+        Err(next) => next,
     };
     let protocol = setup.protocol()?;
     let round = Round {
@@ -187,7 +194,7 @@ fn write_share(
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // One process per shard file: a task Slurm started twice (a requeue while the first still
     // runs) is refused instead of appending to the same file.
-    let what = format!("shard {k} of this round");
+    let what = format!("shard {k} of this round; a second task of one shard is refused");
     let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
     let protocol = round.protocol;
     let mut file = Store::open(&shard::file(dir, k), protocol, setup.full(), true)?;
@@ -205,7 +212,7 @@ fn write_share(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The race has ended: shard K's share of its confirmation's runs still missing (at the
+/// The race has ended with `fates`: shard K's share of its confirmation's runs still missing (at the
 /// confirmation's master seed), or nothing when the race has no confirmation or the
 /// confirmation has every run.
 fn confirm_share(
@@ -214,6 +221,7 @@ fn confirm_share(
     out: &Path,
     dir: &Path,
     (k, n): (usize, usize),
+    fates: &[Fate],
 ) -> Result<ExitCode> {
     let ended = || {
         println!(
@@ -225,13 +233,7 @@ fn confirm_share(
     let Some(seed) = setup.request.confirm_seed else {
         return ended();
     };
-    let mut store = stored(setup, out)?;
-    store.set_pool(HashMap::new());
-    let fates = match replay(setup, &mut store)? {
-        Ok(fates) => fates,
-        Err(p) => bail!("the race in {} has not ended: {p}", out.display()),
-    };
-    with_confirmation(setup, out, (&fates, seed), |_, protocol, needed| {
+    with_confirmation(setup, out, (fates, seed), |_, protocol, needed| {
         if needed.is_empty() {
             return ended();
         }

@@ -21,11 +21,15 @@ pub struct Lock {
 impl Lock {
     /// Take the lock of `dir` (an existing folder), or fail at once naming the holder's pid.
     pub fn take(dir: &Path) -> Result<Lock> {
-        Lock::take_file(dir, FILE, "a protocol in this folder")
+        Lock::take_file(
+            dir,
+            FILE,
+            "a protocol in this folder; wait for it or use another --out",
+        )
     }
 
-    /// Take the lock file `name` in `dir` (an existing folder) for `what` (named when another
-    /// process holds it), or fail at once naming the holder's pid. A cluster's shard tasks
+    /// Take the lock file `name` in `dir` (an existing folder) for `what` (named, with what
+    /// to do, when another process holds it), or fail at once naming the holder's pid. A cluster's shard tasks
     /// share the race's folder, so each locks a file of its own shard.
     pub fn take_file(dir: &Path, name: &str, what: &str) -> Result<Lock> {
         use std::os::unix::fs::OpenOptionsExt;
@@ -49,7 +53,7 @@ impl Lock {
                     let _ = file.read_to_string(&mut pid);
                     let pid = pid.trim();
                     bail!(
-                        "{}: another sudoku-lab process (pid {}) is running {what}; wait for it or use another --out",
+                        "{}: another sudoku-lab process (pid {}) is running {what}",
                         dir.display(),
                         if pid.is_empty() { "unknown" } else { pid }
                     );
