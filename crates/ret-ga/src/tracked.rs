@@ -17,6 +17,7 @@
 use crate::config::{CrossoverRows, RepetitionScope, RepetitionSet};
 use crate::ops::Blueprint;
 use rand::Rng;
+use sudoku_core::RawRng;
 
 /// Packed per-unit value counts: one integer per unit with a fixed-width field per value.
 /// [`Bytes`], a byte per value, holds the counts of orders up to 15 (a unit has at most 15
@@ -606,43 +607,67 @@ static POPCOUNT_10: [u8; 1024] = {
     t
 };
 
-/// [`crate::ops::random_bit`]: the same draw and the same bit, the bits counted by a lookup
-/// for masks of orders up to 9.
+/// For every 10-bit mask, its set bits in ascending order (the k-th set bit at index k): the
+/// bit [`crate::ops::random_bit`] reaches by clearing the k lowest set bits, found by one
+/// lookup instead of a loop.
+static SELECT_10: [[u8; 10]; 1024] = {
+    let mut t = [[0u8; 10]; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        let (mut b, mut k) = (0, 0);
+        while b < 10 {
+            if m & (1 << b) != 0 {
+                t[m][k] = b as u8;
+                k += 1;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// [`crate::ops::random_bit`]: the same draw (`random_range(0..ones)`, [`RawRng::u32_below`])
+/// and the same bit, the bits counted and the k-th set bit found by lookups for masks of
+/// orders up to 9.
 #[inline(always)]
-pub fn random_bit<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
+pub fn random_bit(mask: u32, rng: &mut RawRng) -> u8 {
     debug_assert!(mask != 0);
-    let ones = match POPCOUNT_10.get(mask as usize) {
-        Some(&k) => u32::from(k),
-        None => mask.count_ones(),
-    };
+    if let (Some(&ones), Some(bits)) =
+        (POPCOUNT_10.get(mask as usize), SELECT_10.get(mask as usize))
+    {
+        let k = rng.u32_below(u32::from(ones));
+        // `k < ones <= 10`; the `min` spares the bounds check.
+        return bits[(k as usize).min(9)];
+    }
     let mut m = mask;
-    for _ in 0..rng.random_range(0..ones) {
+    for _ in 0..rng.u32_below(mask.count_ones()) {
         m &= m - 1;
     }
     m.trailing_zeros() as u8
 }
 
 /// [`crate::ops::bitwise_mutation`] on a tracked individual, with the coin built once
-/// ([`Coin`], the draws of `Rng::random_bool(p)`). The generator is copied into a local for
-/// the loop and written back, so its state stays in registers; the non-given cells go in
-/// chunks, each drawn first (every cell's toss, then its new value if it is redrawn: the plain
-/// operator's order) and then applied to the counts, two short loops that each keep their
-/// state in registers. `bp` is the blueprint `lay` was built from.
-pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
+/// ([`Coin`], the draws of `Rng::random_bool(p)`). The generator's state is taken into a
+/// local ([`RawRng`]) for the loops and written back, so it stays in registers; the non-given
+/// cells go in chunks, each drawn first (every cell's toss, then its new value if it is
+/// redrawn: the plain operator's order) and then applied to the counts, two short loops that
+/// each keep their state in registers. `bp` is the blueprint `lay` was built from.
+pub fn bitwise_mutation<A: Counts>(
     _bp: &Blueprint,
     lay: &Layout<A>,
     coin: &Coin,
     m: &mut Member<'_, A>,
-    rng: &mut R,
+    rng: &mut sudoku_core::Rng,
 ) -> u32 {
     lay.check(m);
-    let mut r = rng.clone();
+    let mut r = RawRng::take(rng);
     let redrawn = if coin.always {
-        mutate::<A, R, true>(lay, coin.threshold, m, &mut r)
+        mutate::<A, true>(lay, coin.threshold, m, &mut r)
     } else {
-        mutate::<A, R, false>(lay, coin.threshold, m, &mut r)
+        mutate::<A, false>(lay, coin.threshold, m, &mut r)
     };
-    *rng = r;
+    r.put(rng);
     redrawn
 }
 
@@ -650,77 +675,58 @@ pub fn bitwise_mutation<A: Counts, R: Rng + Clone>(
 const CHUNK: usize = 64;
 
 /// The draws of [`bitwise_mutation`] for one chunk of non-given cells: each cell's toss (none
-/// when `ALWAYS`), then its new value when it is redrawn, in the plain operator's order. The
-/// redrawn cells and their values go to `at` and `to`; returns how many. Not inlined: alone,
-/// the loops keep the generator's state in registers, where inlined into the mutation the
-/// compiler spills it at every toss.
+/// when `ALWAYS`), then its new value when it is redrawn, in the plain operator's order. Each
+/// redrawn cell goes to `out` with its new value in the low byte; returns how many. Not
+/// inlined: alone, the loop keeps the generator's state in registers, where inlined into the
+/// mutation the compiler spills it at every toss.
 #[inline(never)]
-fn draw_chunk<R: Rng + Clone, const ALWAYS: bool>(
-    rng: &mut R,
+fn draw_chunk<const ALWAYS: bool>(
+    rng: &mut RawRng,
     threshold: u64,
     n: u8,
     chunk: &[u16],
-    at: &mut [u16; CHUNK],
-    to: &mut [u8; CHUNK],
+    out: &mut [u32; CHUNK],
 ) -> usize {
-    // The generator in a local, written back at the end: its state stays in registers
-    // across the value draws too.
-    let mut r = rng.clone();
-    let k = draw_chunk_local::<R, ALWAYS>(&mut r, threshold, n, chunk, at, to);
-    *rng = r;
-    k
-}
-
-/// [`draw_chunk`] on the generator in a local.
-#[inline(always)]
-fn draw_chunk_local<R: Rng, const ALWAYS: bool>(
-    rng: &mut R,
-    threshold: u64,
-    n: u8,
-    chunk: &[u16],
-    at: &mut [u16; CHUNK],
-    to: &mut [u8; CHUNK],
-) -> usize {
+    // The state in a local, written back at the end: it stays in registers.
+    let mut r = *rng;
     let mut k = 0;
-    let mut i = 0;
-    while i < chunk.len() {
+    for &c in chunk {
         if !ALWAYS {
-            // Toss until a cell is redrawn.
-            while i < chunk.len() && rng.next_u64() >= threshold {
-                i += 1;
+            if r.next() >= threshold {
+                continue;
             }
-            if i == chunk.len() {
-                break;
-            }
+            // Opaque to the optimiser: otherwise it derives the value draw's state from the
+            // state before the toss (one multiply by the square of the multiplier), which
+            // keeps that older state alive, in two more registers, across every toss.
+            r = std::hint::black_box(r);
         }
-        // `k <= i < chunk.len() <= CHUNK`; the masks spare the bounds checks.
-        at[k & (CHUNK - 1)] = chunk[i];
-        to[k & (CHUNK - 1)] = rng.random_range(1..=n);
+        // `k < chunk.len() <= CHUNK`; the mask spares the bounds check.
+        out[k & (CHUNK - 1)] = u32::from(c) << 8 | u32::from(r.u8_inclusive(1, n));
         k += 1;
-        i += 1;
     }
+    *rng = r;
     k
 }
 
 /// [`bitwise_mutation`] with `ALWAYS` for a coin of probability 1 (no toss drawn), on a
 /// member that passed [`Layout::check`].
 #[inline(always)]
-fn mutate<A: Counts, R: Rng + Clone, const ALWAYS: bool>(
+fn mutate<A: Counts, const ALWAYS: bool>(
     lay: &Layout<A>,
     threshold: u64,
     m: &mut Member<'_, A>,
-    rng: &mut R,
+    rng: &mut RawRng,
 ) -> u32 {
     let n = lay.n as u8;
     let mut equal = *m.equal;
     let (cells, counts) = (&mut *m.cells, &mut *m.counts);
     let mut redrawn = 0;
-    let (mut at, mut to) = ([0u16; CHUNK], [0u8; CHUNK]);
+    let mut out = [0u32; CHUNK];
     for chunk in lay.free.chunks(CHUNK) {
-        let k = draw_chunk::<R, ALWAYS>(rng, threshold, n, chunk, &mut at, &mut to);
-        for (&c, &w) in at[..k].iter().zip(&to[..k]) {
-            // SAFETY: `c` is a non-given cell of the layout, `m` passed `check`.
-            unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
+        let k = draw_chunk::<ALWAYS>(rng, threshold, n, chunk, &mut out);
+        for &x in &out[..k] {
+            // SAFETY: `x >> 8` is a non-given cell of the layout, `m` passed `check`.
+            unsafe { lay.put(cells, counts, &mut equal, (x >> 8) as usize, x as u8) };
         }
         redrawn += k as u32;
     }
@@ -733,42 +739,42 @@ fn mutate<A: Counts, R: Rng + Clone, const ALWAYS: bool>(
 /// row, so a row's counts just before its turn are the counts the plain operator's first pass
 /// sees (likewise for columns); units it skips are units where the plain operator changes
 /// nothing and draws nothing. `bp` is the blueprint `lay` was built from.
-pub fn remove_repetition<A: Counts, R: Rng + Clone>(
+pub fn remove_repetition<A: Counts>(
     _bp: &Blueprint,
     lay: &Layout<A>,
     set: RepetitionSet,
     m: &mut Member<'_, A>,
-    rng: &mut R,
+    rng: &mut sudoku_core::Rng,
 ) -> u32 {
     lay.check(m);
-    // The generator in a local (registers) for the loops, written back at the end.
-    let mut r = rng.clone();
+    // The generator's state in a local (registers) for the loops, written back at the end.
+    let mut r = RawRng::take(rng);
     let changed = fix_reading(lay, set, m, &mut r);
-    *rng = r;
+    r.put(rng);
     changed
 }
 
 /// [`remove_repetition`] on a member that passed [`Layout::check`]: one copy of the loops per
 /// reading, each with its reading a constant.
 #[inline(always)]
-fn fix_reading<A: Counts, R: Rng>(
+fn fix_reading<A: Counts>(
     lay: &Layout<A>,
     set: RepetitionSet,
     m: &mut Member<'_, A>,
-    rng: &mut R,
+    rng: &mut RawRng,
 ) -> u32 {
     match (set, lay.scope) {
         (RepetitionSet::PresentInUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, true, false>(lay, m, rng)
+            fix_units::<A, true, false>(lay, m, rng)
         }
         (RepetitionSet::PresentInUnit, RepetitionScope::All) => {
-            fix_units::<A, R, true, true>(lay, m, rng)
+            fix_units::<A, true, true>(lay, m, rng)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::Givens) => {
-            fix_units::<A, R, false, false>(lay, m, rng)
+            fix_units::<A, false, false>(lay, m, rng)
         }
         (RepetitionSet::GivensOfUnit, RepetitionScope::All) => {
-            fix_units::<A, R, false, true>(lay, m, rng)
+            fix_units::<A, false, true>(lay, m, rng)
         }
     }
 }
@@ -780,10 +786,10 @@ fn fix_reading<A: Counts, R: Rng>(
 /// rows the plain operator's row pass fixes, and the columns are tested after every row is
 /// fixed, as the plain column pass sees them.
 #[inline(always)]
-fn fix_units<A: Counts, R: Rng, const PRESENT: bool, const ALL: bool>(
+fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
     lay: &Layout<A>,
     m: &mut Member<'_, A>,
-    rng: &mut R,
+    rng: &mut RawRng,
 ) -> u32 {
     let n = lay.n;
     let full = lay.full;

@@ -35,4 +35,4 @@ pub use error::{CoreError, ParseError, ParseErrorKind};
 pub use exact::{count_solutions, SolutionCount};
 pub use geometry::{Geometry, Units};
 pub use grid::{Grid, Puzzle};
-pub use seed::{rng_from_seed, run_seed, Rng};
+pub use seed::{rng_from_seed, run_seed, RawRng, Rng};
