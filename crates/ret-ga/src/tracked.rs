@@ -692,7 +692,7 @@ fn draw_chunk<const ALWAYS: bool>(
     let mut k = 0;
     for &c in chunk {
         if !ALWAYS {
-            if r.next() >= threshold {
+            if r.step() >= threshold {
                 continue;
             }
             // Opaque to the optimiser: otherwise it derives the value draw's state from the

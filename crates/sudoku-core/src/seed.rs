@@ -79,7 +79,7 @@ impl RawRng {
 
     /// rand_pcg's step: the state times the multiplier, then the XSL-RR output.
     #[inline(always)]
-    pub fn next(&mut self) -> u64 {
+    pub fn step(&mut self) -> u64 {
         self.state = self.state.wrapping_mul(MULTIPLIER);
         let rot = (self.state >> 122) as u32;
         (((self.state >> 64) as u64) ^ (self.state as u64)).rotate_right(rot)
@@ -109,12 +109,12 @@ impl RawRng {
     #[inline(always)]
     fn canon(&mut self, range: u32) -> u32 {
         if range == 0 {
-            return self.next() as u32;
+            return self.step() as u32;
         }
-        let wide = u64::from(self.next() as u32) * u64::from(range);
+        let wide = u64::from(self.step() as u32) * u64::from(range);
         let (mut result, lo) = ((wide >> 32) as u32, wide as u32);
         if lo > range.wrapping_neg() {
-            let again = ((u64::from(self.next() as u32) * u64::from(range)) >> 32) as u32;
+            let again = ((u64::from(self.step() as u32) * u64::from(range)) >> 32) as u32;
             result += u32::from(lo.checked_add(again).is_none());
         }
         result
@@ -124,11 +124,11 @@ impl RawRng {
 impl rand::RngCore for RawRng {
     #[inline(always)]
     fn next_u32(&mut self) -> u32 {
-        self.next() as u32
+        self.step() as u32
     }
     #[inline(always)]
     fn next_u64(&mut self) -> u64 {
-        self.next()
+        self.step()
     }
     fn fill_bytes(&mut self, dest: &mut [u8]) {
         rand::rand_core::impls::fill_bytes_via_next(self, dest)
