@@ -85,6 +85,30 @@ impl RawRng {
         (((self.state >> 64) as u64) ^ (self.state as u64)).rotate_right(rot)
     }
 
+    /// The same state, made opaque to the optimiser at no cost (an empty `asm!` that claims to
+    /// change its two halves, in registers): a loop that tosses until a draw succeeds and then
+    /// draws again would otherwise have the second draw's state computed from the state before
+    /// the toss (one multiply by the squared multiplier), which keeps that older state alive in
+    /// two more registers across every toss.
+    #[inline(always)]
+    pub fn opaque(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (mut lo, mut hi) = (self.state as u64, (self.state >> 64) as u64);
+            // SAFETY: the block is empty: it reads and writes nothing, the two registers keep
+            // their values.
+            unsafe {
+                std::arch::asm!("/* {0} {1} */", inout(reg) lo, inout(reg) hi,
+                    options(pure, nomem, nostack, preserves_flags));
+            }
+            self.state = u128::from(hi) << 64 | u128::from(lo);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            *self = std::hint::black_box(*self);
+        }
+    }
+
     /// What `rand::Rng::random_range(low..=high)` draws for `u8` (rand 0.9.2, pinned exactly:
     /// `UniformInt::sample_single_inclusive` on a `u32` range), written out so a kernel's loop
     /// keeps its registers; `low <= high`. Tested against rand for every range.
