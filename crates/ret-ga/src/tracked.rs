@@ -680,10 +680,11 @@ fn draw_chunk<const ALWAYS: bool>(
     // The state in a local, written back at the end: it stays in registers.
     let mut r = *rng;
     let mut k = 0;
-    for &c in chunk {
+    // One cell: its toss, and its new value when it is redrawn.
+    let mut cell = |r: &mut RawRng, c: u16| {
         if !ALWAYS {
             if r.step() >= threshold {
-                continue;
+                return;
             }
             // Opaque to the optimiser: otherwise it derives the value draw's state from the
             // state before the toss (one multiply by the square of the multiplier), which
@@ -693,6 +694,17 @@ fn draw_chunk<const ALWAYS: bool>(
         // `k < chunk.len() <= CHUNK`; the mask spares the bounds check.
         out[k & (CHUNK - 1)] = u32::from(c) << 8 | u32::from(r.u8_inclusive(1, n));
         k += 1;
+    };
+    // Four cells a turn (one loop test for four tosses), then the rest.
+    let mut quads = chunk.chunks_exact(4);
+    for q in &mut quads {
+        cell(&mut r, q[0]);
+        cell(&mut r, q[1]);
+        cell(&mut r, q[2]);
+        cell(&mut r, q[3]);
+    }
+    for &c in quads.remainder() {
+        cell(&mut r, c);
     }
     *rng = r;
     k
