@@ -51,6 +51,15 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
             .map(|v| self.field(Self::shift(v)).pow(2))
             .sum()
     }
+    /// The sum of the counts of the values whose fields `mask` covers (a mask of whole
+    /// fields, as [`Counts::fields`] builds).
+    #[inline(always)]
+    fn sum_masked(self, mask: Self) -> u32 {
+        let x = self.and(mask);
+        (1..=Self::MAX_ORDER as u8)
+            .map(|v| x.field(Self::shift(v)))
+            .sum()
+    }
     /// Whether `self.and(mask)` is not zero.
     #[inline(always)]
     fn meets(self, mask: Self) -> bool {
@@ -167,6 +176,22 @@ impl Counts for Bytes {
             _mm_cvtsi128_si32(s) as u32
         }
     }
+    /// SSE2: the bytes of the and summed per half by `psadbw` against zero, the halves added.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn sum_masked(self, mask: Self) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned loads read the 16
+        // bytes of `self.0` and of `mask.0`.
+        unsafe {
+            let x = _mm_and_si128(
+                _mm_loadu_si128(self.0.as_ptr().cast()),
+                _mm_loadu_si128(mask.0.as_ptr().cast()),
+            );
+            let s = _mm_sad_epu8(x, _mm_setzero_si128());
+            (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s, s))) as u32
+        }
+    }
     /// The and of the two as two 8-byte words, or-ed: six instructions and no vector
     /// register round trip.
     #[inline(always)]
@@ -241,6 +266,19 @@ macro_rules! packed_counts {
             fn and(self, other: Self) -> Self {
                 self & other
             }
+            /// Over the non-zero fields of the and only.
+            #[inline(always)]
+            fn sum_masked(self, mask: Self) -> u32 {
+                let mut x = self & mask;
+                let mut sum = 0;
+                while x != 0 {
+                    let t = x.trailing_zeros();
+                    let shift = t - t % $bits;
+                    sum += x.field(shift);
+                    x &= !(((1 << $bits) - 1) << shift);
+                }
+                sum
+            }
             #[inline(always)]
             fn present(self) -> u32 {
                 let $s = self;
@@ -301,6 +339,10 @@ pub struct Layout<A: Counts> {
     unit_free: Vec<u16>,
     unit_start: Vec<u32>,
     unit_given: Vec<u32>,
+    /// For each row then column: the fields of its given values, and how many there are. The
+    /// unit's non-given cells that hold a given value number `sum_masked - given_count`.
+    given_fields: Vec<A>,
+    given_count: Vec<u32>,
 }
 
 impl<A: Counts> Layout<A> {
@@ -353,11 +395,14 @@ impl<A: Counts> Layout<A> {
             unit_free: bp.unit_free.clone(),
             unit_start: bp.unit_free_start.clone(),
             unit_given: bp.unit_given_mask.clone(),
+            given_fields: bp.unit_given_mask.iter().map(|&m| A::fields(m)).collect(),
+            given_count: bp.unit_given_mask.iter().map(|m| m.count_ones()).collect(),
         };
         let in_grid = |c: &u16| (*c as usize) < cells;
         assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
         assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
         assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
+        assert!(lay.given_fields.len() == 2 * n && lay.given_count.len() == 2 * n);
         assert!(lay.offsets.len() == cells);
         assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
         assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
@@ -826,24 +871,42 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                 unsafe { (*counts.get_unchecked(u), *lay.unit_given.get_unchecked(u)) };
             let mut present = if PRESENT { acc.present() } else { gmask };
             let mut taken = gmask;
+            // Scope `Givens`: the repeated cells are the non-given cells holding a given
+            // value, as many as the given values' counts exceed one each; the scan stops at
+            // the last of them (the cells after it change nothing and draw nothing).
+            // SAFETY: `u < 2N`, the length of both tables (checked in `Layout::new`).
+            let mut left = if ALL {
+                0
+            } else {
+                unsafe {
+                    acc.sum_masked(*lay.given_fields.get_unchecked(u))
+                        - *lay.given_count.get_unchecked(u)
+                }
+            };
+            debug_assert!(ALL || left > 0);
             let mut k = 0;
             for &c in lay.unit_free(u) {
                 // SAFETY: `c` is a cell of the layout, `m` passed `check`.
                 let v = unsafe { *cells.get_unchecked(c as usize) };
                 if taken & (1 << v) != 0 {
                     let choices = full & !present;
-                    if choices == 0 {
-                        continue;
+                    if choices != 0 {
+                        let w = random_bit(choices, rng);
+                        // `k < N <= 25`; the mask spares the bounds check.
+                        (at[k & 31], to[k & 31]) = (c, w);
+                        k += 1;
+                        if PRESENT {
+                            present |= 1 << w;
+                        }
+                        if ALL {
+                            taken |= 1 << w;
+                        }
                     }
-                    let w = random_bit(choices, rng);
-                    // `k < N <= 25`; the mask spares the bounds check.
-                    (at[k & 31], to[k & 31]) = (c, w);
-                    k += 1;
-                    if PRESENT {
-                        present |= 1 << w;
-                    }
-                    if ALL {
-                        taken |= 1 << w;
+                    if !ALL {
+                        left -= 1;
+                        if left == 0 {
+                            break;
+                        }
                     }
                 } else if ALL {
                     taken |= 1 << v;
@@ -921,6 +984,11 @@ mod tests {
             assert_eq!(a.present(), *want, "u64 {values:?}");
             let b = values.iter().fold(0u128, |a, &v| a.inc(u128::shift(v)));
             assert_eq!(b.present(), *want, "u128 {values:?}");
+            for mask in [0u32, 0b10, 1 << 9 | 1 << 15, 0xFFFE] {
+                let inside = values.iter().filter(|&&v| mask & (1 << v) != 0).count() as u32;
+                assert_eq!(a.sum_masked(u64::fields(mask)), inside, "u64 {values:?}");
+                assert_eq!(b.sum_masked(u128::fields(mask)), inside, "u128 {values:?}");
+            }
             let mut c = Bytes::default();
             for &v in *values {
                 c.add(v);
@@ -974,6 +1042,9 @@ mod tests {
                 .map(|k| k * k)
                 .sum();
             assert_eq!(a.squares(), squares);
+            let in_mask: u32 = values.iter().filter(|&&x| mask & (1 << x) != 0).count() as u32;
+            assert_eq!(a.sum_masked(u64::fields(mask)), in_mask);
+            assert_eq!(b.sum_masked(Bytes::fields(mask)), in_mask);
             assert_eq!(b.squares(), squares);
         }
     }
