@@ -478,6 +478,37 @@ impl<A: Counts> Layout<A> {
         *cells.get_unchecked_mut(c) = w;
     }
 
+    /// [`Layout::put`] of a cell whose value `v` the caller has read: no second read, no
+    /// test (for `v == w` the count moves out and back, and the equal pairs stay).
+    ///
+    /// # Safety
+    /// As for [`Layout::put`]; `v` is the value of cell `c`.
+    #[inline(always)]
+    unsafe fn replace(
+        &self,
+        cells: &mut [u8],
+        counts: &mut [A],
+        equal: &mut u32,
+        c: usize,
+        v: u8,
+        w: u8,
+    ) {
+        debug_assert!(c < self.cells && cells.len() == self.cells);
+        debug_assert!(counts.len() == 3 * self.n);
+        debug_assert!(*cells.get_unchecked(c) == v);
+        let mut e = *equal;
+        // As in `put`: each offset points at an `A` inside `counts`.
+        let base = counts.as_mut_ptr().cast::<u8>();
+        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
+        for o in [o0, o1, o2] {
+            let acc = &mut *base.add(usize::from(o)).cast::<A>();
+            let (after, before) = acc.moved(v, w);
+            e = e - after + before;
+        }
+        *equal = e;
+        *cells.get_unchecked_mut(c) = w;
+    }
+
     /// Exchange cell `c` of two members, updating both counts and equal pairs in the cell's
     /// column and box (not its row: [`crossover`] exchanges whole rows and their counts at
     /// once), the cell's unit offsets read once.
@@ -844,9 +875,6 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
     // The equal pairs in a local for the loops, written back at the end.
     let mut equal = *m.equal;
     let (cells, counts) = (&mut *m.cells, &mut *m.counts);
-    // The cells a unit changes and their new values, drawn first and applied after: a cell is
-    // visited once and reads no count, so the deferred updates change nothing it reads.
-    let (mut at, mut to) = ([0u16; 32], [0u8; 32]);
     // Rows (units 0..N), then columns (N..2N): the units of a pass that need a fix, found
     // in one branch-free sweep over their counts before the first fix of the pass.
     for first in [0, n] {
@@ -892,8 +920,13 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                     let choices = full & !present;
                     if choices != 0 {
                         let w = random_bit(choices, rng);
-                        // `k < N <= 25`; the mask spares the bounds check.
-                        (at[k & 31], to[k & 31]) = (c, w);
+                        // The cell is applied at once: the scan visits each cell once and
+                        // reads no count (`acc` was read before), so the count updates change
+                        // nothing it reads. (`w` can equal `v` only for the set
+                        // `GivensOfUnit` with scope `All`: then nothing changes, as in the
+                        // plain operator, and the cell counts as changed, as there.)
+                        // SAFETY: `c` is a cell of the layout, `m` passed `check`.
+                        unsafe { lay.replace(cells, counts, &mut equal, c as usize, v, w) };
                         k += 1;
                         if PRESENT {
                             present |= 1 << w;
@@ -911,10 +944,6 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                 } else if ALL {
                     taken |= 1 << v;
                 }
-            }
-            for (&c, &w) in at[..k].iter().zip(&to[..k]) {
-                // SAFETY: as above.
-                unsafe { lay.put(cells, counts, &mut equal, c as usize, w) };
             }
             changed += k as u32;
         }
