@@ -751,7 +751,7 @@ fn draw_chunk<const ALWAYS: bool>(
     threshold: u64,
     n: u8,
     chunk: &[u16],
-    out: &mut [u32; CHUNK],
+    out: &mut [std::mem::MaybeUninit<u32>; CHUNK],
 ) -> usize {
     // The state in a local, written back at the end: it stays in registers.
     let mut r = *rng;
@@ -768,7 +768,7 @@ fn draw_chunk<const ALWAYS: bool>(
             r.opaque();
         }
         // `k < chunk.len() <= CHUNK`; the mask spares the bounds check.
-        out[k & (CHUNK - 1)] = u32::from(c) << 8 | u32::from(r.u8_inclusive(1, n));
+        out[k & (CHUNK - 1)].write(u32::from(c) << 8 | u32::from(r.u8_inclusive(1, n)));
         k += 1;
     };
     // Four cells a turn (one loop test for four tosses), then the rest.
@@ -799,10 +799,14 @@ fn mutate<A: Counts, const ALWAYS: bool>(
     let mut equal = *m.equal;
     let (cells, counts) = (&mut *m.cells, &mut *m.counts);
     let mut redrawn = 0;
-    let mut out = [0u32; CHUNK];
+    // Not zeroed (a quarter kilobyte a call): `draw_chunk` writes the first `k` entries
+    // before they are read.
+    let mut out = [std::mem::MaybeUninit::<u32>::uninit(); CHUNK];
     for chunk in lay.free.chunks(CHUNK) {
         let k = draw_chunk::<ALWAYS>(rng, threshold, n, chunk, &mut out);
-        for &x in &out[..k] {
+        for x in &out[..k] {
+            // SAFETY: `draw_chunk` wrote entries `0..k`.
+            let x = unsafe { x.assume_init() };
             // SAFETY: `x >> 8` is a non-given cell of the layout, `m` passed `check`.
             unsafe { lay.put(cells, counts, &mut equal, (x >> 8) as usize, x as u8) };
         }
