@@ -901,7 +901,9 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
             // entries (checked in `Layout::new`).
             let (acc, gmask) =
                 unsafe { (*counts.get_unchecked(u), *lay.unit_given.get_unchecked(u)) };
-            let mut present = if PRESENT { acc.present() } else { gmask };
+            // The values a redrawn cell may take: those not present in the unit (for the set
+            // `GivensOfUnit`, those not given), less the values drawn so far (`PRESENT`).
+            let mut absent = full & !if PRESENT { acc.present() } else { gmask };
             let mut taken = gmask;
             // Scope `Givens`: the repeated cells are the non-given cells holding a given
             // value, as many as the given values' counts exceed one each; the scan stops at
@@ -916,14 +918,12 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                 }
             };
             debug_assert!(ALL || left > 0);
-            let mut k = 0;
             for &c in lay.unit_free(u) {
                 // SAFETY: `c` is a cell of the layout, `m` passed `check`.
                 let v = unsafe { *cells.get_unchecked(c as usize) };
                 if taken & (1 << v) != 0 {
-                    let choices = full & !present;
-                    if choices != 0 {
-                        let w = random_bit(choices, rng);
+                    if absent != 0 {
+                        let w = random_bit(absent, rng);
                         // The cell is applied at once: the scan visits each cell once and
                         // reads no count (`acc` was read before), so the count updates change
                         // nothing it reads. (`w` can equal `v` only for the set
@@ -931,9 +931,9 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                         // plain operator, and the cell counts as changed, as there.)
                         // SAFETY: `c` is a cell of the layout, `m` passed `check`.
                         unsafe { lay.replace(cells, counts, &mut equal, c as usize, v, w) };
-                        k += 1;
+                        changed += 1;
                         if PRESENT {
-                            present |= 1 << w;
+                            absent &= !(1 << w);
                         }
                         if ALL {
                             taken |= 1 << w;
@@ -949,7 +949,6 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                     taken |= 1 << v;
                 }
             }
-            changed += k as u32;
         }
     }
     debug_assert!(n <= 25);
