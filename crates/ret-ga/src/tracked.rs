@@ -65,6 +65,17 @@ pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static 
     fn meets(self, mask: Self) -> bool {
         self.and(mask) != Self::default()
     }
+    /// Bit i set when `counts[i]` meets `masks[i]` ([`Counts::meets`]), for the first
+    /// `min(len, 32)` units.
+    #[inline(always)]
+    fn meets_each(counts: &[Self], masks: &[Self]) -> u32 {
+        counts
+            .iter()
+            .zip(masks)
+            .take(32)
+            .rev()
+            .fold(0u32, |w, (&acc, &f)| w << 1 | u32::from(acc.meets(f)))
+    }
     /// Add one to the count of value `v`; returns the count before.
     #[inline(always)]
     fn add(&mut self, v: u8) -> u32 {
@@ -175,6 +186,54 @@ impl Counts for Bytes {
             let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
             _mm_cvtsi128_si32(s) as u32
         }
+    }
+    /// SSE2, eight units at once, then one at a time: each unit's and summed per 8-byte half
+    /// by `psadbw` (non-zero exactly when a byte is), the eight units' sums packed as 16-bit
+    /// words (unit j in word j % 4 of the low lane for its low half, of the high lane for its
+    /// high half, units 4..8 in a second register), the halves or-ed, the words compared
+    /// with zero at once and gathered a bit per unit by `packsswb` and `movemask`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn meets_each(counts: &[Self], masks: &[Self]) -> u32 {
+        use std::arch::x86_64::*;
+        let len = counts.len().min(masks.len()).min(32);
+        let mut bits = 0u32;
+        let mut u = 0;
+        while u + 8 <= len {
+            // SAFETY: SSE2 is enabled on every x86-64 target; the loads read units
+            // `u..u + 8` of both slices, all below `len`.
+            let zero_units = unsafe {
+                let z = _mm_setzero_si128();
+                let sad = |j: usize| {
+                    let x = _mm_and_si128(
+                        _mm_loadu_si128(counts.get_unchecked(u + j).0.as_ptr().cast()),
+                        _mm_loadu_si128(masks.get_unchecked(u + j).0.as_ptr().cast()),
+                    );
+                    _mm_sad_epu8(x, z)
+                };
+                let quad = |j: usize| {
+                    let g = _mm_or_si128(
+                        _mm_or_si128(sad(j), _mm_slli_epi64::<16>(sad(j + 1))),
+                        _mm_or_si128(
+                            _mm_slli_epi64::<32>(sad(j + 2)),
+                            _mm_slli_epi64::<48>(sad(j + 3)),
+                        ),
+                    );
+                    // Low lane: each unit's two halves or-ed.
+                    _mm_or_si128(g, _mm_shuffle_epi32::<0b01_00_11_10>(g))
+                };
+                let words = _mm_unpacklo_epi64(quad(0), quad(4));
+                let zero = _mm_cmpeq_epi16(words, z);
+                _mm_movemask_epi8(_mm_packs_epi16(zero, zero)) as u32 & 0xFF
+            };
+            bits |= (!zero_units & 0xFF) << u;
+            u += 8;
+        }
+        while u < len {
+            bits |= u32::from(counts[u].meets(masks[u])) << u;
+            u += 1;
+        }
+        bits
     }
     /// SSE2: the bytes of the and summed per half by `psadbw` against zero, the halves added.
     #[cfg(target_arch = "x86_64")]
@@ -329,8 +388,12 @@ pub struct Layout<A: Counts> {
     /// The same as byte offsets into a member's counts (unit times the size of `A`; the
     /// fourth is padding, 8 bytes a cell), so [`Layout::put`] neither scales nor checks them.
     offsets: Vec<[u16; 4]>,
-    /// For each row then column: the unit needs Remove Repetition when its counts masked by
-    /// this are not zero (see [`Layout::needs_fix`]).
+    /// For each row then column: the unit holds a repetition Remove Repetition acts on when
+    /// its counts masked by this are not zero ([`Counts::meets_each`]).
+    /// [`RepetitionScope::Givens`]: a given value stands more than once (the count of a given
+    /// value, at least 1 for the given itself, has a bit above its lowest);
+    /// [`RepetitionScope::All`]: any value stands more than once. Units that fail this test
+    /// are units in which the plain operator changes nothing and draws nothing.
     fix: Vec<A>,
     /// The non-given cells, row-major.
     free: Vec<u16>,
@@ -540,17 +603,6 @@ impl<A: Counts> Layout<A> {
         (*ea, *eb) = (xa, xb);
         *ca.get_unchecked_mut(c) = vb;
         *cb.get_unchecked_mut(c) = va;
-    }
-
-    /// Does row or column `u` hold a repetition Remove Repetition acts on?
-    /// [`RepetitionScope::Givens`]: a given value stands more than once (the count of a given
-    /// value, at least 1 for the given itself, has a bit above its lowest);
-    /// [`RepetitionScope::All`]: any value stands more than once. Units that fail this test
-    /// are units in which the plain operator changes nothing and draws nothing. Both tests are
-    /// one mask, precomputed per unit in `fix`, and a test for zero.
-    #[inline(always)]
-    fn needs_fix(acc: A, mask: A) -> bool {
-        acc.meets(mask)
     }
 }
 
@@ -891,9 +943,7 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
             )
         };
         // Bit i for unit `first + i`: the last unit's bit goes in first and moves up.
-        let mut which = fix.iter().zip(counts_of).rev().fold(0u32, |w, (&f, &acc)| {
-            w << 1 | u32::from(Layout::needs_fix(acc, f))
-        });
+        let mut which = A::meets_each(counts_of, fix);
         while which != 0 {
             let u = first + which.trailing_zeros() as usize;
             which &= which - 1;
@@ -999,6 +1049,50 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::{Bytes, Counts};
+
+    /// `meets_each` (eight units at once for bytes) sets the bit of each unit whose counts
+    /// meet its mask, for every length up to 20 and random counts and masks.
+    #[test]
+    fn meets_each_is_meets_per_unit() {
+        use rand::Rng;
+        let mut rng = sudoku_core::rng_from_seed(3);
+        for len in 0..=20 {
+            for _ in 0..200 {
+                let counts: Vec<Bytes> = (0..len)
+                    .map(|_| {
+                        Bytes(std::array::from_fn(|_| {
+                            rng.random_range(0..4) * rng.random_range(0..2)
+                        }))
+                    })
+                    .collect();
+                let masks: Vec<Bytes> = (0..len)
+                    .map(|_| {
+                        Bytes::fields(rng.random_range(0..1u32 << 16)).and(Bytes::high(0xFFFE))
+                    })
+                    .collect();
+                let want =
+                    (0..len).fold(0u32, |w, i| w | u32::from(counts[i].meets(masks[i])) << i);
+                assert_eq!(Bytes::meets_each(&counts, &masks), want, "len {len}");
+                let packed: Vec<u64> = counts
+                    .iter()
+                    .map(|c| {
+                        (1..16u8).fold(0u64, |a, v| {
+                            a + (u64::from(c.0[v as usize] & 15) << u64::shift(v))
+                        })
+                    })
+                    .collect();
+                let pmasks: Vec<u64> = masks
+                    .iter()
+                    .map(|m| {
+                        (1..16u8).fold(0u64, |a, v| {
+                            a | (u64::from(m.0[v as usize] & 15) << u64::shift(v))
+                        })
+                    })
+                    .collect();
+                assert_eq!(u64::meets_each(&packed, &pmasks), want, "u64 len {len}");
+            }
+        }
+    }
 
     /// `present` gives the values with a non-zero count, for both packings.
     #[test]
