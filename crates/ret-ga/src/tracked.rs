@@ -402,10 +402,23 @@ pub struct Layout<A: Counts> {
     unit_free: Vec<u16>,
     unit_start: Vec<u32>,
     unit_given: Vec<u32>,
-    /// For each row then column: the fields of its given values, and how many there are. The
-    /// unit's non-given cells that hold a given value number `sum_masked - given_count`.
-    given_fields: Vec<A>,
-    given_count: Vec<u32>,
+    /// For each row then column, what Remove Repetition reads of it, in one record.
+    fix_units: Vec<FixUnit<A>>,
+}
+
+/// What Remove Repetition reads of one row or column, side by side so a unit's turn loads
+/// them from one place.
+#[derive(Debug, Clone, Copy)]
+struct FixUnit<A> {
+    /// The fields of the unit's given values: its non-given cells holding a given value
+    /// number `sum_masked(given_fields) - given_count`.
+    given_fields: A,
+    /// Its non-given cells are `unit_free[start..end]`.
+    start: u32,
+    end: u32,
+    /// The mask of its given values, and how many there are.
+    given: u32,
+    given_count: u32,
 }
 
 impl<A: Counts> Layout<A> {
@@ -458,14 +471,21 @@ impl<A: Counts> Layout<A> {
             unit_free: bp.unit_free.clone(),
             unit_start: bp.unit_free_start.clone(),
             unit_given: bp.unit_given_mask.clone(),
-            given_fields: bp.unit_given_mask.iter().map(|&m| A::fields(m)).collect(),
-            given_count: bp.unit_given_mask.iter().map(|m| m.count_ones()).collect(),
+            fix_units: (0..2 * n)
+                .map(|u| FixUnit {
+                    given_fields: A::fields(bp.unit_given_mask[u]),
+                    start: bp.unit_free_start[u],
+                    end: bp.unit_free_start[u + 1],
+                    given: bp.unit_given_mask[u],
+                    given_count: bp.unit_given_mask[u].count_ones(),
+                })
+                .collect(),
         };
         let in_grid = |c: &u16| (*c as usize) < cells;
         assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
         assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
         assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
-        assert!(lay.given_fields.len() == 2 * n && lay.given_count.len() == 2 * n);
+        assert!(lay.fix_units.len() == 2 * n);
         assert!(lay.offsets.len() == cells);
         assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
         assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
@@ -947,10 +967,11 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
         while which != 0 {
             let u = first + which.trailing_zeros() as usize;
             which &= which - 1;
-            // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`), `unit_given` has 2N
+            // SAFETY: `u < 2N <= counts.len()` (`m` passed `check`), `fix_units` has 2N
             // entries (checked in `Layout::new`).
-            let (acc, gmask) =
-                unsafe { (*counts.get_unchecked(u), *lay.unit_given.get_unchecked(u)) };
+            let (acc, info) =
+                unsafe { (*counts.get_unchecked(u), *lay.fix_units.get_unchecked(u)) };
+            let gmask = info.given;
             // The values a redrawn cell may take: those not present in the unit (for the set
             // `GivensOfUnit`, those not given), less the values drawn so far (`PRESENT`).
             let mut absent = full & !if PRESENT { acc.present() } else { gmask };
@@ -958,17 +979,19 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
             // Scope `Givens`: the repeated cells are the non-given cells holding a given
             // value, as many as the given values' counts exceed one each; the scan stops at
             // the last of them (the cells after it change nothing and draw nothing).
-            // SAFETY: `u < 2N`, the length of both tables (checked in `Layout::new`).
             let mut left = if ALL {
                 0
             } else {
-                unsafe {
-                    acc.sum_masked(*lay.given_fields.get_unchecked(u))
-                        - *lay.given_count.get_unchecked(u)
-                }
+                acc.sum_masked(info.given_fields) - info.given_count
             };
             debug_assert!(ALL || left > 0);
-            for &c in lay.unit_free(u) {
+            // SAFETY: the unit's range of `unit_free`, within it (`unit_start` ascending and
+            // at most `unit_free.len()`, checked in `Layout::new`).
+            let free = unsafe {
+                lay.unit_free
+                    .get_unchecked(info.start as usize..info.end as usize)
+            };
+            for &c in free {
                 // SAFETY: `c` is a cell of the layout, `m` passed `check`.
                 let v = unsafe { *cells.get_unchecked(c as usize) };
                 if taken & (1 << v) != 0 {
