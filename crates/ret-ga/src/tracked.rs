@@ -23,7 +23,13 @@ use sudoku_core::RawRng;
 /// [`Bytes`], a byte per value, holds the counts of orders up to 15 (a unit has at most 15
 /// cells and values 0..=15 fit in 16 bytes), and so do 4-bit fields in a `u64`; 5-bit fields
 /// in a `u128` hold orders 16 to 25 (values 1..=25, stored from bit 0 for value 1).
-pub trait Counts: Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static {
+///
+/// # Safety
+/// Implementors are plain data: no padding, no pointers, every bit pattern a valid value.
+/// [`Pool`] keeps a member's cells in the bytes of count slots, read and written as `u8`.
+pub unsafe trait Counts:
+    Copy + Default + Eq + std::fmt::Debug + Send + Sync + 'static
+{
     /// The largest order whose counts this type holds.
     const MAX_ORDER: usize;
     /// The field of value `v` (1-based) starts at bit `shift(v)`.
@@ -109,7 +115,8 @@ impl Bytes {
     }
 }
 
-impl Counts for Bytes {
+// SAFETY: sixteen bytes, no padding; every bit pattern is a valid value.
+unsafe impl Counts for Bytes {
     const MAX_ORDER: usize = 15;
     #[inline(always)]
     fn shift(v: u8) -> u32 {
@@ -292,7 +299,8 @@ impl Counts for Bytes {
 /// `present` is given, since the fast bit gathering depends on the packing.
 macro_rules! packed_counts {
     ($t:ty, bits = $bits:literal, first = $first:literal, max = $max:literal, present = |$s:ident| $present:block) => {
-        impl Counts for $t {
+        // SAFETY: a primitive integer: no padding, every bit pattern is a valid value.
+        unsafe impl Counts for $t {
             const MAX_ORDER: usize = $max;
             #[inline(always)]
             fn shift(v: u8) -> u32 {
@@ -633,53 +641,71 @@ pub struct Member<'a, A: Counts> {
     pub equal: &'a mut u32,
 }
 
-/// A population of tracked individuals in flat buffers.
+/// A population of tracked individuals in one flat buffer: member k's unit counts, then its
+/// cells in the bytes of the next few count slots, so copying a member is one copy.
 #[derive(Debug, Clone)]
 pub struct Pool<A: Counts> {
     cells: usize,
     units: usize,
-    cell: Vec<u8>,
-    count: Vec<A>,
+    /// Count slots a member takes: its `units` counts and the slots its cells fill.
+    stride: usize,
+    data: Vec<A>,
     equal: Vec<u32>,
+}
+
+/// A member's counts and cells from its block of `stride` count slots.
+#[inline(always)]
+fn split_block<A: Counts>(block: &mut [A], units: usize, cells: usize) -> (&mut [A], &mut [u8]) {
+    let (counts, rest) = block.split_at_mut(units);
+    assert!(cells <= std::mem::size_of_val(rest));
+    // SAFETY: `Counts` types are plain data (the trait's contract): every byte of `rest` may
+    // be read and written as a `u8`, and any bytes written there make valid values of `A`;
+    // `cells` bytes fit in `rest` (asserted); the borrow of `rest` is handed on.
+    let cells = unsafe { std::slice::from_raw_parts_mut(rest.as_mut_ptr().cast::<u8>(), cells) };
+    (counts, cells)
 }
 
 impl<A: Counts> Pool<A> {
     pub fn new(lay: &Layout<A>, size: usize) -> Self {
         let (cells, units) = (lay.cells, 3 * lay.n);
+        let stride = units + cells.div_ceil(std::mem::size_of::<A>());
         Pool {
             cells,
             units,
-            cell: vec![0; size * cells],
-            count: vec![A::default(); size * units],
+            stride,
+            data: vec![A::default(); size * stride],
             equal: vec![0; size],
         }
     }
 
     /// Member `k`.
     pub fn member(&mut self, k: usize) -> Member<'_, A> {
+        let block = &mut self.data[k * self.stride..(k + 1) * self.stride];
+        let (counts, cells) = split_block(block, self.units, self.cells);
         Member {
-            cells: &mut self.cell[k * self.cells..(k + 1) * self.cells],
-            counts: &mut self.count[k * self.units..(k + 1) * self.units],
+            cells,
+            counts,
             equal: &mut self.equal[k],
         }
     }
 
     /// Members `a` and `b` (`a < b`) at once.
     pub fn pair(&mut self, a: usize, b: usize) -> (Member<'_, A>, Member<'_, A>) {
-        debug_assert!(a < b);
-        let (c1, c2) = self.cell.split_at_mut(b * self.cells);
-        let (t1, t2) = self.count.split_at_mut(b * self.units);
+        assert!(a < b);
+        let st = self.stride;
+        let (d1, d2) = self.data.split_at_mut(b * st);
         let (e1, e2) = self.equal.split_at_mut(b);
-        let (cs, us) = (self.cells, self.units);
+        let (ta, ca) = split_block(&mut d1[a * st..(a + 1) * st], self.units, self.cells);
+        let (tb, cb) = split_block(&mut d2[..st], self.units, self.cells);
         (
             Member {
-                cells: &mut c1[a * cs..(a + 1) * cs],
-                counts: &mut t1[a * us..(a + 1) * us],
+                cells: ca,
+                counts: ta,
                 equal: &mut e1[a],
             },
             Member {
-                cells: &mut c2[..cs],
-                counts: &mut t2[..us],
+                cells: cb,
+                counts: tb,
                 equal: &mut e2[0],
             },
         )
@@ -687,12 +713,15 @@ impl<A: Counts> Pool<A> {
 
     /// Cells of member `k`.
     pub fn cells_of(&self, k: usize) -> &[u8] {
-        &self.cell[k * self.cells..(k + 1) * self.cells]
+        let rest = &self.data[k * self.stride + self.units..(k + 1) * self.stride];
+        assert!(self.cells <= std::mem::size_of_val(rest));
+        // SAFETY: as in `split_block`, read only.
+        unsafe { std::slice::from_raw_parts(rest.as_ptr().cast::<u8>(), self.cells) }
     }
 
     /// The unit counts of member `k` (rows, columns, boxes).
     pub fn counts_of(&self, k: usize) -> &[A] {
-        &self.count[k * self.units..(k + 1) * self.units]
+        &self.data[k * self.stride..k * self.stride + self.units]
     }
 
     /// Equal pairs of member `k`.
@@ -700,11 +729,10 @@ impl<A: Counts> Pool<A> {
         self.equal[k]
     }
 
-    /// Copy member `from` over member `to` of the same pool.
+    /// Copy member `from` over member `to` of the same pool: one copy of its block.
     pub fn copy_member(&mut self, from: usize, to: usize) {
-        let (c, u) = (self.cells, self.units);
-        self.cell.copy_within(from * c..(from + 1) * c, to * c);
-        self.count.copy_within(from * u..(from + 1) * u, to * u);
+        let st = self.stride;
+        self.data.copy_within(from * st..(from + 1) * st, to * st);
         self.equal[to] = self.equal[from];
     }
 }
