@@ -202,8 +202,8 @@ impl<A: Counts> State<'_, A> {
         let set = self.cfg.repetition_set;
         for k in pop..2 * pop {
             let mut m = self.pool.member(self.slot[k] as usize);
-            let redrawn = tracked::bitwise_mutation(&self.bp, &self.lay, &self.coin, &mut m, rng);
-            let changed = tracked::remove_repetition(&self.bp, &self.lay, set, &mut m, rng);
+            let (redrawn, changed) =
+                tracked::mutate_then_fix(&self.lay, &self.coin, set, &mut m, rng);
             self.redrawn += u64::from(redrawn);
             self.repetitions_removed += u64::from(changed);
             if self.evaluate(k) {

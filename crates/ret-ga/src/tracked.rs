@@ -837,6 +837,29 @@ pub fn bitwise_mutation<A: Counts>(
     redrawn
 }
 
+/// [`bitwise_mutation`] then [`remove_repetition`] on one member, as a generation applies
+/// them to each child: the same draws and cells as the two calls, with the member's shape
+/// checked and the generator's state taken once. Returns the cells redrawn and the cells
+/// Remove Repetition changed.
+pub fn mutate_then_fix<A: Counts>(
+    lay: &Layout<A>,
+    coin: &Coin,
+    set: RepetitionSet,
+    m: &mut Member<'_, A>,
+    rng: &mut sudoku_core::Rng,
+) -> (u32, u32) {
+    lay.check(m);
+    let mut r = RawRng::take(rng);
+    let redrawn = if coin.always {
+        mutate::<A, true>(lay, coin.threshold, m, &mut r)
+    } else {
+        mutate::<A, false>(lay, coin.threshold, m, &mut r)
+    };
+    let changed = fix_reading(lay, set, m, &mut r);
+    r.put(rng);
+    (redrawn, changed)
+}
+
 /// Cells [`bitwise_mutation`] draws before it applies them.
 const CHUNK: usize = 64;
 
