@@ -189,10 +189,15 @@ impl<A: Counts> State<'_, A> {
             // Crossover is symmetric in its two members, so their order in the pool is free.
             let (sa, sb) = (self.slot[pop + lo] as usize, self.slot[pop + hi] as usize);
             let (mut ca, mut cb) = self.pool.pair(sa.min(sb), sa.max(sb));
-            let rows = self.cfg.crossover_rows;
-            tracked::crossover(&self.bp, &self.lay, rows, &mut ca, &mut cb, rng);
-            self.remove_repetition(pop + lo, rng);
-            self.remove_repetition(pop + hi, rng);
+            // Remove Repetition on the child at `pop + lo` first.
+            let (first, second) = if sa < sb {
+                (&mut ca, &mut cb)
+            } else {
+                (&mut cb, &mut ca)
+            };
+            let (rows, set) = (self.cfg.crossover_rows, self.cfg.repetition_set);
+            let (x, y) = tracked::crossover_then_fix(&self.lay, rows, set, first, second, rng);
+            self.repetitions_removed += u64::from(x) + u64::from(y);
             for k in [pop + lo, pop + hi] {
                 if self.evaluate(k) {
                     return Some(k);

@@ -1080,6 +1080,28 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
     changed
 }
 
+/// [`crossover`] of `a` and `b`, then [`remove_repetition`] on `a`, then on `b`, as a
+/// generation applies them to a pair of children: the same draws and cells as the three
+/// calls, with the members' shapes checked and the generator's state taken once. Returns the
+/// cells Remove Repetition changed in `a` and in `b`.
+pub fn crossover_then_fix<A: Counts>(
+    lay: &Layout<A>,
+    rows: CrossoverRows,
+    set: RepetitionSet,
+    a: &mut Member<'_, A>,
+    b: &mut Member<'_, A>,
+    rng: &mut sudoku_core::Rng,
+) -> (u32, u32) {
+    lay.check(a);
+    lay.check(b);
+    let mut r = RawRng::take(rng);
+    cross(lay, rows, a, b, &mut r);
+    let fixed_a = fix_reading(lay, set, a, &mut r);
+    let fixed_b = fix_reading(lay, set, b, &mut r);
+    r.put(rng);
+    (fixed_a, fixed_b)
+}
+
 /// [`crate::ops::row_uniform_crossover`] on two tracked individuals: the same rows exchanged
 /// (and, for [`CrossoverRows::UniformRandom`], the same draws, one per row in row order), each
 /// exchanged non-given cell that differs updating both count tables. `bp` is the blueprint
@@ -1094,6 +1116,18 @@ pub fn crossover<A: Counts, R: Rng + ?Sized>(
 ) {
     lay.check(a);
     lay.check(b);
+    cross(lay, rows, a, b, rng);
+}
+
+/// [`crossover`] on members that passed [`Layout::check`].
+#[inline(always)]
+fn cross<A: Counts, R: Rng + ?Sized>(
+    lay: &Layout<A>,
+    rows: CrossoverRows,
+    a: &mut Member<'_, A>,
+    b: &mut Member<'_, A>,
+    rng: &mut R,
+) {
     let (mut ea, mut eb) = (*a.equal, *b.equal);
     let (ca, ta) = (&mut *a.cells, &mut *a.counts);
     let (cb, tb) = (&mut *b.cells, &mut *b.counts);
