@@ -499,3 +499,84 @@ fn random_bit_matches_the_plain_one() {
     raw.put(&mut a);
     assert_eq!(a.next_u64(), b.next_u64());
 }
+
+/// The combined calls a generation makes (`crossover_then_fix`, `mutate_then_fix`) leave the
+/// same cells, counts and equal pairs, return the same counts of changed cells, and draw the
+/// same numbers as the separate operators they combine, for every reading and order 4, 9 and
+/// 16.
+#[test]
+fn combined_calls_match_the_separate_ones() {
+    use rand::RngCore;
+    use ret_ga::tracked::{self, Counts, Layout, Pool};
+
+    fn check<A: Counts>(p: &Puzzle, seed: u64) {
+        let bp = Blueprint::new(p);
+        let coin = tracked::Coin::new(0.2).unwrap();
+        for set in [RepetitionSet::PresentInUnit, RepetitionSet::GivensOfUnit] {
+            for scope in [RepetitionScope::Givens, RepetitionScope::All] {
+                for rows in [CrossoverRows::Alternate, CrossoverRows::UniformRandom] {
+                    let lay = Layout::<A>::new(&bp, scope);
+                    // Members 0 and 1 go through the separate calls, 2 and 3 (copies) through
+                    // the combined ones.
+                    let mut pool = Pool::new(&lay, 4);
+                    let mut r1 = rng_from_seed(seed);
+                    for k in 0..2 {
+                        let mut m = pool.member(k);
+                        random_individual(&bp, m.cells, &mut r1);
+                        lay.recount(&mut m);
+                        pool.copy_member(k, k + 2);
+                    }
+                    let mut r2 = r1.clone();
+                    for step in 0..40 {
+                        if step % 2 == 0 {
+                            let (mut x, mut y) = pool.pair(0, 1);
+                            tracked::crossover(&bp, &lay, rows, &mut x, &mut y, &mut r1);
+                            let want = (
+                                tracked::remove_repetition(&bp, &lay, set, &mut x, &mut r1),
+                                tracked::remove_repetition(&bp, &lay, set, &mut y, &mut r1),
+                            );
+                            let (mut x, mut y) = pool.pair(2, 3);
+                            let got = tracked::crossover_then_fix(
+                                &lay, rows, set, &mut x, &mut y, &mut r2,
+                            );
+                            assert_eq!(got, want, "{set:?} {scope:?} {rows:?} step {step}");
+                        } else {
+                            let k = step % 4 / 2;
+                            let mut m = pool.member(k);
+                            let want = (
+                                tracked::bitwise_mutation(&bp, &lay, &coin, &mut m, &mut r1),
+                                tracked::remove_repetition(&bp, &lay, set, &mut m, &mut r1),
+                            );
+                            let mut m = pool.member(k + 2);
+                            let got = tracked::mutate_then_fix(&lay, &coin, set, &mut m, &mut r2);
+                            assert_eq!(got, want, "{set:?} {scope:?} {rows:?} step {step}");
+                        }
+                        for k in 0..2 {
+                            assert_eq!(pool.cells_of(k), pool.cells_of(k + 2), "step {step}");
+                            assert_eq!(pool.counts_of(k), pool.counts_of(k + 2));
+                            assert_eq!(pool.equal_of(k), pool.equal_of(k + 2));
+                        }
+                        assert_eq!(r1.clone().next_u64(), r2.clone().next_u64(), "step {step}");
+                    }
+                }
+            }
+        }
+    }
+    // A solved grid of order r x c with about half its cells blanked.
+    let blanked = |r: usize, c: usize, seed: u64| {
+        use rand::Rng as _;
+        let geom = Geometry::new(r, c).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut g = exact::random_solution(geom, &mut rng);
+        for v in g.cells_mut() {
+            if rng.random_bool(0.55) {
+                *v = 0;
+            }
+        }
+        Puzzle::new(format!("{r}x{c}"), g)
+    };
+    check::<tracked::Bytes>(&blanked(2, 2, 4), 5);
+    check::<tracked::Bytes>(puzzle("mk_1star"), 5);
+    check::<u64>(puzzle("mk_superdifficult"), 6);
+    check::<u128>(&blanked(4, 4, 8), 7);
+}
