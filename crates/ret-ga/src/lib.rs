@@ -96,6 +96,8 @@ struct State<'a, A: Counts> {
     bp: Blueprint,
     lay: Layout<A>,
     coin: tracked::Coin,
+    /// The crossover's coin (`Rng::random_bool(crossover_probability)`, built once).
+    cross_coin: tracked::Coin,
     /// The plain fitness, to check the counts in debug builds.
     fit: RetGaFitness,
     max: u32,
@@ -177,7 +179,7 @@ impl<A: Counts> State<'_, A> {
             self.perm.shuffle(rng);
         }
         for pair in 0..pop / 2 {
-            if !rng.random_bool(self.cfg.crossover_probability) {
+            if !self.cross_coin.toss(rng) {
                 continue;
             }
             self.crossovers += 1;
@@ -292,6 +294,7 @@ impl RetGa {
             bp,
             lay,
             coin: tracked::Coin::new(self.config.mutation_probability).expect("validated"),
+            cross_coin: tracked::Coin::new(self.config.crossover_probability).expect("validated"),
             max: fit.max(),
             fit,
             pop,
