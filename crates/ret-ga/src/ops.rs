@@ -323,9 +323,12 @@ fn stable_sort_by_fitness(
 ) {
     order.clear();
     order.resize(fitness.len(), 0);
-    let Some((&lo, &hi)) = fitness.iter().min().zip(fitness.iter().max()) else {
+    let Some(&first) = fitness.first() else {
         return;
     };
+    let (lo, hi) = fitness
+        .iter()
+        .fold((first, first), |(lo, hi), &f| (lo.min(f), hi.max(f)));
     let bucket = |f: u32| (if best_first { hi - f } else { f - lo }) as usize;
     histogram.clear();
     histogram.resize((hi - lo) as usize + 2, 0);
