@@ -44,10 +44,15 @@
 //! Every individual carries the count of each value in each of its units (a byte per value
 //! up to order 15) and its number of not-distinct pairs ([`tracked`]): a changed cell updates
 //! the fitness in three steps, Remove Repetition finds the units it has to visit from the
-//! counts, and crossover touches only the exchanged cells that differ. The mutation's coin is
-//! a threshold on one draw, as rand's `Bernoulli` is, and the hot loops keep the generator in
-//! a local. Survivors are ranked by a counting sort over the fitness range, and selection
-//! reorders the pool's member slots instead of copying members. These change the cost only:
+//! counts (eight units tested at once) and stops a unit's scan at its last repeated cell, and
+//! crossover touches only the exchanged cells that differ. The mutation's and the
+//! crossover's coins are a threshold on one draw, as rand's `Bernoulli` is; the hot loops work
+//! on the generator's bare state ([`sudoku_core::RawRng`], the same outputs) in registers,
+//! the mutation tossing four cells a loop turn. A generation makes one call per crossed pair
+//! (crossover, then Remove Repetition on both children) and one per child (mutation, then
+//! Remove Repetition). A member's counts and cells sit in one block, copied at once. Survivors
+//! are ranked by a counting sort over the fitness range, and selection reorders the pool's
+//! member slots instead of copying members. These change the cost only:
 //! the operators draw the same random numbers and leave the same cells as the plain ones in
 //! [`ops`] (tested), so every run is the run the plain operators give.
 
@@ -62,7 +67,6 @@ pub use config::{
 
 use ops::{random_individual, select_survivors, Blueprint};
 use rand::seq::SliceRandom;
-use rand::Rng as _;
 use sudoku_core::fitness::RetGaFitness;
 use sudoku_core::{Budget, Grid, Observer, Puzzle, Rng, RunOutcome, Solver, Termination, Units};
 use tracked::{Counts, Layout, Pool};

@@ -384,7 +384,7 @@ packed_counts!(
 /// Per-puzzle tables for the count representation, and the puzzle's tables the operators
 /// read (copied from the [`Blueprint`], whose fields are public, and checked once here): every
 /// cell index below `cells`, every unit index below 3N. The hot loops index with these
-/// without bounds checks, after [`Layout::check`] has checked the member's lengths.
+/// without bounds checks, after `Layout::check` has checked the member's lengths.
 #[derive(Debug, Clone)]
 pub struct Layout<A: Counts> {
     n: usize,
