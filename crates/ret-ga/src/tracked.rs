@@ -550,23 +550,10 @@ impl<A: Counts> Layout<A> {
     #[inline(always)]
     unsafe fn put(&self, cells: &mut [u8], counts: &mut [A], equal: &mut u32, c: usize, w: u8) {
         debug_assert!(c < self.cells && cells.len() == self.cells);
-        debug_assert!(counts.len() == 3 * self.n);
         let v = *cells.get_unchecked(c);
-        if v == w {
-            return;
+        if v != w {
+            self.replace(cells, counts, equal, c, v, w);
         }
-        let mut e = *equal;
-        // `offsets` has one entry per cell, each the offset of a unit below 3N, a multiple of
-        // the size of `A` (built in `new`), so each points at an `A` inside `counts`.
-        let base = counts.as_mut_ptr().cast::<u8>();
-        let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
-        for o in [o0, o1, o2] {
-            let acc = &mut *base.add(usize::from(o)).cast::<A>();
-            let (after, before) = acc.moved(v, w);
-            e = e - after + before;
-        }
-        *equal = e;
-        *cells.get_unchecked_mut(c) = w;
     }
 
     /// [`Layout::put`] of a cell whose value `v` the caller has read: no second read, no
@@ -588,7 +575,8 @@ impl<A: Counts> Layout<A> {
         debug_assert!(counts.len() == 3 * self.n);
         debug_assert!(*cells.get_unchecked(c) == v);
         let mut e = *equal;
-        // As in `put`: each offset points at an `A` inside `counts`.
+        // `offsets` has one entry per cell, each the offset of a unit below 3N, a multiple of
+        // the size of `A` (built in `new`), so each points at an `A` inside `counts`.
         let base = counts.as_mut_ptr().cast::<u8>();
         let [o0, o1, o2, _] = *self.offsets.get_unchecked(c);
         for o in [o0, o1, o2] {

@@ -1,6 +1,9 @@
 //! Ret-GA: operators keep the givens, Remove Repetition does what the paper says, the reset
 //! table, value stability, budgets.
 
+mod common;
+
+use common::blanked;
 use ret_ga::ops::*;
 use ret_ga::*;
 use sudoku_core::*;
@@ -562,19 +565,6 @@ fn combined_calls_match_the_separate_ones() {
             }
         }
     }
-    // A solved grid of order r x c with about half its cells blanked.
-    let blanked = |r: usize, c: usize, seed: u64| {
-        use rand::Rng as _;
-        let geom = Geometry::new(r, c).unwrap();
-        let mut rng = rng_from_seed(seed);
-        let mut g = exact::random_solution(geom, &mut rng);
-        for v in g.cells_mut() {
-            if rng.random_bool(0.55) {
-                *v = 0;
-            }
-        }
-        Puzzle::new(format!("{r}x{c}"), g)
-    };
     check::<tracked::Bytes>(&blanked(2, 2, 4), 5);
     check::<tracked::Bytes>(puzzle("mk_1star"), 5);
     check::<u64>(puzzle("mk_superdifficult"), 6);

@@ -3,6 +3,9 @@
 //! every run's outcome (cells, fitness, generations, evaluations, restarts, termination,
 //! counters) and of the generator's next output. A change of any draw or decision changes it.
 
+mod common;
+
+use common::blanked;
 use rand::RngCore;
 use ret_ga::*;
 use sudoku_core::*;
@@ -12,19 +15,6 @@ fn digest(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
-}
-
-fn blanked(r: usize, c: usize, seed: u64) -> Puzzle {
-    use rand::Rng as _;
-    let geom = Geometry::new(r, c).unwrap();
-    let mut rng = rng_from_seed(seed);
-    let mut g = exact::random_solution(geom, &mut rng);
-    for v in g.cells_mut() {
-        if rng.random_bool(0.55) {
-            *v = 0;
-        }
-    }
-    Puzzle::new(format!("{r}x{c}"), g)
 }
 
 fn configs() -> Vec<RetGaConfig> {
