@@ -816,11 +816,7 @@ pub fn bitwise_mutation<A: Counts>(
 ) -> u32 {
     lay.check(m);
     let mut r = RawRng::take(rng);
-    let redrawn = if coin.always {
-        mutate::<A, true>(lay, coin.threshold, m, &mut r)
-    } else {
-        mutate::<A, false>(lay, coin.threshold, m, &mut r)
-    };
+    let redrawn = mutate_with(lay, coin, m, &mut r);
     r.put(rng);
     redrawn
 }
@@ -838,14 +834,26 @@ pub fn mutate_then_fix<A: Counts>(
 ) -> (u32, u32) {
     lay.check(m);
     let mut r = RawRng::take(rng);
-    let redrawn = if coin.always {
-        mutate::<A, true>(lay, coin.threshold, m, &mut r)
-    } else {
-        mutate::<A, false>(lay, coin.threshold, m, &mut r)
-    };
+    let redrawn = mutate_with(lay, coin, m, &mut r);
     let changed = fix_reading(lay, set, m, &mut r);
     r.put(rng);
     (redrawn, changed)
+}
+
+/// [`bitwise_mutation`] on a member that passed [`Layout::check`], with the generator's
+/// state in `r`: the loops for a coin that always redraws (no toss drawn) or for any other.
+#[inline(always)]
+fn mutate_with<A: Counts>(
+    lay: &Layout<A>,
+    coin: &Coin,
+    m: &mut Member<'_, A>,
+    r: &mut RawRng,
+) -> u32 {
+    if coin.always {
+        mutate::<A, true>(lay, coin.threshold, m, r)
+    } else {
+        mutate::<A, false>(lay, coin.threshold, m, r)
+    }
 }
 
 /// Cells [`bitwise_mutation`] draws before it applies them.
