@@ -1,4 +1,4 @@
-//! External solvers (issue 19; docs/external-solvers.md): the committed examples of
+//! External solvers (docs/external-solvers.md): the committed examples of
 //! examples/external run through protocol v2 beside a built-in solver. A lying solver's runs are
 //! counted invalid, crashing, hanging and misbehaving ones fail their runs with reasons and the
 //! protocol completes; the files are the same on 1 and 2 threads and after a resume, shards
