@@ -59,13 +59,7 @@ pub unsafe trait Counts:
     }
     /// The sum of the counts of the values whose fields `mask` covers (a mask of whole
     /// fields, as [`Counts::fields`] builds).
-    #[inline(always)]
-    fn sum_masked(self, mask: Self) -> u32 {
-        let x = self.and(mask);
-        (1..=Self::MAX_ORDER as u8)
-            .map(|v| x.field(Self::shift(v)))
-            .sum()
-    }
+    fn sum_masked(self, mask: Self) -> u32;
     /// Whether `self.and(mask)` is not zero.
     #[inline(always)]
     fn meets(self, mask: Self) -> bool {
@@ -258,22 +252,19 @@ unsafe impl Counts for Bytes {
             (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s, s))) as u32
         }
     }
-    /// The and of the two as two 8-byte words, or-ed: six instructions and no vector
-    /// register round trip.
+    /// The bytes of the and, added.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn sum_masked(self, mask: Self) -> u32 {
+        self.and(mask).0.iter().map(|&b| u32::from(b)).sum()
+    }
+    /// The and of the two as two 8-byte words, or-ed: no vector register round trip (an and
+    /// of the two as one `u128` compiles to vector code here, 2 000 instructions a Ret-GA
+    /// generation more).
     #[inline(always)]
     fn meets(self, mask: Self) -> bool {
-        let half = |x: &[u8; 16], h: usize| {
-            u64::from_le_bytes([
-                x[8 * h],
-                x[8 * h + 1],
-                x[8 * h + 2],
-                x[8 * h + 3],
-                x[8 * h + 4],
-                x[8 * h + 5],
-                x[8 * h + 6],
-                x[8 * h + 7],
-            ])
-        };
+        let half =
+            |x: &[u8; 16], h: usize| u64::from_le_bytes(std::array::from_fn(|i| x[8 * h + i]));
         (half(&self.0, 0) & half(&mask.0, 0)) | (half(&self.0, 1) & half(&mask.0, 1)) != 0
     }
     #[inline(always)]
@@ -405,12 +396,10 @@ pub struct Layout<A: Counts> {
     fix: Vec<A>,
     /// The non-given cells, row-major.
     free: Vec<u16>,
-    /// For each row then column: its non-given cells (`unit_free[unit_start[u]..unit_start[u
-    /// + 1]]`) and the mask of its given values.
+    /// For each row then column: its non-given cells, flattened (`FixUnit::start..end`).
     unit_free: Vec<u16>,
-    unit_start: Vec<u32>,
-    unit_given: Vec<u32>,
-    /// For each row then column, what Remove Repetition reads of it, in one record.
+    /// For each row then column, what Remove Repetition and crossover read of it, in one
+    /// record.
     fix_units: Vec<FixUnit<A>>,
 }
 
@@ -477,8 +466,6 @@ impl<A: Counts> Layout<A> {
             fix,
             free: bp.free.clone(),
             unit_free: bp.unit_free.clone(),
-            unit_start: bp.unit_free_start.clone(),
-            unit_given: bp.unit_given_mask.clone(),
             fix_units: (0..2 * n)
                 .map(|u| FixUnit {
                     given_fields: A::fields(bp.unit_given_mask[u]),
@@ -491,12 +478,14 @@ impl<A: Counts> Layout<A> {
         };
         let in_grid = |c: &u16| (*c as usize) < cells;
         assert!(lay.free.iter().all(in_grid) && lay.unit_free.iter().all(in_grid));
-        assert!(lay.unit_start.len() == 2 * n + 1 && lay.unit_given.len() == 2 * n);
+        assert!(bp.unit_free_start.len() == 2 * n + 1 && bp.unit_given_mask.len() == 2 * n);
         assert!(lay.fix.len() == 2 * n && lay.units.len() == cells && 3 * n < 256);
         assert!(lay.fix_units.len() == 2 * n);
         assert!(lay.offsets.len() == cells);
-        assert!(lay.unit_start.windows(2).all(|w| w[0] <= w[1]));
-        assert!(lay.unit_start[2 * n] as usize <= lay.unit_free.len());
+        assert!(lay
+            .fix_units
+            .iter()
+            .all(|f| f.start <= f.end && f.end as usize <= lay.unit_free.len()));
         lay
     }
 
@@ -511,14 +500,18 @@ impl<A: Counts> Layout<A> {
     #[inline(always)]
     fn unit_free(&self, u: usize) -> &[u16] {
         debug_assert!(u < 2 * self.n);
-        // SAFETY: `u + 1 <= 2N` indexes `unit_start` (length 2N + 1, checked in `new`), whose
-        // entries are ascending and at most `unit_free.len()` (checked in `new`).
+        // SAFETY: `u < 2N` indexes `fix_units` (2N records, checked in `new`).
+        let f = unsafe { self.fix_units.get_unchecked(u) };
+        self.free_of(f)
+    }
+
+    /// The non-given cells of the unit of record `f` (one of `fix_units`).
+    #[inline(always)]
+    fn free_of(&self, f: &FixUnit<A>) -> &[u16] {
+        // SAFETY: every record's `start <= end <= unit_free.len()` (checked in `new`).
         unsafe {
-            let (a, b) = (
-                *self.unit_start.get_unchecked(u),
-                *self.unit_start.get_unchecked(u + 1),
-            );
-            self.unit_free.get_unchecked(a as usize..b as usize)
+            self.unit_free
+                .get_unchecked(f.start as usize..f.end as usize)
         }
     }
 
@@ -1009,7 +1002,7 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                 counts.get_unchecked(first..first + n),
             )
         };
-        // Bit i for unit `first + i`: the last unit's bit goes in first and moves up.
+        // Bit i for unit `first + i`.
         let mut which = A::meets_each(counts_of, fix);
         while which != 0 {
             let u = first + which.trailing_zeros() as usize;
@@ -1032,13 +1025,7 @@ fn fix_units<A: Counts, const PRESENT: bool, const ALL: bool>(
                 acc.sum_masked(info.given_fields) - info.given_count
             };
             debug_assert!(ALL || left > 0);
-            // SAFETY: the unit's range of `unit_free`, within it (`unit_start` ascending and
-            // at most `unit_free.len()`, checked in `Layout::new`).
-            let free = unsafe {
-                lay.unit_free
-                    .get_unchecked(info.start as usize..info.end as usize)
-            };
-            for &c in free {
+            for &c in lay.free_of(&info) {
                 // SAFETY: `c` is a cell of the layout, `m` passed `check`.
                 let v = unsafe { *cells.get_unchecked(c as usize) };
                 if taken & (1 << v) != 0 {
