@@ -19,8 +19,21 @@ pub struct Request<'a> {
     pub seed: u64,
     pub budget: Budget,
     pub wall_seconds: f64,
+    /// The run's time budget (the spec's `max_cpu_seconds`, `max_wall_seconds`): a solver that
+    /// keeps it stops by itself before it, returns its best grid and says which limit stopped
+    /// it in the result's `stopped`.
+    pub max_cpu_seconds: Option<f64>,
+    pub max_wall_seconds: Option<f64>,
     pub params: &'a Value,
 }
+
+/// The words a result's `stopped` may hold: the time limit that ended the run (runs.csv's
+/// `termination` then says it).
+pub const STOPPED: &[&str] = &["cpu_limit", "wall_clock_limit"];
+
+/// The most counters a result may carry, and the longest counter name.
+pub const MAX_COUNTERS: usize = 32;
+pub const MAX_COUNTER_NAME: usize = 40;
 
 /// The runner's greeting.
 pub fn hello() -> String {
@@ -51,6 +64,8 @@ pub fn run(r: &Request, run_id: u64) -> String {
             "max_evaluations": r.budget.max_evaluations,
             "max_generations": r.budget.max_generations,
             "wall_seconds": r.wall_seconds,
+            "max_cpu_seconds": r.max_cpu_seconds,
+            "max_wall_seconds": r.max_wall_seconds,
         },
         "params": r.params,
     })
@@ -82,6 +97,11 @@ pub enum Reply {
         /// Whether the solver says it solved the puzzle (checked, never believed).
         solved: bool,
         grid: Vec<u8>,
+        /// The time limit the solver says ended the run (one of [`STOPPED`]).
+        stopped: Option<&'static str>,
+        /// The solver's own numbers (`counters`: an object of names to non-negative
+        /// integers), as runs.csv's `counters` field writes them (`name=value;...`).
+        counters: String,
     },
 }
 
@@ -113,6 +133,8 @@ pub fn parse(line: &str, g: Geometry) -> Result<Reply, String> {
                 Some(v) => v.as_bool().ok_or("\"solved\" is not true or false")?,
             },
             grid: grid(o.get("grid").ok_or("result without \"grid\"")?, g)?,
+            stopped: stopped(&o)?,
+            counters: counters(&o)?,
         }),
         "" => Err("no \"type\" string".into()),
         other => Err(format!(
@@ -120,6 +142,53 @@ pub fn parse(line: &str, g: Geometry) -> Result<Reply, String> {
             other.chars().take(40).collect::<String>().escape_debug()
         )),
     }
+}
+
+/// A result's optional `stopped` word.
+fn stopped(o: &Map<String, Value>) -> Result<Option<&'static str>, String> {
+    match o.get("stopped") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => {
+            let word = v.as_str().unwrap_or("");
+            STOPPED
+                .iter()
+                .copied()
+                .find(|w| *w == word)
+                .map(Some)
+                .ok_or_else(|| format!("\"stopped\" is not one of: {}", STOPPED.join(", ")))
+        }
+    }
+}
+
+/// A result's optional `counters` object, as `name=value;...` sorted by name: names of
+/// lowercase letters, digits and `_` (at most [`MAX_COUNTER_NAME`] characters), values
+/// non-negative integers, at most [`MAX_COUNTERS`] of them.
+fn counters(o: &Map<String, Value>) -> Result<String, String> {
+    let Some(v) = o.get("counters").filter(|v| !v.is_null()) else {
+        return Ok(String::new());
+    };
+    let m = v.as_object().ok_or("\"counters\" is not an object")?;
+    if m.len() > MAX_COUNTERS {
+        return Err(format!("\"counters\" has more than {MAX_COUNTERS} names"));
+    }
+    let mut out = Vec::with_capacity(m.len());
+    for (k, v) in m {
+        let good = !k.is_empty()
+            && k.len() <= MAX_COUNTER_NAME
+            && k.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !good {
+            return Err(format!(
+                "counter name \"{}\" is not 1 to {MAX_COUNTER_NAME} of a-z, 0-9, _",
+                k.chars().take(40).collect::<String>().escape_debug()
+            ));
+        }
+        let n = v
+            .as_u64()
+            .ok_or_else(|| format!("counter \"{k}\" is not a non-negative integer"))?;
+        out.push(format!("{k}={n}"));
+    }
+    Ok(out.join(";"))
 }
 
 /// An optional non-negative integer field.
@@ -245,6 +314,8 @@ mod tests {
                     max_evaluations: None,
                 },
                 wall_seconds: 2.5,
+                max_cpu_seconds: Some(1.5),
+                max_wall_seconds: None,
                 params: &params,
             },
             41,
@@ -257,5 +328,50 @@ mod tests {
         assert_eq!(v["budget"]["max_generations"], 7);
         assert!(v["budget"]["max_evaluations"].is_null());
         assert_eq!(v["params"]["alpha"], 0.9);
+        assert_eq!(v["budget"]["max_cpu_seconds"], 1.5);
+        assert!(v["budget"]["max_wall_seconds"].is_null());
+    }
+
+    /// A result's `stopped` and `counters`: read when well formed, refused with a reason
+    /// otherwise.
+    #[test]
+    fn a_result_may_say_what_stopped_it_and_carry_counters() {
+        let rows = ["[1,2,3,4,5,6,7,8,9]"; 9].join(",");
+        let read = |extra: &str| {
+            parse(
+                &format!(
+                    r#"{{"type":"result","run_id":1,"evaluations":5,"grid":[{rows}]{extra}}}"#
+                ),
+                g9(),
+            )
+        };
+        type Want<'a> = Result<(Option<&'a str>, &'a str), &'a str>;
+        let table: [(&str, Want); 8] = [
+            ("", Ok((None, ""))),
+            (r#","stopped":"cpu_limit""#, Ok((Some("cpu_limit"), ""))),
+            (r#","stopped":null,"counters":{}"#, Ok((None, ""))),
+            (
+                r#","counters":{"ants":10,"best_score":81}"#,
+                Ok((None, "ants=10;best_score=81")),
+            ),
+            (r#","stopped":"tired""#, Err("\"stopped\" is not one of")),
+            (r#","counters":[1]"#, Err("not an object")),
+            (r#","counters":{"A":1}"#, Err("counter name")),
+            (r#","counters":{"a":-1}"#, Err("not a non-negative integer")),
+        ];
+        for (extra, want) in table {
+            match (read(extra), want) {
+                (
+                    Ok(Reply::Result {
+                        stopped, counters, ..
+                    }),
+                    Ok((s, c)),
+                ) => {
+                    assert_eq!((stopped, counters.as_str()), (s, c), "{extra}")
+                }
+                (Err(e), Err(why)) => assert!(e.contains(why), "{extra}: {e}"),
+                (got, _) => panic!("{extra}: {got:?}"),
+            }
+        }
     }
 }

@@ -225,6 +225,14 @@ impl Process {
         self.child.id()
     }
 
+    /// The CPU time its process group has used so far: user and system time of every live
+    /// member, plus that of the members' children they have waited for (Linux `/proc`, read
+    /// at the call; None elsewhere or when the group cannot be read). A member that left the
+    /// group (`setsid`) is not counted.
+    pub fn group_cpu(&self) -> Option<std::time::Duration> {
+        group_cpu(self.child.id())
+    }
+
     /// Send one line (a newline is appended). Err when the process no longer reads.
     pub fn send(&mut self, line: &str) -> std::io::Result<()> {
         let Some(stdin) = self.stdin.as_mut() else {
@@ -671,5 +679,115 @@ mod tests {
             let err = String::from_utf8(p.take_stderr()).unwrap();
             assert!(err.contains("last words"), "{err:?}");
         }
+    }
+}
+
+/// The CPU time of process group `pgid`: the sum over `/proc/*/stat` of the members' `utime`,
+/// `stime`, `cutime` and `cstime` (fields 14 to 17, in clock ticks). None where `/proc` is not
+/// there (not Linux) or the group has no member left.
+pub fn group_cpu(pgid: u32) -> Option<std::time::Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf reads a constant of the system.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        if hz <= 0 {
+            return None;
+        }
+        let mut ticks = 0u64;
+        let mut members = 0usize;
+        for e in std::fs::read_dir("/proc").ok()?.flatten() {
+            let name = e.file_name();
+            let Some(pid) = name
+                .to_str()
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue; // ended meanwhile
+            };
+            if let Some((group, t)) = stat_ticks(&stat) {
+                if group == pgid {
+                    ticks += t;
+                    members += 1;
+                }
+            }
+        }
+        (members > 0).then(|| std::time::Duration::from_secs_f64(ticks as f64 / hz as f64))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pgid;
+        None
+    }
+}
+
+/// A `/proc/PID/stat` line's process group (field 5) and CPU ticks (fields 14 to 17). The
+/// command name (field 2) is in parentheses and may hold spaces: fields are counted after
+/// its last `)`.
+fn stat_ticks(stat: &str) -> Option<(u32, u64)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    // rest starts with field 3 (state).
+    let f: Vec<&str> = rest.split_whitespace().take(15).collect();
+    let group = f.get(2)?.parse().ok()?;
+    let ticks = f
+        .get(11..15)?
+        .iter()
+        .map(|x| x.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    Some((group, ticks))
+}
+
+#[cfg(test)]
+mod cpu_tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_line_gives_its_group_and_ticks() {
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+        // utime stime cutime cstime ...
+        let table = [
+            (
+                "42 (py thon) S 1 42 42 0 -1 0 0 0 0 0 7 3 2 1 20 0",
+                Some((42, 13)),
+            ),
+            (
+                "7 (a) b) R 1 9 9 0 -1 0 0 0 0 0 100 0 0 0 20 0",
+                Some((9, 100)),
+            ),
+            ("7 (x) R 1", None),
+            ("garbage", None),
+        ];
+        for (line, want) in table {
+            assert_eq!(stat_ticks(line), want, "{line}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_group_of_a_busy_child_has_used_cpu() {
+        let mut cmd = Command::new("sh");
+        cmd.args([
+            "-c",
+            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 5",
+        ]);
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd.spawn().unwrap();
+        let pgid = child.id();
+        let mut used = std::time::Duration::ZERO;
+        for _ in 0..200 {
+            used = group_cpu(pgid).unwrap_or_default();
+            if used > std::time::Duration::ZERO {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            used > std::time::Duration::ZERO,
+            "no CPU seen for the busy group"
+        );
+        assert_eq!(group_cpu(u32::MAX - 1), None);
     }
 }

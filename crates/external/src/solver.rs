@@ -95,6 +95,14 @@ pub struct Outcome {
     pub detail: String,
     /// The process's stderr during the run (capped).
     pub stderr: Vec<u8>,
+    /// The CPU time its process group used from the run message to the result (see
+    /// [`crate::process::Process::group_cpu`]); None when it could not be read or the run
+    /// failed before a result.
+    pub cpu: Option<Duration>,
+    /// The time limit the solver says ended the run (the result's `stopped`).
+    pub stopped: Option<&'static str>,
+    /// The solver's own numbers, `name=value;...` (the result's `counters`).
+    pub counters: String,
 }
 
 /// An external solver: its configuration and its idle processes.
@@ -215,8 +223,15 @@ impl External {
         };
         let run_id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let deadline = Instant::now() + self.config.wall;
+        let cpu_before = p.group_cpu();
+        let mut cpu = None;
         let ended = match p.send(&message::run(req, run_id)) {
-            Ok(()) => exchange(&mut p, req, run_id, deadline, observer),
+            Ok(()) => exchange(&mut p, req, run_id, deadline, observer).inspect(|_| {
+                // At the result, before a per-run process exits (and is reaped).
+                cpu = cpu_before
+                    .zip(p.group_cpu())
+                    .map(|(a, b)| b.saturating_sub(a));
+            }),
             Err(e) => Err((
                 Failure::Crashed,
                 format!("cannot send the run: {e}"),
@@ -230,7 +245,8 @@ impl External {
         match ended {
             Ok((reply, effort)) => {
                 let stderr = p.take_stderr();
-                let outcome = checked(req, reply, effort, stderr);
+                let mut outcome = checked(req, reply, effort, stderr);
+                outcome.cpu = cpu;
                 match outcome.failure {
                     None => self.put_back(p),
                     Some(_) => p.kill(),
@@ -427,6 +443,9 @@ fn failed(puzzle: &Puzzle, f: Failure, detail: String, e: Effort, stderr: Vec<u8
         failure: Some(f),
         detail,
         stderr,
+        cpu: None,
+        stopped: None,
+        counters: String::new(),
     }
 }
 
@@ -436,6 +455,8 @@ fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outc
         restarts,
         solved: claimed,
         grid,
+        stopped,
+        counters,
         ..
     } = reply
     else {
@@ -469,6 +490,9 @@ fn checked(req: &Request, reply: Reply, effort: Effort, stderr: Vec<u8>) -> Outc
         failure,
         detail,
         stderr,
+        cpu: None,
+        stopped,
+        counters,
     }
 }
 
@@ -521,6 +545,8 @@ done"#
                 max_evaluations: Some(100),
             },
             wall_seconds: 60.0,
+            max_cpu_seconds: None,
+            max_wall_seconds: None,
             params: &params,
         };
         e.run(&req, &mut sudoku_core::NoObserver)

@@ -492,11 +492,9 @@ impl<'a> Run<'a> {
         let mut epoch_start = 0u64;
         let mut last_improvement = 0u64;
         loop {
-            if budget.max_generations.is_some_and(|m| generation >= m) {
-                return self.outcome(Termination::GenerationLimit, generation);
-            }
-            if out_of_evaluations(budget, self.evaluations) {
-                return self.outcome(Termination::EvaluationLimit, generation);
+            // The generation limit, then the evaluation limit, then a time limit.
+            if let Some(t) = budget.reason(generation, self.evaluations) {
+                return self.outcome(t, generation);
             }
             let g = generation + 1;
             for i in (elit..pop_n).rev() {

@@ -9,7 +9,8 @@ use crate::grid::{Grid, Puzzle};
 use crate::seed::Rng;
 
 /// Limits of one run. Each algorithm counts effort in its paper's unit (generations, rounds,
-/// cycles) and, uniformly, in fitness evaluations.
+/// cycles) and, uniformly, in fitness evaluations. Time limits are not fields: the runner
+/// installs them on the run's thread ([`crate::halt`]) and [`Budget::reason`] consults them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Stop after this many generations (rounds, cycles), when set.
@@ -34,7 +35,11 @@ impl Budget {
     }
 
     /// Which limit `generations` and `evaluations` have reached, if any (the generation limit
-    /// first when both have).
+    /// first when both have), then whether the run's time limit stops it here: the runner's
+    /// [`crate::halt::Stop`] installed on this thread (CPU or wall seconds, or a replay's
+    /// recorded stop), which fires only at a check with new counts. Algorithms check their
+    /// budget here and nowhere else between steps, so every algorithm gets time limits and
+    /// replayable time stops without reading a clock.
     #[inline]
     pub fn reason(&self, generations: u64, evaluations: u64) -> Option<Termination> {
         if self.max_generations.is_some_and(|m| generations >= m) {
@@ -42,7 +47,7 @@ impl Budget {
         } else if self.max_evaluations.is_some_and(|m| evaluations >= m) {
             Some(Termination::EvaluationLimit)
         } else {
-            None
+            crate::halt::check(generations, evaluations)
         }
     }
 }
@@ -55,6 +60,11 @@ pub enum Termination {
     EvaluationLimit,
     /// The algorithm's own stopping rule (e.g. RESEDA's convergence threshold).
     Converged,
+    /// The run's CPU-seconds limit (`max_cpu_seconds`), seen at a budget check.
+    CpuLimit,
+    /// The run's wall-seconds limit (`max_wall_seconds`), seen at a budget check: a normal
+    /// end, unlike an external solver's `wall_limit` (killed at its hard deadline).
+    WallClockLimit,
 }
 
 impl Termination {
@@ -64,6 +74,18 @@ impl Termination {
             Termination::GenerationLimit => "generation_limit",
             Termination::EvaluationLimit => "evaluation_limit",
             Termination::Converged => "converged",
+            Termination::CpuLimit => "cpu_limit",
+            Termination::WallClockLimit => "wall_clock_limit",
+        }
+    }
+
+    /// The termination a `runs.csv` field names, for the words of a time limit (what a
+    /// replay must reproduce with [`crate::halt::Stop::At`]); None for any other word.
+    pub fn time_limit(word: &str) -> Option<Termination> {
+        match word {
+            "cpu_limit" => Some(Termination::CpuLimit),
+            "wall_clock_limit" => Some(Termination::WallClockLimit),
+            _ => None,
         }
     }
 }

@@ -33,6 +33,15 @@ pub struct Keys<'a> {
     pub params: &'a toml::Table,
 }
 
+/// The time budget a run message tells an external solver (the spec's `max_cpu_seconds` and
+/// `max_wall_seconds`): the solver keeps it itself; the runner's only hard limit is
+/// `wall_seconds`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TimeBudget {
+    pub cpu_seconds: Option<f64>,
+    pub wall_seconds: Option<f64>,
+}
+
 /// An external solver, shared by the threads of a protocol (its processes are pooled).
 #[derive(Clone)]
 pub struct ExternalSolver {
@@ -49,6 +58,10 @@ pub struct Job {
     /// What went wrong, in a line.
     pub detail: String,
     pub stderr: Vec<u8>,
+    /// The solver's own numbers (its result's `counters`), as runs.csv writes them.
+    pub counters: String,
+    /// The CPU its process group used during the run, milliseconds (None: not measured).
+    pub cpu_ms: Option<f64>,
 }
 
 /// Check the keys (values only; the folder is not looked at).
@@ -151,6 +164,7 @@ impl ExternalSolver {
         &self,
         puzzle: &Puzzle,
         budget: &Budget,
+        time: TimeBudget,
         seed: u64,
         observer: &mut dyn Observer,
     ) -> Job {
@@ -160,13 +174,18 @@ impl ExternalSolver {
             seed,
             budget: *budget,
             wall_seconds: c.wall.as_secs_f64(),
+            max_cpu_seconds: time.cpu_seconds,
+            max_wall_seconds: time.wall_seconds,
             params: &c.params,
         };
         let o = self.inner.run(&req, observer);
+        // Solved; else the limit its effort reached; else the time limit it names; else its
+        // own rule.
         let termination = match o.solved {
             true => Termination::Solved,
             false => budget
                 .reason(o.generations, o.evaluations)
+                .or(o.stopped.and_then(Termination::time_limit))
                 .unwrap_or(Termination::Converged),
         };
         let units = Units::new(puzzle.geometry());
@@ -185,6 +204,8 @@ impl ExternalSolver {
             failure: o.failure.map(|f| f.code()),
             detail: o.detail,
             stderr: o.stderr,
+            cpu_ms: o.cpu.map(|d| d.as_secs_f64() * 1e3),
+            counters: o.counters,
         }
     }
 }
@@ -205,7 +226,8 @@ impl Solver for ExternalSolver {
         observer: &mut dyn Observer,
     ) -> RunOutcome {
         use rand::RngCore;
-        self.run_job(puzzle, budget, rng.next_u64(), observer)
+        let time = TimeBudget::default();
+        self.run_job(puzzle, budget, time, rng.next_u64(), observer)
             .outcome
     }
 }

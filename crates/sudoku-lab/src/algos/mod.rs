@@ -329,6 +329,59 @@ mod tests {
         }
     }
 
+    /// A run a time limit stopped replays exactly: for every algorithm (and the options that
+    /// add restarts), a stop at its k-th budget check with new counts (what a CPU limit does,
+    /// without a clock), then a replay stopped at the outcome's generations and evaluations
+    /// ([`sudoku_core::halt::Stop::At`], what `replay` does) gives the same outcome, field by
+    /// field. Each algorithm must be stopped by the time limit at least once.
+    #[test]
+    fn time_stopped_runs_replay_exactly() {
+        use sudoku_core::halt::{with_stop, Stop};
+        use sudoku_core::Termination::CpuLimit;
+        let puzzle = sudoku_core::bank_puzzle("mk_5star").unwrap();
+        let budget = Budget::generations(400);
+        let cases = REGISTRY.iter().map(|a| (a.name(), "")).chain([
+            (
+                "mk-ga",
+                "restart_rule = \"fixed-period\"\nrestart_generations = 3",
+            ),
+            ("reseda", "attempts = 3"),
+        ]);
+        for (name, params) in cases {
+            let table: toml::Table = toml::from_str(params).unwrap();
+            let s = solver(name, &table).unwrap();
+            let run = |stop: Stop, seed: u64| {
+                let mut rng = sudoku_core::rng_from_seed(seed);
+                let solve = || s.solve(puzzle, &budget, &mut rng, &mut sudoku_core::NoObserver);
+                with_stop(stop, solve).0
+            };
+            let mut stopped = 0;
+            for (seed, check) in [(1, 1), (2, 2), (3, 5), (4, 13), (5, 40)] {
+                let live = run(
+                    Stop::AtCheck {
+                        check,
+                        termination: CpuLimit,
+                    },
+                    seed,
+                );
+                if live.termination != CpuLimit {
+                    continue;
+                }
+                stopped += 1;
+                let at = Stop::At {
+                    generations: live.generations,
+                    evaluations: live.evaluations,
+                    termination: CpuLimit,
+                };
+                assert_eq!(run(at, seed), live, "{name} {params} check {check}");
+            }
+            assert!(
+                stopped >= 3,
+                "{name} {params}: only {stopped} runs stopped by time"
+            );
+        }
+    }
+
     /// Every claim of `same_run` holds: on a sample of every algorithm's readings (every
     /// 7th of the product of its ambiguity table), a reading the algorithm names as making
     /// the same runs as another ends each run as that one does, with the same seed: solved,

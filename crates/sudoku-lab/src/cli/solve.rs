@@ -229,7 +229,8 @@ fn solve_external(
     let solver = algos::external::external(&keys, Some(Path::new(".")))
         .and_then(|s| s.preflight().map(|_| s))
         .context("--command")?;
-    let job = solver.run_job(puzzle, budget, req.seed, &mut NoObserver);
+    let time = crate::algos::external::TimeBudget::default();
+    let job = solver.run_job(puzzle, budget, time, req.seed, &mut NoObserver);
     if let Some(reason) = job.failure {
         eprintln!(
             "{}",

@@ -146,17 +146,61 @@ pub struct Row {
     pub termination: String,
     pub max_generations: u64,
     pub wall_ms: f64,
+    /// CPU time of the run in milliseconds: the run thread's CPU clock for a built-in
+    /// algorithm; for an external solver, the CPU its process group used during the run (see
+    /// docs/external-solvers.md). Empty in files written before this column existed, and
+    /// where the platform has no such clock.
+    pub cpu_ms: Option<f64>,
     pub grid: String,
     /// The algorithm's named counters, `name=value;name=value` (e.g. gen-ga's
     /// `distinct_boards`); empty in files written before this column existed.
     pub counters: String,
 }
 
-pub const HEADER: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid,counters";
+pub const HEADER: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,cpu_ms,grid,counters";
+
+/// The header of runs.csv files written before the `cpu_ms` column: still read (with an
+/// empty `cpu_ms`), and upgraded in place by `--resume`.
+pub const HEADER_V2: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid,counters";
 
 /// The header of runs.csv files written before the `counters` column: still read (with empty
-/// counters), and upgraded in place by `--resume`.
+/// counters and `cpu_ms`), and upgraded in place by `--resume`.
 pub const HEADER_V1: &str = "experiment,algorithm,puzzle,run,seed,solved,generations,evaluations,restarts,best_fitness,termination,max_generations,wall_ms,grid";
+
+/// The fields before `cpu_ms`, which the older formats lack.
+const FIELDS_BEFORE_CPU: usize = 13;
+
+/// Which format a runs.csv header line names: 3 (current), 2, 1, or None.
+fn format_of(header: &str) -> Option<u8> {
+    match header {
+        HEADER => Some(3),
+        HEADER_V2 => Some(2),
+        HEADER_V1 => Some(1),
+        _ => None,
+    }
+}
+
+/// A data line of format `version` in the current format: an empty `cpu_ms` inserted (and,
+/// for format 1, empty counters appended).
+fn in_current_format<'a>(line: &'a str, version: u8, buf: &'a mut String) -> &'a str {
+    if version == 3 {
+        return line;
+    }
+    buf.clear();
+    match line.match_indices(',').nth(FIELDS_BEFORE_CPU - 1) {
+        Some((at, _)) => {
+            buf.push_str(&line[..at]);
+            buf.push(',');
+            buf.push_str(&line[at..]);
+        }
+        // Too few fields: left as it is, for the row parser to name.
+        None => buf.push_str(line),
+    }
+    if version == 1 {
+        buf.push(',');
+    }
+    buf.as_str()
+}
 
 /// Format counters for the `counters` column.
 pub fn format_counters(counters: &[(&str, u64)]) -> String {
@@ -180,7 +224,7 @@ impl Row {
     /// The CSV line of this row (no newline). Fields never contain commas or quotes.
     pub fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
             self.experiment,
             self.algorithm,
             self.puzzle,
@@ -194,6 +238,7 @@ impl Row {
             self.termination,
             self.max_generations,
             self.wall_ms,
+            self.cpu_ms.map(|c| format!("{c:.3}")).unwrap_or_default(),
             self.grid,
             self.counters
         )
@@ -228,7 +273,7 @@ pub fn for_each_row_in(
     let mut line = String::new();
     let mut valid = 0u64;
     let mut lineno = 0usize;
-    let mut v1 = false;
+    let mut version = 3u8;
     let mut padded = String::new();
     let mut seen = SeenRuns::default();
     loop {
@@ -247,23 +292,16 @@ pub fn for_each_row_in(
         valid += k as u64;
         let l = line.trim_end();
         if lineno == 1 {
-            v1 = l == HEADER_V1;
-            if l != HEADER && !v1 {
+            let Some(v) = format_of(l) else {
                 bail!(
                     "{}: unexpected header (not a sudoku-lab runs.csv of this version)",
                     path.display()
                 );
-            }
+            };
+            version = v;
             continue;
         }
-        let l = if v1 {
-            padded.clear();
-            padded.push_str(l);
-            padded.push(',');
-            padded.as_str()
-        } else {
-            l
-        };
+        let l = in_current_format(l, version, &mut padded);
         let row = parse_row(l, lineno, path)?;
         if !seen.insert(&row) {
             return Err(duplicate(&mut reader, path, lineno, &row));
@@ -418,8 +456,8 @@ fn parse_row(l: &str, lineno: usize, path: &Path) -> Result<Row> {
     Ok(row)
 }
 
-/// Rewrite a runs.csv of the first format (no `counters` column) in the current one,
-/// atomically; `Ok(true)` when it did.
+/// Rewrite a runs.csv of an older format (no `counters` or no `cpu_ms` column) in the
+/// current one, atomically; `Ok(true)` when it did.
 pub fn upgrade_runs(path: &Path) -> Result<bool> {
     use std::io::BufRead;
     let first = std::io::BufReader::new(
@@ -430,7 +468,7 @@ pub fn upgrade_runs(path: &Path) -> Result<bool> {
     .next()
     .transpose()?
     .unwrap_or_default();
-    if first != HEADER_V1 {
+    if !matches!(format_of(&first), Some(1 | 2)) {
         return Ok(false);
     }
     write_atomic_with(path, |w| {
@@ -496,6 +534,7 @@ mod tests {
             termination: "t".into(),
             max_generations: 0,
             wall_ms: 0.0,
+            cpu_ms: None,
             grid: String::new(),
             counters: String::new(),
         };

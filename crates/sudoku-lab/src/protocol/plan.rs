@@ -193,14 +193,31 @@ impl<'a> Plan<'a> {
     }
 
     /// Every plan index, the runs of the algorithm with the largest expected cost first (ties
-    /// in the spec's order), each algorithm's runs in plan order: the order in which runs are
-    /// started and in which the shard rule deals them out.
+    /// in the spec's order), each algorithm's runs in plan order: the order in which the shard
+    /// rule deals them out (runs start in [`Plan::interleaved`] order).
     pub fn by_cost<'p>(&'p self, costs: &'p [u64]) -> impl Iterator<Item = u64> + 'p {
         let mut algorithms: Vec<usize> = (0..self.spec.algorithms.len()).collect();
         algorithms.sort_by_key(|&a| Reverse(costs[a]));
         algorithms
             .into_iter()
             .flat_map(move |a| self.offsets[a]..self.offsets[a + 1])
+    }
+
+    /// Every plan index interleaved: puzzle by puzzle, run index by run index, and for each
+    /// run index every algorithm in the spec's order: the order in which a protocol starts its
+    /// runs, so that a change of the machine's load meanwhile falls on every algorithm alike
+    /// (run r of every algorithm on a puzzle starts at nearly the same moment) rather than on
+    /// whichever algorithm's block happened to run then. Files never show it: runs.csv is
+    /// rewritten in plan order at the end.
+    pub fn interleaved(&self) -> impl Iterator<Item = u64> + '_ {
+        let algorithms = self.spec.algorithms.len();
+        (0..self.runs.len()).flat_map(move |p| {
+            let most = (0..algorithms)
+                .map(|a| self.uniform_of(a).unwrap_or(self.runs[p]))
+                .max()
+                .unwrap_or(0);
+            (0..most).flat_map(move |r| (0..algorithms).filter_map(move |a| self.index(a, p, r)))
+        })
     }
 
     /// The label of algorithm `a`.
@@ -451,6 +468,39 @@ max_generations = 100
         let plan = Plan::new(&spec, &puzzles, &runs, &[None; 3]);
         let order: Vec<u64> = plan.by_cost(&[10, 1000, 10]).collect();
         assert_eq!(order, vec![3, 4, 5, 0, 1, 2, 6, 7, 8]);
+    }
+
+    /// Interleaved: every run once; on each puzzle run r of every algorithm before run r + 1
+    /// of any, algorithms in the spec's order; an algorithm with fewer runs drops out.
+    #[test]
+    fn runs_start_interleaved_by_puzzle_run_and_algorithm() {
+        let (spec, puzzles) = fixture();
+        let runs = [3u64, 1];
+        let uniform = [None, Some(2), None];
+        let plan = Plan::new(&spec, &puzzles, &runs, &uniform);
+        let order: Vec<(usize, usize, u64)> = plan
+            .interleaved()
+            .map(|i| plan.job(i))
+            .map(|j| (j.puzzle, j.algorithm, j.run))
+            .collect();
+        let want = vec![
+            (0, 0, 0),
+            (0, 1, 0),
+            (0, 2, 0),
+            (0, 0, 1),
+            (0, 1, 1),
+            (0, 2, 1),
+            (0, 0, 2),
+            (0, 2, 2),
+            (1, 0, 0),
+            (1, 1, 0),
+            (1, 2, 0),
+            (1, 1, 1),
+        ];
+        assert_eq!(order, want);
+        let mut all: Vec<u64> = plan.interleaved().collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..plan.len()).collect::<Vec<_>>());
     }
 
     #[test]

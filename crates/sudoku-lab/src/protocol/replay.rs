@@ -1,5 +1,5 @@
 //! Replay: re-execute recorded runs of a results folder from their `runs.csv` rows (the spec
-//! and settings come from its `meta.json`) and check that every field but `wall_ms`, and with
+//! and settings come from its `meta.json`) and check that every field but `wall_ms` and `cpu_ms`, and with
 //! anytime data the run's trajectory block, is reproduced.
 
 use crate::algos;
@@ -193,9 +193,10 @@ fn check_row(
             "{key}: not in the spec of meta.json, cannot replay"
         ));
     };
-    let done = protocol.execute_observed(&job, Some(progress));
+    let done = protocol.execute_again(&job, r, Some(progress));
     let mut again = done.row;
     again.wall_ms = r.wall_ms;
+    again.cpu_ms = r.cpu_ms;
     if r.counters.is_empty() {
         // Rows of the first runs.csv format carry no counters.
         again.counters.clear();

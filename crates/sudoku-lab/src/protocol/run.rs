@@ -20,6 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
+use sudoku_core::halt::{thread_cpu_time, with_stop, Stop};
 use sudoku_core::{rng_from_seed, Budget, NoObserver, Observer, Puzzle, RunOutcome, Solver, Units};
 
 /// The folder of external solvers' per-run logs, beside runs.csv.
@@ -31,6 +32,9 @@ pub struct Protocol<'a> {
     pub puzzles: &'a [Puzzle],
     pub solvers: Vec<Box<dyn Solver>>,
     pub budgets: Vec<Budget>,
+    /// Per algorithm: its time limits (`max_cpu_seconds`, `max_wall_seconds`), installed on the
+    /// run's thread around a built-in solver's run ([`sudoku_core::halt`]).
+    pub stops: Vec<Option<Stop>>,
     /// Runs of each puzzle (same order as `puzzles`).
     pub runs: Vec<u64>,
     /// Per algorithm: its own runs of every puzzle, else None (see [`crate::spec::Loaded`]).
@@ -45,6 +49,10 @@ pub struct Protocol<'a> {
     /// Where external solvers' per-run logs go (set by [`Protocol::run`]; unset: not kept).
     pub logs: std::sync::OnceLock<std::path::PathBuf>,
 }
+
+/// A run's outcome, the failure of an external solver's run, its CPU milliseconds, and an
+/// external solver's own counters (`name=value;...`).
+type Solved = (RunOutcome, Option<&'static str>, Option<f64>, String);
 
 /// What one job produced: its `runs.csv` row and, with `anytime`, its trajectory block.
 pub struct Done {
@@ -83,6 +91,7 @@ impl<'a> Protocol<'a> {
                 .iter()
                 .map(|a| a.budget(quick_cap))
                 .collect(),
+            stops: spec.algorithms.iter().map(|a| a.time_limits()).collect(),
             runs: loaded.runs.clone(),
             algorithm_runs: loaded.algorithm_runs.clone(),
             anytime: spec.anytime,
@@ -106,35 +115,72 @@ impl<'a> Protocol<'a> {
 
     /// One run of job's algorithm: a built-in solver's outcome, or an external solver's with
     /// the reason of a failure (stderr and the failure's detail kept in its log).
+    ///
+    /// A built-in solver runs with `stop` installed on this thread; its CPU time is this
+    /// thread's CPU clock around the call (the thread does nothing else meanwhile). An
+    /// external solver's is its process group's, measured by the `external` crate.
     fn solve_job(
         &self,
         job: &Job,
         budget: &Budget,
+        stop: Option<Stop>,
         rng: &mut sudoku_core::Rng,
         observer: &mut dyn Observer,
-    ) -> (RunOutcome, Option<&'static str>) {
+    ) -> Solved {
         let puzzle = &self.puzzles[job.puzzle];
         let Some(e) = &self.externals[job.algorithm] else {
-            let out = self.solvers[job.algorithm].solve(puzzle, budget, rng, observer);
-            return (out, None);
+            let solver = &self.solvers[job.algorithm];
+            let before = thread_cpu_time();
+            let out = match stop {
+                Some(stop) => with_stop(stop, || solver.solve(puzzle, budget, rng, observer)).0,
+                None => solver.solve(puzzle, budget, rng, observer),
+            };
+            let cpu = before
+                .zip(thread_cpu_time())
+                .map(|(a, b)| b.saturating_sub(a).as_secs_f64() * 1e3);
+            return (out, None, cpu, String::new());
         };
-        let done = e.run_job(puzzle, budget, job.seed, observer);
+        let time = self.spec.algorithms[job.algorithm].time_budget();
+        let done = e.run_job(puzzle, budget, time, job.seed, observer);
         if let Some(dir) = self.logs.get() {
             let label = &self.spec.algorithms[job.algorithm].label;
             crate::protocol::logs::write_run_log(dir, label, puzzle, job, &done);
         }
-        (done.outcome, done.failure)
+        let mut outcome = done.outcome;
+        outcome.counters.clear();
+        (outcome, done.failure, done.cpu_ms, done.counters)
     }
 
     /// Execute one job: the row it produces, crediting the run's effort to `progress` as it
     /// goes. The exact checker verifies every claimed solution.
     pub fn execute_observed(&self, job: &Job, progress: Option<&Progress>) -> Done {
-        self.execute_within(job, &self.budgets[job.algorithm], progress)
+        let a = job.algorithm;
+        self.execute_within(job, &self.budgets[a], self.stops[a], progress)
     }
 
-    /// [`Protocol::execute_observed`] under another budget (`readings` stops runs at a cap
-    /// tied to the published generations; the row records the budget in `max_generations`).
-    pub fn execute_within(&self, job: &Job, budget: &Budget, progress: Option<&Progress>) -> Done {
+    /// Execute the job of a recorded row again ([`crate::protocol::replay`], `merge
+    /// --verify`): with the budget of the plan, and, where a time limit ended the recorded run,
+    /// stopped where it stopped ([`Stop::At`] its generations and evaluations), never by a
+    /// clock: a replay on another machine, or a loaded one, makes the same run.
+    pub fn execute_again(&self, job: &Job, recorded: &Row, progress: Option<&Progress>) -> Done {
+        let stop = sudoku_core::Termination::time_limit(&recorded.termination).map(|t| Stop::At {
+            generations: recorded.generations,
+            evaluations: recorded.evaluations,
+            termination: t,
+        });
+        self.execute_within(job, &self.budgets[job.algorithm], stop, progress)
+    }
+
+    /// [`Protocol::execute_observed`] under another budget and stop (`readings` stops runs at
+    /// a cap tied to the published generations; the row records the budget in
+    /// `max_generations`).
+    pub fn execute_within(
+        &self,
+        job: &Job,
+        budget: &Budget,
+        stop: Option<Stop>,
+        progress: Option<&Progress>,
+    ) -> Done {
         let puzzle = &self.puzzles[job.puzzle];
         let mut rng = rng_from_seed(job.seed);
         let mut recorder = self
@@ -146,9 +192,9 @@ impl<'a> Protocol<'a> {
             Some(r) => r,
             None => &mut none,
         };
-        let (out, failure) = match progress {
-            Some(p) => self.solve_job(job, budget, &mut rng, &mut p.observer(budget, inner)),
-            None => self.solve_job(job, budget, &mut rng, inner),
+        let (out, failure, cpu_ms, external_counters) = match progress {
+            Some(p) => self.solve_job(job, budget, stop, &mut rng, &mut p.observer(budget, inner)),
+            None => self.solve_job(job, budget, stop, &mut rng, inner),
         };
         let wall_ms = start.elapsed().as_secs_f64() * 1e3;
         let label = &self.spec.algorithms[job.algorithm].label;
@@ -177,8 +223,12 @@ impl<'a> Protocol<'a> {
             termination,
             max_generations: budget.max_generations.unwrap_or(0),
             wall_ms,
+            cpu_ms,
             grid: out.grid.to_line(),
-            counters: crate::protocol::io::format_counters(&out.counters),
+            counters: match external_counters.is_empty() {
+                true => crate::protocol::io::format_counters(&out.counters),
+                false => external_counters,
+            },
         };
         Done { row, trajectory }
     }
@@ -228,11 +278,12 @@ impl<'a> Protocol<'a> {
         }
         let _ = self.logs.set(runs_path.with_file_name(LOGS));
         let costs = self.costs();
-        // One run per task, the longest expected first: the threads take the next run from a
-        // shared list as they finish, so no thread is left with a long contiguous chunk of
-        // expensive runs (the order of execution never shows in the files: see `canonicalise`).
+        // One run per task, interleaved by puzzle, run index and algorithm
+        // ([`Plan::interleaved`]): the threads take the next run from a shared list as they
+        // finish, so a change of load falls on every algorithm alike (the order of execution
+        // never shows in the files: see `canonicalise`).
         let order = || {
-            plan.by_cost(&costs)
+            plan.interleaved()
                 .filter(|&i| mine.contains(i) && !done.contains(i))
         };
         let effort = order()

@@ -207,7 +207,8 @@ impl Setup {
 
     /// The full generation budget of a run.
     pub fn full(&self) -> u64 {
-        self.algorithm.max_generations
+        // Set: `raced_entries` refuses an entry without it.
+        self.algorithm.max_generations.unwrap_or(0)
     }
 
     /// The most runs of a puzzle.
@@ -312,6 +313,15 @@ fn raced_entries(request: &Request) -> Result<Vec<AlgorithmSpec>> {
         bail!("--algorithm all: no entry of {} has a paper_label", spec.id);
     };
     for a in &entries {
+        if a.max_generations.is_none()
+            || a.max_cpu_seconds.is_some()
+            || a.max_wall_seconds.is_some()
+        {
+            bail!(
+                "algorithm '{}': a race needs max_generations (its runs are capped at the published generations) and no time limit (a time stop depends on the machine)",
+                a.label
+            );
+        }
         if a.paper_label.is_none() {
             bail!(
                 "algorithm '{}' has no paper_label: its published column is unknown",

@@ -521,7 +521,7 @@ fn run_one(
         max_generations: Some(cap),
         max_evaluations: protocol.budgets[reading as usize].max_evaluations,
     };
-    let done = protocol.execute_within(&job, &budget, None);
+    let done = protocol.execute_within(&job, &budget, None, None);
     Record {
         reading,
         puzzle,

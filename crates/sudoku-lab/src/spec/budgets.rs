@@ -87,13 +87,9 @@ impl Spec {
         }
         for a in &self.algorithms {
             let place = format!("algorithm '{}': ", a.label);
-            out.push(key(
-                &place,
-                "max_generations",
-                a.max_generations,
-                1,
-                MAX_TOML_INT,
-            ));
+            if let Some(g) = a.max_generations {
+                out.push(key(&place, "max_generations", g, 1, MAX_TOML_INT));
+            }
             if let Some(e) = a.max_evaluations {
                 out.push(key(&place, "max_evaluations", e, 1, MAX_TOML_INT));
             }
@@ -109,9 +105,37 @@ impl Spec {
         for k in self.budget_keys() {
             check_bounds(&k.place, k.key, k.value, k.min, k.max)?;
         }
+        for a in &self.algorithms {
+            let place = format!("algorithm '{}': ", a.label);
+            for (key, v) in [
+                ("max_cpu_seconds", a.max_cpu_seconds),
+                ("max_wall_seconds", a.max_wall_seconds),
+            ] {
+                if let Some(v) = v.filter(|v| !(*v > 0.0 && *v <= MAX_SECONDS)) {
+                    anyhow::bail!(
+                        "{place}{key} = {v}: must be above 0 and at most {MAX_SECONDS} (a week)"
+                    );
+                }
+            }
+            let limits = [
+                a.max_generations.is_some(),
+                a.max_evaluations.is_some(),
+                a.max_cpu_seconds.is_some(),
+                a.max_wall_seconds.is_some(),
+            ];
+            // An external solver's runs end at its hard deadline `wall_seconds` anyway.
+            if !limits.contains(&true) && !a.is_external() {
+                anyhow::bail!(
+                    "{place}no budget: set max_generations, max_evaluations, max_cpu_seconds or max_wall_seconds"
+                );
+            }
+        }
         Ok(())
     }
 }
+
+/// The longest time budget of one run (a week), in seconds.
+pub const MAX_SECONDS: f64 = 7.0 * 86_400.0;
 
 #[cfg(test)]
 mod tests {

@@ -169,9 +169,22 @@ pub struct AlgorithmSpec {
     /// The paper's column for this algorithm (e.g. "Ret-GA", "GA").
     #[serde(default)]
     pub paper_label: Option<String>,
-    pub max_generations: u64,
+    /// The budget in generations (the algorithm's own unit: generations, rounds, cycles,
+    /// colony iterations). Optional: a run needs at least one of the four limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_generations: Option<u64>,
     #[serde(default)]
     pub max_evaluations: Option<u64>,
+    /// The budget in CPU seconds of one run: a built-in algorithm stops at its next budget
+    /// check once its thread has used this much CPU (termination `cpu_limit`); an external
+    /// solver is told it in the run message and stops itself (docs/external-solvers.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cpu_seconds: Option<f64>,
+    /// The budget in wall-clock seconds of one run, alike (termination `wall_clock_limit`).
+    /// For an external solver it is distinct from `wall_seconds`, the hard deadline at which
+    /// a silent solver is killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_wall_seconds: Option<f64>,
     /// Runs of this algorithm on every puzzle, overriding the spec's `runs` (not under
     /// `--quick` or `--runs`, which set every algorithm's runs). Run r of a puzzle has the same
     /// seed for every algorithm, so the first runs of an algorithm with more runs are paired
@@ -216,12 +229,53 @@ impl AlgorithmSpec {
     pub fn budget(&self, quick_cap: Option<u64>) -> sudoku_core::Budget {
         let cap = |limit: u64| quick_cap.map_or(limit, |q| q.min(limit));
         sudoku_core::Budget {
-            max_generations: Some(cap(self.max_generations)),
+            max_generations: self.max_generations.map(cap).or(quick_cap),
             max_evaluations: match self.is_external() {
                 true => self.max_evaluations.map(cap).or(quick_cap),
                 false => self.max_evaluations,
             },
         }
+    }
+
+    /// The budget in words: "5000 generations, 10000 evaluations, 1 CPU s" (the limits set).
+    pub fn budget_text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(g) = self.max_generations {
+            parts.push(format!("{g} generations"));
+        }
+        if let Some(e) = self.max_evaluations {
+            parts.push(format!("{e} evaluations"));
+        }
+        if let Some(c) = self.max_cpu_seconds {
+            parts.push(format!("{c} CPU s"));
+        }
+        if let Some(w) = self.max_wall_seconds {
+            parts.push(format!("{w} wall s"));
+        }
+        match parts.is_empty() {
+            true => "no budget but the solver's hard deadline".to_string(),
+            false => parts.join(", "),
+        }
+    }
+
+    /// The time budget an external solver's run message carries.
+    pub fn time_budget(&self) -> crate::algos::external::TimeBudget {
+        crate::algos::external::TimeBudget {
+            cpu_seconds: self.max_cpu_seconds,
+            wall_seconds: self.max_wall_seconds,
+        }
+    }
+
+    /// The run's time limits as the stop the runner installs (None without any), or as the
+    /// run message tells an external solver.
+    pub fn time_limits(&self) -> Option<sudoku_core::halt::Stop> {
+        let d = |s: Option<f64>| s.map(std::time::Duration::from_secs_f64);
+        (self.max_cpu_seconds.is_some() || self.max_wall_seconds.is_some()).then(|| {
+            sudoku_core::halt::Stop::Time {
+                cpu: d(self.max_cpu_seconds),
+                wall: d(self.max_wall_seconds),
+            }
+        })
     }
 }
 

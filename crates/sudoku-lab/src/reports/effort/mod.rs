@@ -50,10 +50,7 @@ pub fn report(
     threads: usize,
 ) -> Result<String> {
     let cells = cells(spec, loaded, runs_path)?;
-    let budget_of = |a: &crate::spec::AlgorithmSpec| match a.max_evaluations {
-        Some(m) => format!("{} generations, {m} evaluations", a.max_generations),
-        None => format!("{} generations", a.max_generations),
-    };
+    let budget_of = |a: &crate::spec::AlgorithmSpec| a.budget_text();
     let budgets: Vec<String> = spec.algorithms.iter().map(budget_of).collect();
     let budget = if budgets.iter().all(|b| *b == budgets[0]) {
         format!("every algorithm: {}", budgets[0])

@@ -43,7 +43,10 @@ fn protocol_notes(spec: &Spec, ours: &[Vec<Vec<PuzzleValue>>], note: &RunNote) -
         let mut full: Vec<String> = spec
             .algorithms
             .iter()
-            .map(|a| a.max_generations.to_string())
+            .map(|a| {
+                a.max_generations
+                    .map_or("no".to_string(), |g| g.to_string())
+            })
             .collect();
         full.dedup();
         let _ = writeln!(
