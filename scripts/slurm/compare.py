@@ -3,7 +3,7 @@
 wrote: every CSV table of the two folders (runs.csv, summary.csv, comparison.csv, effort.csv,
 tests.csv, trajectories.csv, ...) identical row for row, except what is derived from wall
 times, which legitimately differs between machines:
-  - the columns wall_ms (runs.csv), wall_ms_mean (summary.csv, effort.csv), ets_seconds
+  - the columns wall_ms and cpu_ms (runs.csv), wall_ms_mean (summary.csv, effort.csv), ets_seconds
     (summary.csv), ert_seconds, and any other column whose name starts with wall_;
   - the rows whose statistic is time_s or ets_s (comparison.csv: the paper's times per run and
     to a success against ours).
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 # Columns whose values are wall times or computed from them.
-TIME_COLUMNS = {"wall_ms", "wall_ms_mean", "ets_seconds", "ert_seconds"}
+TIME_COLUMNS = {"wall_ms", "cpu_ms", "wall_ms_mean", "ets_seconds", "ert_seconds"}
 # Values of a `statistic` column that name a wall-time-derived row.
 TIME_STATISTICS = {"time_s", "ets_s"}
 

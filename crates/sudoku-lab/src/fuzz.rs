@@ -311,9 +311,11 @@ mod found {
 
     #[test]
     fn a_quoted_field_with_a_comma_is_refused() {
-        let line = RUNS_CSV[0].lines().nth(1).unwrap();
-        let bad = line.replacen("reseda_medium", "\"reseda,medium\"", 1);
-        let msg = err_of(&format!("{}\n{bad}\n", crate::protocol::io::HEADER));
+        let (header, line) = (RUNS_CSV[0].lines().next(), RUNS_CSV[0].lines().nth(1));
+        let bad = line
+            .unwrap()
+            .replacen("reseda_medium", "\"reseda,medium\"", 1);
+        let msg = err_of(&format!("{}\n{bad}\n", header.unwrap()));
         assert!(
             msg.starts_with("r.csv:2: malformed row: puzzle holds"),
             "{msg}"

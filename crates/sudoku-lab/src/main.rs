@@ -44,8 +44,9 @@ fn main() -> ExitCode {
 
 /// Ctrl-C (SIGINT) and SIGTERM: every live external solver's process group is ended (they run
 /// in groups of their own, which a terminal's Ctrl-C does not reach), then the runner exits
-/// with 128 + the signal's number (130, 143). Not in the middle of appending a run to
-/// runs.csv: the folder holds whole rows and is resumable. The signals are blocked in every
+/// with 128 + the signal's number (130, 143), saying on stderr how many runs the folder keeps
+/// and the command that continues it. Not in the middle of appending a run to runs.csv: the
+/// folder holds whole rows and is resumable. The signals are blocked in every
 /// thread (set here, before any other thread exists, and inherited) and taken by one thread
 /// with sigwait, so no code runs in a signal handler; child processes start with an empty mask
 /// (the standard library resets it).
@@ -66,6 +67,7 @@ fn end_on_signals() {
             if libc::sigwait(&set, &mut sig) == 0 {
                 external::process::interrupt();
                 let _whole_rows = protocol::run::hold_appends();
+                eprintln!("\n{}", protocol::run::interruption_note());
                 std::process::exit(128 + sig);
             }
         });

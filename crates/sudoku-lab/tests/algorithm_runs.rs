@@ -53,7 +53,7 @@ fn rows(dir: &Path) -> (HashMap<(String, String, u64), String>, String) {
             );
         }
         let kept: Vec<&str> = (f.iter().enumerate())
-            .filter(|(i, _)| *i != w)
+            .filter(|(i, _)| *i != w && *i != col("cpu_ms"))
             .map(|(_, x)| *x)
             .collect();
         plain.push(kept.join(","));

@@ -83,6 +83,12 @@ type RunsByPair = BTreeMap<(String, String), Vec<(u64, u64, String)>>;
 fn runs_csv(dir: &Path) -> RunsByPair {
     let mut m: BTreeMap<_, Vec<_>> = BTreeMap::new();
     let mut r = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let grid = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "grid")
+        .unwrap();
     for rec in r.records() {
         let rec = rec.unwrap();
         m.entry((rec[1].to_string(), rec[2].to_string()))
@@ -90,7 +96,7 @@ fn runs_csv(dir: &Path) -> RunsByPair {
             .push((
                 rec[3].parse().unwrap(),
                 rec[7].parse().unwrap(),
-                rec[13].to_string(),
+                rec[grid].to_string(),
             ));
     }
     m

@@ -65,7 +65,7 @@ fn protocol(d: &Path, out: &str, extra: &[&str]) -> std::process::Output {
         .args(extra))
 }
 
-/// runs.csv's rows as (algorithm, termination) and without wall_ms.
+/// runs.csv's rows as (algorithm, termination) and without wall_ms and cpu_ms.
 fn rows(path: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
@@ -73,6 +73,7 @@ fn rows(path: &Path) -> Vec<Vec<String>> {
         .map(|l| {
             let mut f: Vec<String> = l.split(',').map(str::to_string).collect();
             f[12] = String::new();
+            f[13] = String::new();
             f
         })
         .collect()
@@ -574,7 +575,7 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
             .arg("--out")
             .arg(&out)
             .args(["--threads", "2"])
-            .stderr(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
@@ -591,7 +592,8 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
         unsafe {
             libc::kill(runner.id() as libc::pid_t, signal);
         }
-        let status = runner.wait().unwrap();
+        let done = runner.wait_with_output().unwrap();
+        let status = done.status;
         assert_eq!(status.code(), Some(code), "{status:?}");
         for pair in pids() {
             for pid in pair.split('-') {
@@ -608,6 +610,16 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
                 "a run cut by the signal was recorded: {l}"
             );
         }
+        // It says what it kept and how to continue.
+        let said = String::from_utf8_lossy(&done.stderr);
+        let last = said.lines().last().unwrap_or_default();
+        let kept = text.lines().count() - 1;
+        let want = format!(
+            "interrupted: {kept} of 12 runs kept in {}; continue with: ",
+            out.join("runs.csv").display()
+        );
+        assert!(last.starts_with(&want), "{last}");
+        assert!(last.ends_with(" --resume"), "{last}");
         std::fs::remove_file(d.join("block")).unwrap();
         ok(bin()
             .arg("run")

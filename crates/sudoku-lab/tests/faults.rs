@@ -69,7 +69,7 @@ fn without(path: &Path, drop: &[&str]) -> String {
 
 fn compare_folders(a: &Path, b: &Path) {
     for (f, drop) in [
-        ("runs.csv", &["wall_ms"][..]),
+        ("runs.csv", &["wall_ms", "cpu_ms"][..]),
         ("trajectories.csv", &[][..]),
         ("summary.csv", &["wall_ms", "ets_seconds"][..]),
         ("compare-success.csv", &["ert_seconds"][..]),

@@ -124,7 +124,7 @@ fn a_forged_success_is_refused_by_resume_replay_and_merge() {
         .split(',')
         .map(str::to_string)
         .collect();
-    let mut grid: Vec<char> = row[13].chars().collect();
+    let mut grid: Vec<char> = row[14].chars().collect();
     let j = (1..grid.len()).find(|&j| grid[j] != grid[0]).unwrap();
     grid.swap(0, j);
     let swapped: String = grid.into_iter().collect();
@@ -135,9 +135,9 @@ fn a_forged_success_is_refused_by_resume_replay_and_merge() {
             let f: Vec<&str> = l.split(',').collect();
             f[5] == "1" && f[2] != row[2]
         })
-        .map(|l| l.split(',').nth(13).unwrap().to_string());
+        .map(|l| l.split(',').nth(14).unwrap().to_string());
     for bad in [Some(swapped), other].into_iter().flatten() {
-        edit_field(&runs, s, 13, &bad);
+        edit_field(&runs, s, 14, &bad);
         let at = format!("runs.csv:{s}");
         refused(
             &run(&mut protocol(&spec, &out, &["--resume"])),
@@ -214,7 +214,7 @@ fn a_spec_run_by_its_bare_name_can_be_replayed_and_merged() {
             .lines()
             .map(|l| {
                 let mut f: Vec<&str> = l.split(',').collect();
-                f.remove(12);
+                f.drain(12..14); // wall_ms, cpu_ms
                 f.join(",")
             })
             .collect()

@@ -22,7 +22,7 @@ fn without_wall(p: &Path) -> String {
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let drop: Vec<usize> = (0..header.len())
         .filter(|&i| {
-            ["wall_ms", "ets_seconds", "ert_seconds"]
+            ["wall_ms", "cpu_ms", "ets_seconds", "ert_seconds"]
                 .iter()
                 .any(|w| header[i].contains(w))
         })

@@ -159,6 +159,11 @@ impl ExternalSolver {
         Ok(self.inner.preflight()?)
     }
 
+    /// The hard deadline of one run, seconds (`wall_seconds`).
+    pub fn wall_seconds(&self) -> f64 {
+        self.inner.config().wall.as_secs_f64()
+    }
+
     /// One run with the run's own seed.
     pub fn run_job(
         &self,

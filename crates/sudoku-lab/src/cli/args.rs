@@ -100,7 +100,7 @@ pub enum Command {
         verify: Option<usize>,
     },
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
-    /// field but wall_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
+    /// field but wall_ms and cpu_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
     // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
     Replay {
@@ -189,6 +189,13 @@ pub enum Command {
         /// Shorter measurement.
         #[arg(long)]
         quick: bool,
+        /// Instead: what a CPU-seconds limit costs each algorithm's runs (budget checks and
+        /// clock reads) and how far past the limit its runs go (CSV on stdout).
+        #[arg(long)]
+        time_limits: bool,
+        /// With --time-limits: also write the CSV to this file.
+        #[arg(long, requires = "time_limits")]
+        out: Option<PathBuf>,
     },
     /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
     /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and

@@ -6,6 +6,7 @@
 
 pub mod args;
 mod bench;
+mod bench_stops;
 mod export;
 mod generate;
 mod list;
@@ -39,7 +40,22 @@ pub fn run() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    let result = match cli.command {
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            // Every message may quote input (file names, fields, option keys): its control,
+            // invisible and bidirectional characters are escaped, as puzzle text is, so none
+            // reaches the terminal raw.
+            let chain: Vec<String> = e.chain().map(|c| c.to_string().trim_end().into()).collect();
+            eprintln!("error: {}", shown(&chain.join(": ")));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Run one parsed command.
+fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
+    match command {
         args::Command::Reproduce { experiment, flags } => reproduce::reproduce(&experiment, &flags),
         args::Command::Run { spec, flags } => reproduce::run_spec(&spec, &flags),
         args::Command::Solve(a) => solve::solve(&a),
@@ -87,21 +103,15 @@ pub fn run() -> ExitCode {
         args::Command::ReadingsCalibration(a) => readings::calibration(&a),
         args::Command::List => list::list(),
         args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
-        args::Command::Bench { quick } => bench::run(quick),
+        args::Command::Bench {
+            time_limits: true,
+            out,
+            ..
+        } => bench_stops::run(out.as_deref()),
+        args::Command::Bench { quick, .. } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            // Every message may quote input (file names, fields, option keys): its control,
-            // invisible and bidirectional characters are escaped, as puzzle text is, so none
-            // reaches the terminal raw.
-            let chain: Vec<String> = e.chain().map(|c| c.to_string().trim_end().into()).collect();
-            eprintln!("error: {}", shown(&chain.join(": ")));
-            ExitCode::from(2)
-        }
     }
 }
 

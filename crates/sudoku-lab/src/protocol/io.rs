@@ -180,26 +180,27 @@ fn format_of(header: &str) -> Option<u8> {
     }
 }
 
-/// A data line of format `version` in the current format: an empty `cpu_ms` inserted (and,
-/// for format 1, empty counters appended).
-fn in_current_format<'a>(line: &'a str, version: u8, buf: &'a mut String) -> &'a str {
-    if version == 3 {
-        return line;
+/// A data record of format `version` in the current format: an empty `cpu_ms` inserted (and,
+/// for format 1, empty counters appended). A record too short to hold the fields before
+/// `cpu_ms` is left as it is, for the row parser to name.
+fn in_current_format(record: csv::StringRecord, version: u8) -> csv::StringRecord {
+    if version == 3 || record.len() < FIELDS_BEFORE_CPU {
+        return record;
     }
-    buf.clear();
-    match line.match_indices(',').nth(FIELDS_BEFORE_CPU - 1) {
-        Some((at, _)) => {
-            buf.push_str(&line[..at]);
-            buf.push(',');
-            buf.push_str(&line[at..]);
+    let mut out = csv::StringRecord::with_capacity(record.as_slice().len() + 2, 16);
+    for (i, f) in record.iter().enumerate() {
+        if i == FIELDS_BEFORE_CPU {
+            out.push_field("");
         }
-        // Too few fields: left as it is, for the row parser to name.
-        None => buf.push_str(line),
+        out.push_field(f);
+    }
+    if record.len() == FIELDS_BEFORE_CPU {
+        out.push_field("");
     }
     if version == 1 {
-        buf.push(',');
+        out.push_field("");
     }
-    buf.as_str()
+    out
 }
 
 /// Format counters for the `counters` column.
@@ -274,7 +275,6 @@ pub fn for_each_row_in(
     let mut valid = 0u64;
     let mut lineno = 0usize;
     let mut version = 3u8;
-    let mut padded = String::new();
     let mut seen = SeenRuns::default();
     loop {
         line.clear();
@@ -301,8 +301,7 @@ pub fn for_each_row_in(
             version = v;
             continue;
         }
-        let l = in_current_format(l, version, &mut padded);
-        let row = parse_row(l, lineno, path)?;
+        let row = parse_row(l, version, lineno, path)?;
         if !seen.insert(&row) {
             return Err(duplicate(&mut reader, path, lineno, &row));
         }
@@ -412,15 +411,19 @@ impl SeenRuns {
     }
 }
 
-/// One data line of a runs.csv (without its line break) as a [`Row`]; errors name the file,
-/// the line and the column.
-fn parse_row(l: &str, lineno: usize, path: &Path) -> Result<Row> {
-    let row: Row = csv::ReaderBuilder::new()
+/// One data line of a runs.csv of format `version` (without its line break) as a [`Row`];
+/// errors name the file, the line and the column.
+fn parse_row(l: &str, version: u8, lineno: usize, path: &Path) -> Result<Row> {
+    let record = csv::ReaderBuilder::new()
         .has_headers(false)
+        .flexible(true)
         .from_reader(l.as_bytes())
-        .deserialize()
+        .records()
         .next()
         .with_context(|| format!("{}:{lineno}: empty row", path.display()))?
+        .map_err(|e| anyhow::anyhow!("{}:{lineno}: malformed row: {e}", path.display()))?;
+    let row: Row = in_current_format(record, version)
+        .deserialize(None)
         .map_err(|e| {
             // The csv crate counts records and lines of this one line: name the column.
             let what = match e.kind() {

@@ -21,6 +21,11 @@ pub struct Progress {
     effort: AtomicU64,
     runs: AtomicU64,
     start: Instant,
+    /// When every run has a time limit: the sum of the runs' limits in milliseconds and the
+    /// threads sharing them, for a bound on the time left ([`Progress::with_time_bound`]).
+    time_bound: Option<(u64, u64)>,
+    /// The limits of the runs finished so far, milliseconds.
+    bound_done: AtomicU64,
 }
 
 impl Progress {
@@ -32,7 +37,23 @@ impl Progress {
             effort: AtomicU64::new(0),
             runs: AtomicU64::new(0),
             start: Instant::now(),
+            time_bound: None,
+            bound_done: AtomicU64::new(0),
         }
+    }
+
+    /// A protocol whose every run has a time limit: `limits_ms` is the sum of the runs'
+    /// limits, run on `threads` threads. The line then gives a bound on the time left, the
+    /// limits of the runs not finished divided by the threads (a run ends at its limit, plus
+    /// its overshoot), instead of a bound by effort, which a time-limited run does not keep.
+    pub fn with_time_bound(mut self, limits_ms: u64, threads: usize) -> Progress {
+        self.time_bound = Some((limits_ms, threads.max(1) as u64));
+        self
+    }
+
+    /// A finished run's time limit, in milliseconds, for the bound.
+    pub fn finished_limit(&self, ms: u64) {
+        self.bound_done.fetch_add(ms, Ordering::Relaxed);
     }
 
     /// The observer of one run with budget `budget`, forwarding to `inner`.
@@ -56,11 +77,26 @@ impl Progress {
         } else {
             "?".into()
         };
+        let runs = self.runs.load(Ordering::Relaxed);
+        let (progress, eta) = match self.time_bound {
+            // Runs with their ends set by clocks: the runs finished, and the limits left.
+            Some((total, threads)) => {
+                let left = total.saturating_sub(self.bound_done.load(Ordering::Relaxed));
+                let bound = format_secs(left as f64 / 1e3 / threads as f64);
+                let done = 100.0 * runs as f64 / self.total_runs.max(1) as f64;
+                (
+                    format!("{done:.1} % of the runs"),
+                    format!("at most {bound} left (every run stops at its time limit)"),
+                )
+            }
+            None => (
+                format!("{:.1} % of the planned effort", 100.0 * frac),
+                format!("ETA {eta} (at most: failed runs spend their whole budget)"),
+            ),
+        };
         format!(
-            "{}: {:.1} % of the planned effort, {}/{} runs, {} elapsed, ETA {eta} (at most: failed runs spend their whole budget)",
+            "{}: {progress}, {runs}/{} runs, {} elapsed, {eta}",
             self.what,
-            100.0 * frac,
-            self.runs.load(Ordering::Relaxed),
             self.total_runs,
             format_secs(elapsed)
         )

@@ -246,6 +246,21 @@ impl<'a> Protocol<'a> {
             .collect()
     }
 
+    /// The longest a run of algorithm `a` can take, in milliseconds, when a time limit ends
+    /// it: a built-in algorithm's CPU or wall limit (the smaller), an external solver's hard
+    /// deadline `wall_seconds`; None for a built-in algorithm without one.
+    fn time_limit_ms(&self, a: usize) -> Option<u64> {
+        let alg = &self.spec.algorithms[a];
+        let seconds = match &self.externals[a] {
+            Some(e) => Some(e.wall_seconds()),
+            None => [alg.max_cpu_seconds, alg.max_wall_seconds]
+                .into_iter()
+                .flatten()
+                .reduce(f64::min),
+        };
+        seconds.map(|s| (s * 1e3).ceil() as u64)
+    }
+
     /// The runs this protocol executes: the whole plan, or with `--shard k/n` its k-th slice.
     fn members(&self, plan: &Plan) -> IndexSet {
         match self.shard {
@@ -269,6 +284,7 @@ impl<'a> Protocol<'a> {
             None
         };
         let file = open_append(runs_path)?;
+        *kept() = Some((runs_path.to_path_buf(), found, mine.count()));
         if found > 0 {
             eprintln!("resuming: {found} runs already done");
         }
@@ -289,7 +305,16 @@ impl<'a> Protocol<'a> {
         let effort = order()
             .map(|i| costs[plan.algorithm_of(i)])
             .fold(0u64, u64::saturating_add);
-        let progress = Progress::new(&self.spec.id, effort, pending);
+        let mut progress = Progress::new(&self.spec.id, effort, pending);
+        let limits: Option<Vec<u64>> = (0..self.spec.algorithms.len())
+            .map(|a| self.time_limit_ms(a))
+            .collect();
+        if let Some(limits) = limits {
+            let total = order()
+                .map(|i| limits[plan.algorithm_of(i)])
+                .fold(0u64, u64::saturating_add);
+            progress = progress.with_time_bound(total, threads);
+        }
         let writer = Writer::start(file, runs_path, traj_file, &traj_path);
         self.execute_all(&plan, Mutex::new(order()), threads, &progress, &writer.tx)?;
         writer.finish()?;
@@ -353,7 +378,11 @@ impl<'a> Protocol<'a> {
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while let Some(i) = next() {
-                    let _ = tx.send(self.execute_observed(&plan.job(i), Some(progress)));
+                    let job = plan.job(i);
+                    let _ = tx.send(self.execute_observed(&job, Some(progress)));
+                    if let Some(ms) = self.time_limit_ms(job.algorithm) {
+                        progress.finished_limit(ms);
+                    }
                 }
             });
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -537,6 +566,45 @@ fn run_key(plan: &Plan, line: &str) -> Option<u64> {
 /// Held while a run is appended to trajectories.csv and runs.csv (see [`hold_appends`]).
 static APPENDING: Mutex<()> = Mutex::new(());
 
+/// The runs.csv a protocol of this process is writing, the runs it holds and the runs of the
+/// plan (or shard): what an interruption reports ([`interruption_note`]).
+static KEPT: Mutex<Option<(std::path::PathBuf, u64, u64)>> = Mutex::new(None);
+
+fn kept() -> std::sync::MutexGuard<'static, Option<(std::path::PathBuf, u64, u64)>> {
+    KEPT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What Ctrl-C (or SIGTERM) leaves, in one line for stderr: the runs kept in the runs.csv being
+/// written and the command that continues it (this process's own arguments with `--resume`).
+/// Call with the appends held ([`hold_appends`]), so the count is what the file holds.
+pub fn interruption_note() -> String {
+    let Some((path, done, planned)) = kept().clone() else {
+        return "interrupted".to_string();
+    };
+    let mut args: Vec<String> = std::env::args().collect();
+    args.retain(|a| a != "--fresh");
+    if !args.iter().any(|a| a == "--resume") {
+        args.push("--resume".to_string());
+    }
+    let shown: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
+    let text = format!(
+        "interrupted: {done} of {planned} runs kept in {}; continue with: {}",
+        path.display(),
+        shown.join(" ")
+    );
+    sudoku_core::error::shown(&text)
+}
+
+/// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
+/// single quotes.
+fn shell_word(w: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    match !w.is_empty() && w.chars().all(safe) {
+        true => w.to_string(),
+        false => format!("'{}'", w.replace('\'', "'\\''")),
+    }
+}
+
 /// Wait until no run is being appended and keep it so: for an exit on a signal, so that the
 /// files end with whole rows. Never released (the process exits).
 pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
@@ -573,6 +641,9 @@ impl Writer {
                 writeln!(w, "{}", row.to_line())
                     .and_then(|_| w.flush())
                     .with_context(|| format!("cannot append to {}", runs_name.display()))?;
+                if let Some(k) = kept().as_mut() {
+                    k.1 += 1;
+                }
             }
             Ok(())
         });

@@ -26,6 +26,7 @@ pub mod grades;
 pub mod groups;
 mod inputs;
 pub mod levels;
+pub mod phase;
 mod published_csv;
 pub mod quick;
 pub mod table1;
@@ -87,6 +88,7 @@ pub fn write(inp: &Inputs, groups: &[Vec<Group>]) -> Result<()> {
             inp.threads,
         )?),
         "compare" => Some(compare::write(inp)?),
+        "phase" => Some(phase::write(inp)?),
         "levels" => {
             let levels = inp
                 .published

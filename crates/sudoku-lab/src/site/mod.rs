@@ -20,7 +20,7 @@ pub mod findings;
 mod glance;
 mod html;
 mod markdown;
-mod performance;
+pub mod performance;
 mod races;
 pub mod summary;
 mod tables;

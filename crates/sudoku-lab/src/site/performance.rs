@@ -535,6 +535,7 @@ pub fn render(dir: &Path, url: &str) -> Result<String> {
     md.push_str(&callgrind_section(&r, &pairs, url));
     md.push_str(&profile_section(&r, &pairs));
     md.push_str(&threads_section(&r.speedups, url)?);
+    md.push_str(&time_limits_section(dir, url)?);
     md.push_str(&suite_section(&r.suite, url));
     md.push_str(&more_section(&r.dir, url));
     Ok(wrap(&md, 100).replace(url, url_given))
@@ -826,6 +827,82 @@ last run dominate."
         }
     }
     Ok(s)
+}
+
+/// The record of `sudoku-lab bench --time-limits`, and its header.
+const TIME_LIMITS: &str = "time-limits.csv";
+pub const TIME_LIMITS_HEADER: &str = "revision,algorithm,puzzle,limit_cpu_s,runs,stopped_by_limit,overshoot_ms_median,overshoot_ms_max,checks_per_run,reads_per_run,check_ns,read_ns,overhead_percent,load_average";
+
+/// The cost of a time limit and the overshoot past it, per algorithm, from
+/// [`TIME_LIMITS`] (the section is left out while the record does not exist).
+fn time_limits_section(dir: &Path, url: &str) -> Result<String> {
+    if !dir.join(TIME_LIMITS).exists() {
+        return Ok(String::new());
+    }
+    let header = TIME_LIMITS_HEADER;
+    let rows = csv_rows(dir, TIME_LIMITS, header)?;
+    let mut table = String::from(
+        "| algorithm | puzzle | CPU limit: s | runs stopped by it | overshoot: median ms | overshoot: max ms | checks a run | clock reads a run | overhead of a run |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let (mut worst_overhead, mut worst_over) = (0.0f64, 0.0f64);
+    let (mut worst_overhead_at, mut worst_over_at) = (String::new(), String::new());
+    let mut revision = String::new();
+    let mut load = String::new();
+    let mut costs = String::new();
+    for (at, f) in &rows {
+        let alg = name(&f[1], "algorithm", at)?;
+        let overhead: f64 = number(&f[12], "overhead_percent", at)?;
+        // No run reached the limit: no overshoot to show.
+        let max: f64 = match f[7].is_empty() {
+            true => 0.0,
+            false => number(&f[7], "overshoot_ms_max", at)?,
+        };
+        let or_none = |x: &str, what: &str| match x.is_empty() {
+            true => Ok("none".to_string()),
+            false => decimal(x, what, at),
+        };
+        if overhead > worst_overhead {
+            (worst_overhead, worst_overhead_at) = (overhead, alg.clone());
+        }
+        if max > worst_over {
+            (worst_over, worst_over_at) = (max, alg.clone());
+        }
+        revision = short(&name(&f[0], "revision", at)?);
+        load = decimal(&f[13], "load_average", at)?;
+        costs = format!(
+            "{} ns a check, {} ns a clock read",
+            decimal(&f[10], "check_ns", at)?,
+            decimal(&f[11], "read_ns", at)?
+        );
+        let _ = writeln!(
+            table,
+            "| {alg} | {} | {} | {} of {} | {} | {} | {} | {} | {} % |",
+            name(&f[2], "puzzle", at)?,
+            decimal(&f[3], "limit_cpu_s", at)?,
+            decimal(&f[5], "stopped_by_limit", at)?,
+            decimal(&f[4], "runs", at)?,
+            or_none(&f[6], "overshoot_ms_median")?,
+            or_none(&f[7], "overshoot_ms_max")?,
+            decimal(&f[8], "checks_per_run", at)?,
+            decimal(&f[9], "reads_per_run", at)?,
+            decimal(&f[12], "overhead_percent", at)?,
+        );
+    }
+    let goal = if worst_overhead <= 1.0 {
+        "met"
+    } else {
+        "missed"
+    };
+    Ok(format!(
+        "\n<a id=\"time-limits\"></a>\n## Time limits\n\nA run under `max_cpu_seconds` stops at the first budget check after its \
+thread's CPU clock passes the limit. `sudoku-lab bench --time-limits` measured, for every algorithm, \
+how far past the limit its runs went (their CPU time minus the limit) and what the checks and clock \
+reads cost them ({costs}, measured on the same machine; overhead = (checks x check + reads x read) / \
+the run's CPU time). The largest overhead is {worst_overhead:.4} % ({worst_overhead_at}): the goal of \
+at most 1 % is {goal}. The largest overshoot is {worst_over:.3} ms ({worst_over_at}). Revision \
+{revision}, load average {load} (CPU times are the thread's own, which a loaded machine changes \
+little; the record: [{TIME_LIMITS}]({url}/{TIME_LIMITS})).\n\n{table}"
+    ))
 }
 
 fn suite_section(suite: &Suite, url: &str) -> String {

@@ -6,6 +6,16 @@ use super::Spec;
 use anyhow::{Context, Result};
 use std::path::Path;
 
+/// One file of experiments/puzzles/lewis/ as an entry of [`EMBEDDED_PUZZLE_FILES`].
+macro_rules! lewis {
+    ($name:literal) => {
+        (
+            concat!("puzzles/lewis/", $name),
+            include_str!(concat!("../../../../experiments/puzzles/lewis/", $name)),
+        )
+    };
+}
+
 /// Puzzle files used by the embedded specs, embedded as well so `reproduce` works anywhere.
 pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
     (
@@ -80,6 +90,49 @@ pub const EMBEDDED_PUZZLE_FILES: &[(&str, &str)] = &[
         "puzzles/retga-journal/hard.txt",
         include_str!("../../../../experiments/puzzles/retga-journal/hard.txt"),
     ),
+    // The sets of the phase-transition benchmark (the fractions its specs use).
+    lewis!("9x9-0.00.txt"),
+    lewis!("9x9-0.10.txt"),
+    lewis!("9x9-0.20.txt"),
+    lewis!("9x9-0.25.txt"),
+    lewis!("9x9-0.30.txt"),
+    lewis!("9x9-0.35.txt"),
+    lewis!("9x9-0.40.txt"),
+    lewis!("9x9-0.45.txt"),
+    lewis!("9x9-0.50.txt"),
+    lewis!("9x9-0.55.txt"),
+    lewis!("9x9-0.60.txt"),
+    lewis!("9x9-0.70.txt"),
+    lewis!("9x9-0.80.txt"),
+    lewis!("9x9-0.90.txt"),
+    lewis!("16x16-0.00.txt"),
+    lewis!("16x16-0.10.txt"),
+    lewis!("16x16-0.20.txt"),
+    lewis!("16x16-0.25.txt"),
+    lewis!("16x16-0.30.txt"),
+    lewis!("16x16-0.35.txt"),
+    lewis!("16x16-0.40.txt"),
+    lewis!("16x16-0.45.txt"),
+    lewis!("16x16-0.50.txt"),
+    lewis!("16x16-0.55.txt"),
+    lewis!("16x16-0.60.txt"),
+    lewis!("16x16-0.70.txt"),
+    lewis!("16x16-0.80.txt"),
+    lewis!("16x16-0.90.txt"),
+    lewis!("25x25-0.00.txt"),
+    lewis!("25x25-0.10.txt"),
+    lewis!("25x25-0.20.txt"),
+    lewis!("25x25-0.25.txt"),
+    lewis!("25x25-0.30.txt"),
+    lewis!("25x25-0.35.txt"),
+    lewis!("25x25-0.40.txt"),
+    lewis!("25x25-0.45.txt"),
+    lewis!("25x25-0.50.txt"),
+    lewis!("25x25-0.55.txt"),
+    lewis!("25x25-0.60.txt"),
+    lewis!("25x25-0.70.txt"),
+    lewis!("25x25-0.80.txt"),
+    lewis!("25x25-0.90.txt"),
 ];
 
 /// The specs shipped with sudoku-lab (`experiments/*.toml`), embedded.
@@ -171,6 +224,18 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "ret-ga-tables234",
         include_str!("../../../../experiments/ret-ga-tables234.toml"),
+    ),
+    (
+        "phase-9x9",
+        include_str!("../../../../experiments/phase-9x9.toml"),
+    ),
+    (
+        "phase-16x16",
+        include_str!("../../../../experiments/phase-16x16.toml"),
+    ),
+    (
+        "phase-25x25",
+        include_str!("../../../../experiments/phase-25x25.toml"),
     ),
 ];
 

@@ -39,7 +39,7 @@ impl Spec {
         let keys = [self.rope_ert_ratio, self.rope_success];
         for ((key, min, max), value) in ROPE_BOUNDS.iter().zip(keys) {
             let Some(v) = value else { continue };
-            if self.report != "compare" {
+            if !matches!(self.report.as_str(), "compare" | "phase") {
                 bail!("{key} needs report \"compare\"");
             }
             if !(v >= *min && v <= *max) {

@@ -5,8 +5,9 @@ use super::{check_name, Spec};
 use anyhow::{bail, Context, Result};
 
 /// The values of the key `report`.
-const REPORTS: [&str; 9] = [
+const REPORTS: [&str; 10] = [
     "none", "table1", "ablation", "grades", "counter", "effort", "versus", "levels", "compare",
+    "phase",
 ];
 
 /// The values of the key `chart`.
@@ -287,8 +288,8 @@ impl Spec {
 
     /// The compare report compares algorithms in pairs: at least two.
     fn check_compare(&self) -> Result<()> {
-        if self.report == "compare" && self.algorithms.len() < 2 {
-            bail!("report \"compare\" needs at least two algorithms");
+        if matches!(self.report.as_str(), "compare" | "phase") && self.algorithms.len() < 2 {
+            bail!("report \"{}\" needs at least two algorithms", self.report);
         }
         Ok(())
     }
