@@ -22,6 +22,7 @@ pub mod fitness;
 pub mod geometry;
 pub mod grade;
 pub mod grid;
+pub mod instances;
 mod mk_eval;
 pub mod parse;
 pub mod seed;
