@@ -8,6 +8,7 @@ pub mod args;
 mod bench;
 mod export;
 mod generate;
+mod instances;
 mod list;
 mod merge;
 mod new_solver;
@@ -78,6 +79,7 @@ pub fn run() -> ExitCode {
             out: out.as_deref(),
             node_limit,
         }),
+        args::Command::Instances(a) => instances::instances(&a),
         // A race's rounds on a cluster (docs/cluster.md).
         args::Command::Readings(a) if a.shard.is_some() || a.merge_shards.is_some() => {
             readings_cluster::readings(&a)
