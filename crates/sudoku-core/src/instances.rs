@@ -2,7 +2,7 @@
 //! complete grid with a fraction p of its cells kept as givens and the rest blanked.
 //!
 //! R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13(4):387-401,
-//! 2007, introduces the family (abstract: "We also introduce a new method for producing sudoku
+//! 2007, introduces the family (the preprint's abstract: "We also introduce a new method for producing sudoku
 //! problem instances (that are not necessarily logic-solvable) and use this together with the
 //! proposed SA algorithm to try and discover what types of instances this algorithm is best
 //! suited for. Consequently we notice the presence of an 'easy-hard-easy' style
