@@ -23,6 +23,7 @@ pub mod geometry;
 pub mod grade;
 pub mod grid;
 pub mod halt;
+pub mod instances;
 mod mk_eval;
 pub mod parse;
 pub mod seed;

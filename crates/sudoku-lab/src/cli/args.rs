@@ -156,6 +156,13 @@ pub enum Command {
         #[arg(long, default_value_t = super::generate::DEFAULT_NODE_LIMIT)]
         node_limit: u64,
     },
+    /// Instances of the phase-transition family of Lewis (2007) and Lloyd & Amos (2020): a
+    /// random complete grid with a fraction of its cells kept, the rest blank (no uniqueness
+    /// required). Instance k of a --seed uses the same complete grid at every fraction. Each
+    /// instance's comment line gives its order, fraction, seed, index, givens and whether its
+    /// solution is unique (the exact solver, within its node limit: unique, multiple or
+    /// unknown). Exit 0, or 2 on bad input (nothing written).
+    Instances(InstancesArgs),
     /// Race every combination of a paper's named ambiguities (the algorithm's ambiguity
     /// options, or those named) against its published table: rounds of runs with the
     /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
@@ -473,4 +480,30 @@ pub struct ReadingsArgs {
     /// at several seeds are independent.
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct InstancesArgs {
+    /// Order of the grid: 9, 16 or 25 (the papers' 3x3, 4x4 and 5x5 boxes); 4, 6 and 12 also.
+    #[arg(long)]
+    pub size: usize,
+    /// Fraction of the cells kept as givens, from 0 (an empty grid) to below 1, read exactly
+    /// (at most 6 decimals): the papers sweep 0.00 to 0.95 in steps of 0.05.
+    #[arg(long)]
+    pub fraction: sudoku_core::instances::Fraction,
+    /// Number of instances (index 1..=count).
+    #[arg(long, default_value_t = 10)]
+    pub count: u64,
+    /// Seed of the set: the same seed, size, fraction and options give the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How the complete grid is made (neither paper says; see the sudoku_core::instances docs).
+    #[arg(long, value_enum, default_value = "solver+symmetries")]
+    pub grid: super::instances::GridFlag,
+    /// Which cells are kept.
+    #[arg(long, value_enum, default_value = "ceil")]
+    pub keep: super::instances::GivensFlag,
+    /// Write the instances here (atomically) instead of to standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }

@@ -9,6 +9,7 @@ mod bench;
 mod bench_stops;
 mod export;
 mod generate;
+mod instances;
 mod list;
 mod merge;
 mod new_solver;
@@ -94,6 +95,7 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
             out: out.as_deref(),
             node_limit,
         }),
+        args::Command::Instances(a) => instances::instances(&a),
         // A race's rounds on a cluster (docs/cluster.md).
         args::Command::Readings(a) if a.shard.is_some() || a.merge_shards.is_some() => {
             readings_cluster::readings(&a)
