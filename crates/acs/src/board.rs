@@ -25,7 +25,7 @@
 //!
 //! **Tables in place of scans.** The code recomputes, at each constraint, the union of the
 //! fixed values and of all value sets of the cell's three units by scanning them (3N cells).
-//! Here each unit keeps the union of its fixed values ([`Board::fixed`]) and, per value, the
+//! Here each unit keeps the union of its fixed values ([`Unit::fixed`]) and, per value, the
 //! number of its cells whose set holds it, bit-sliced ([`Planes`]), so that "held by no other
 //! cell of the unit" is one mask (count exactly 1). A constraint then costs a few word
 //! operations; the tests check every step against a transcription of the code's scans.
@@ -130,15 +130,23 @@ impl Tables {
     }
 }
 
+/// One unit's tables: the union of the values of its fixed cells, per value the number of
+/// its cells whose set holds the value, and the values whose number is 1 (kept at each change
+/// of a set, read at each constraint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Unit {
+    pub fixed: ValueSet,
+    pub ones: ValueSet,
+    pub counts: Planes,
+}
+
 /// One board: the value sets, the unit tables and the code's counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     /// Each cell's value set.
     pub cand: Vec<ValueSet>,
-    /// Each unit's union of the values of its fixed cells.
-    pub fixed: Vec<ValueSet>,
-    /// Each unit's per-value count of the cells whose set holds the value.
-    pub counts: Vec<Planes>,
+    /// Each unit's tables (rows, columns, boxes).
+    pub units: Vec<Unit>,
     /// Cells fixed by [`Board::set_cell`] (the code's `numFixedCells`).
     pub fixed_cells: u32,
     /// Cells found empty by [`Board::constrain`] (the code's `numInfeasible`).
@@ -149,10 +157,14 @@ impl Board {
     /// Every cell open to every value.
     pub fn open(t: &Tables) -> Self {
         let count_n: Planes = std::array::from_fn(|b| if t.n >> b & 1 == 1 { t.full } else { 0 });
+        let unit = Unit {
+            fixed: 0,
+            ones: planes_ones(&count_n),
+            counts: count_n,
+        };
         Board {
             cand: vec![t.full; t.cells],
-            fixed: vec![0; 3 * t.n],
-            counts: vec![count_n; 3 * t.n],
+            units: vec![unit; 3 * t.n],
             fixed_cells: 0,
             infeasible: 0,
         }
@@ -174,8 +186,7 @@ impl Board {
     /// Make `self` a copy of `other` (same tables) without allocating.
     pub fn copy_from(&mut self, other: &Board) {
         self.cand.copy_from_slice(&other.cand);
-        self.fixed.copy_from_slice(&other.fixed);
-        self.counts.copy_from_slice(&other.counts);
+        self.units.copy_from_slice(&other.units);
         self.fixed_cells = other.fixed_cells;
         self.infeasible = other.infeasible;
     }
@@ -186,12 +197,16 @@ impl Board {
         let old = self.cand[i];
         let (gone, come) = (old & !new, new & !old);
         for &u in &t.units_of[i] {
-            let u = u as usize;
-            planes_sub(&mut self.counts[u], gone);
-            planes_add(&mut self.counts[u], come);
-            if is_single(new) {
-                self.fixed[u] |= new;
+            let unit = &mut self.units[u as usize];
+            planes_sub(&mut unit.counts, gone);
+            if come != 0 {
+                // Only a given on a cell an earlier propagation emptied adds values.
+                planes_add(&mut unit.counts, come);
             }
+            if is_single(new) {
+                unit.fixed |= new;
+            }
+            unit.ones = planes_ones(&unit.counts);
         }
         self.cand[i] = new;
     }
@@ -205,28 +220,40 @@ impl Board {
         self.change(t, i, value);
         self.fixed_cells += 1;
         for &k in t.sweep(i) {
-            self.constrain(t, k as usize);
+            // `constrain` leaves fixed and empty cells as they are: test that here, before a
+            // call.
+            let m = self.cand[k as usize];
+            if m != 0 && !is_single(m) {
+                self.constrain(t, k as usize);
+            }
         }
     }
 
-    /// Apply the two rules to cell `i` (the code's `ConstrainCell`).
+    /// Apply the two rules to cell `i` (the code's `ConstrainCell`). Inlined into
+    /// [`Board::set_cell`]'s loop: the recursion goes through `set_cell` alone.
+    #[inline(always)]
     pub fn constrain(&mut self, t: &Tables, i: usize) {
         let m = self.cand[i];
         if m == 0 || is_single(m) {
             return;
         }
         let [r, c, b] = t.units_of[i].map(usize::from);
-        let allowed = t.full & !(self.fixed[r] | self.fixed[c] | self.fixed[b]);
+        let (ur, uc, ub) = (&self.units[r], &self.units[c], &self.units[b]);
+        let allowed = t.full & !(ur.fixed | uc.fixed | ub.fixed);
         if is_single(allowed) {
             self.set_cell(t, i, allowed);
             return;
         }
-        self.change(t, i, m & allowed);
+        if m & !allowed != 0 {
+            self.change(t, i, m & allowed);
+        }
         let m = self.cand[i];
         // A value of the cell held by no other cell of the unit has a count of exactly 1.
-        let row = m & planes_ones(&self.counts[r]);
-        let col = m & planes_ones(&self.counts[c]);
-        let bx = m & planes_ones(&self.counts[b]);
+        let (row, col, bx) = (
+            m & self.units[r].ones,
+            m & self.units[c].ones,
+            m & self.units[b].ones,
+        );
         if is_single(row) {
             self.set_cell(t, i, row);
         } else if is_single(col) {

@@ -102,7 +102,9 @@ fn tables_hold(t: &Tables, b: &Board) -> bool {
             .fold(0, |f, &c| f | b.cand[c]);
         let ones = (0..t.n as u32)
             .filter(|&v| cells.iter().filter(|&&c| b.cand[c] >> v & 1 == 1).count() == 1);
-        b.fixed[u] == fixed && planes_ones(&b.counts[u]) == ones.fold(0, |m, v| m | 1 << v)
+        b.units[u].fixed == fixed
+            && b.units[u].ones == ones.fold(0, |m, v| m | 1 << v)
+            && b.units[u].ones == planes_ones(&b.units[u].counts)
     })
 }
 
