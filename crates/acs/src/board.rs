@@ -21,7 +21,8 @@
 //!
 //! A fixed or empty cell is left as it is, and fixing an already fixed cell changes nothing.
 //! The cascade only reaches the peers of cells fixed during it: it is not a fixpoint of the two
-//! rules over the whole grid (the code's behaviour, kept).
+//! rules over the whole grid (the code's behaviour, the default). [`Board::settle`] applies the
+//! rules to a fixpoint instead (the other reading, [`crate::Propagation::Fixpoint`]).
 //!
 //! **Tables in place of scans.** The code recomputes, at each constraint, the union of the
 //! fixed values and of all value sets of the cell's three units by scanning them (3N cells).
@@ -151,6 +152,8 @@ pub struct Board {
     pub fixed_cells: u32,
     /// Cells found empty by [`Board::constrain`] (the code's `numInfeasible`).
     pub infeasible: u32,
+    /// Changes of a value set so far (what tells [`Board::settle`] a pass changed nothing).
+    pub changes: u64,
 }
 
 impl Board {
@@ -167,6 +170,7 @@ impl Board {
             units: vec![unit; 3 * t.n],
             fixed_cells: 0,
             infeasible: 0,
+            changes: 0,
         }
     }
 
@@ -189,6 +193,7 @@ impl Board {
         self.units.copy_from_slice(&other.units);
         self.fixed_cells = other.fixed_cells;
         self.infeasible = other.infeasible;
+        self.changes = other.changes;
     }
 
     /// Replace cell `i`'s set by `new`, keeping the unit tables.
@@ -209,6 +214,7 @@ impl Board {
             unit.ones = planes_ones(&unit.counts);
         }
         self.cand[i] = new;
+        self.changes += 1;
     }
 
     /// Fix cell `i` to the single value of `value` and constrain its peers (the code's
@@ -263,6 +269,24 @@ impl Board {
         }
         if self.cand[i] == 0 {
             self.infeasible += 1;
+        }
+    }
+
+    /// The two rules to a fixpoint over the whole grid (the reading
+    /// [`crate::Propagation::Fixpoint`]): passes over the cells in index order, constraining
+    /// each open cell (with its cascade), until a pass changes no value set.
+    pub fn settle(&mut self, t: &Tables) {
+        loop {
+            let before = self.changes;
+            for i in 0..t.cells {
+                let m = self.cand[i];
+                if m != 0 && !is_single(m) {
+                    self.constrain(t, i);
+                }
+            }
+            if self.changes == before {
+                return;
+            }
         }
     }
 

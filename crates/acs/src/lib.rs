@@ -93,7 +93,7 @@
 //! | ants' interleaving | (fixed) | cell by cell, each ant in turn | A1: "for number of cells: for each ant" | the same two loops |
 //! | empty cell met | (fixed) | a fail cell: counted, left unfilled | E: "fail cell" | `if (sol.GetCell(iCell).Empty()) failCells++;` |
 //! | score | (fixed) | cells - fail cells | E: the number of fixed cells | `NumCellsFilled() { return sol.CellCount() - failCells; }` |
-//! | propagation | (fixed) | the code's cascade ([`board`]) | section 3.1's two rules | `SetCell`, `ConstrainCell` |
+//! | propagation | [`AcsConfig::propagation`] | [`Propagation::Cascade`] | A1: "propagate constraints" with section 3.1's two rules; how far not stated | `SetCell`, `ConstrainCell`: the peers of each newly fixed cell, recursively ([`board`]) |
 //! | stopping | `Budget` (runner) | solved, or the budget | "while puzzle is not solved" | a timeout, `--timeout` "default 10 seconds", checked every 100 iterations |
 //!
 //! ## Defaults chosen
@@ -108,6 +108,9 @@
 //!   lowest tied value. Ties are common: every entry starts at tau0.
 //! - **`start_cell = "distinct"`.** The paper's words are "a different cell"; the code's
 //!   independent draws (`"independent"`) let two ants start on one cell.
+//! - **`propagation = "cascade"`.** The paper names the two rules, not how far they are
+//!   applied; the code's cascade is the authors' answer. `"fixpoint"` applies them until
+//!   nothing changes, which finds every unique possibility the cascade misses.
 //!
 //! Not reproduced from the code: its roulette fixes nothing when `f32` rounding puts the
 //! target at the total (a chance of about 2^-24 a roulette); the cell then stays open
@@ -148,6 +151,18 @@ use sudoku_core::{
     Solver, Termination,
 };
 
+/// How far the constraint propagation goes after a cell is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Propagation {
+    /// The code's cascade: the peers of each newly fixed cell are constrained, recursively
+    /// (`Board::SetCell` calls `ConstrainCell` on each peer); cells that are no peer of a cell
+    /// fixed on the way are not revisited, so a unique possibility can be missed.
+    Cascade,
+    /// The two rules to a fixpoint: after the cascade, passes over every open cell in index
+    /// order until one changes nothing (after the givens and after each value an ant sets).
+    Fixpoint,
+}
+
 /// The configuration; every field is an option of the spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcsConfig {
@@ -167,6 +182,8 @@ pub struct AcsConfig {
     pub bve: f64,
     /// How the ants' start cells are drawn (see [`StartCell`]).
     pub start_cell: StartCell,
+    /// How far propagation goes (see [`Propagation`]).
+    pub propagation: Propagation,
 }
 
 impl Default for AcsConfig {
@@ -180,6 +197,7 @@ impl Default for AcsConfig {
             rho: 0.9,
             bve: 0.005,
             start_cell: StartCell::Distinct,
+            propagation: Propagation::Cascade,
         }
     }
 }
@@ -188,7 +206,7 @@ impl Default for AcsConfig {
 pub const MAX_ANTS: usize = 100_000;
 
 /// The options the paper leaves open, with its words: the readings `sudoku-lab readings`
-/// races (2 x 2 x 2 = 8). Values are the spellings of the spec.
+/// races (2 x 2 x 2 x 2 = 16). Values are the spellings of the spec.
 pub const AMBIGUITIES: &[Ambiguity] = &[
     Ambiguity {
         key: "greedy_rule",
@@ -208,6 +226,12 @@ pub const AMBIGUITIES: &[Ambiguity] = &[
         default: "distinct",
         words: "assign each ant to a different cell",
     },
+    Ambiguity {
+        key: "propagation",
+        values: &["cascade", "fixpoint"],
+        default: "cascade",
+        words: "set cell value / propagate constraints; section 3.1: Eliminate from a cell's value set all values that are fixed in any of the cell's peers. If any values in a cell's value set are in the only possible place in any of the cell's units, then fix that value.",
+    },
 ];
 
 const GREEDY_RULE: &[(&str, GreedyRule)] = &[
@@ -219,6 +243,10 @@ const TIE_BREAK: &[(&str, TieBreak)] =
 const START_CELL: &[(&str, StartCell)] = &[
     ("distinct", StartCell::Distinct),
     ("independent", StartCell::Independent),
+];
+const PROPAGATION: &[(&str, Propagation)] = &[
+    ("cascade", Propagation::Cascade),
+    ("fixpoint", Propagation::Fixpoint),
 ];
 
 /// The options as a spec writes them; unset keys keep the defaults.
@@ -233,6 +261,7 @@ struct AcsParams {
     rho: Option<f64>,
     bve: Option<f64>,
     start_cell: Option<String>,
+    propagation: Option<String>,
 }
 
 /// A rate option in [0, 1], or an error naming the key.
@@ -276,6 +305,10 @@ impl AcsConfig {
                 .start_cell
                 .as_deref()
                 .map_or(Ok(d.start_cell), |v| choose("start_cell", v, START_CELL))?,
+            propagation: p
+                .propagation
+                .as_deref()
+                .map_or(Ok(d.propagation), |v| choose("propagation", v, PROPAGATION))?,
         })
     }
 }
@@ -356,7 +389,10 @@ struct Colony<'a> {
 impl<'a> Colony<'a> {
     fn new(config: &'a AcsConfig, puzzle: &Grid) -> Self {
         let t = Tables::new(puzzle.geometry());
-        let board = Board::from_givens(&t, puzzle.cells());
+        let mut board = Board::from_givens(&t, puzzle.cells());
+        if config.propagation == Propagation::Fixpoint {
+            board.settle(&t);
+        }
         let tau0 = 1.0 / t.cells as f32;
         let fixed = board.cand.iter().filter(|&&m| is_single(m)).count();
         let mut run_best_cells = vec![0; t.cells];
@@ -489,6 +525,9 @@ fn step(
             ops::roulette(row, m, rng.random::<f32>())
         } as usize;
         ant.board.set_cell(t, i, 1 << v);
+        if config.propagation == Propagation::Fixpoint {
+            ant.board.settle(t);
+        }
         row[v] = ops::local_update(row[v], rates.xi, rates.tau0);
         ant.choices += 1;
         counts.ant_choices += 1;
