@@ -40,7 +40,8 @@
 //!
 //! 1. **Initial propagation.** From an open board, each given is fixed in cell order with its
 //!    constraint propagation (A1, C: `Board(puzzleString)`); [`board`] describes the two rules
-//!    and the code's cascade exactly. The result is the *puzzle board* every ant copies.
+//!    and the code's cascade exactly ([`Propagation::Fixpoint`] then applies the rules until
+//!    nothing changes). The result is the *puzzle board* every ant copies.
 //!    If it has every cell fixed, the run is solved with no construction (A1's "while puzzle
 //!    is not solved" is then false at once).
 //! 2. **Pheromone.** One value per (cell, value), all `tau0 = 1 / cells` at the start (E; C:
@@ -48,9 +49,9 @@
 //! 3. **Construction.** At each iteration every ant copies the puzzle board and gets a start
 //!    cell ([`StartCell`]). Then, `cells` times, each ant in turn (the ants interleave, A1 and
 //!    C) visits its current cell: an empty cell counts as a fail cell and is left; a fixed cell
-//!    is left; an open cell gets a value by the choice rule, is fixed with propagation, and
-//!    that (cell, value)'s pheromone takes the local update; the ant moves to the next cell in
-//!    index order, wrapping (C: `++iCell`, back to 0 at the end).
+//!    is left; an open cell gets a value by the choice rule, is fixed with propagation
+//!    ([`Propagation`]), and that (cell, value)'s pheromone takes the local update; the ant
+//!    moves to the next cell in index order, wrapping (C: `++iCell`, back to 0 at the end).
 //! 4. **Choice rule** (E eq. (1)-(2), [`ops::greedy`], [`ops::roulette`]): a uniform draw
 //!    decides between the greedy choice (the value of highest pheromone among the cell's
 //!    values; [`GreedyRule`], [`TieBreak`]) and a roulette choice with probabilities
@@ -61,10 +62,10 @@
 //!    is the first ant of the highest score. Its deposit is `cells / (cells - score)` (E eq.
 //!    (5)), infinite for a solution.
 //! 7. **Best solution and global update.** When the iteration best's deposit exceeds the
-//!    current best deposit `Delta tau_best`, its solution becomes the best solution and its
-//!    deposit the new `Delta tau_best` (C). Then every fixed (cell, value) of the best solution
-//!    takes `tau <- (1 - rho) tau + rho Delta tau_best` (E eq. (6); givens and propagated cells
-//!    included, as in C; no other entry changes).
+//!    current best deposit `Delta tau_best` (0 at the start, C), its solution becomes the best
+//!    solution and its deposit the new `Delta tau_best` (C). Then every fixed (cell, value) of
+//!    the best solution takes `tau <- (1 - rho) tau + rho Delta tau_best` (E eq. (6); givens
+//!    and propagated cells included, as in C; no other entry changes).
 //! 8. **Best-value evaporation** (E eq. (7)), after the global update of every iteration (A1,
 //!    C): `Delta tau_best <- (1 - bve) Delta tau_best`. So a later, worse iteration best can
 //!    replace the best solution once the best deposit has evaporated below its own: the
@@ -313,7 +314,8 @@ impl AcsConfig {
     }
 }
 
-/// The solver: an immutable configuration; a run's state lives in [`Colony`].
+/// The solver: an immutable configuration; a run's state lives in a colony built by each
+/// call of `solve`.
 #[derive(Debug, Clone)]
 pub struct AcsSolver {
     config: AcsConfig,

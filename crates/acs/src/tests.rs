@@ -394,3 +394,14 @@ fn fixpoint_propagation() {
         );
     }
 }
+
+/// The memory check sees the ants' boards, the puzzle's, the best ones and the pheromone.
+#[test]
+fn individuals_count_the_boards() {
+    assert_eq!(ALGORITHM.individuals(&options(""), 9), Some(("ants", 22)));
+    assert_eq!(
+        ALGORITHM.individuals(&options("ants = 100"), 25),
+        Some(("ants", 128))
+    );
+    assert_eq!(ALGORITHM.counters(&options("")), COUNTERS.to_vec());
+}
