@@ -42,8 +42,10 @@
 //!    constraint propagation (A1, C: `Board(puzzleString)`); [`board`] describes the two rules
 //!    and the code's cascade exactly ([`Propagation::Fixpoint`] then applies the rules until
 //!    nothing changes). The result is the *puzzle board* every ant copies.
-//!    If it has every cell fixed, the run is solved with no construction (A1's "while puzzle
-//!    is not solved" is then false at once).
+//!    If it has every cell fixed, the first iteration solves it (its ants find every cell
+//!    fixed): the code tests for a solution after each iteration, not before the first as
+//!    A1's "while puzzle is not solved" reads, and the code's order is kept (every run then
+//!    spends at least one iteration, which the runner's per-evaluation statistics need).
 //! 2. **Pheromone.** One value per (cell, value), all `tau0 = 1 / cells` at the start (E; C:
 //!    `1.0f/board.CellCount()`), `f32` as in C.
 //! 3. **Construction.** At each iteration every ant copies the puzzle board and gets a start
@@ -124,7 +126,7 @@
 //! colony iteration: `ants` constructions (interleaved), the global update and the
 //! evaporation. The budget is checked between iterations, since the ants build their grids
 //! side by side: a run may exceed `max_evaluations` by less than `ants` evaluations. A
-//! puzzle solved by the initial propagation costs 0 evaluations and 0 generations.
+//! puzzle solved by the initial propagation costs one iteration.
 //!
 //! `best_fitness` is the highest score of any ant of the run (cells filled, maximised; the
 //! number of cells for a solution), and the grid is that ant's fixed cells (0 elsewhere).
@@ -558,7 +560,9 @@ impl Solver for AcsSolver {
             grid.is_solved() && grid.keeps_givens_of(&puzzle.grid)
         };
         let (mut generations, mut evaluations) = (0u64, 0u64);
-        let mut solved = colony.run_best == cells && is_solution(&colony.run_best_cells);
+        // The code tests `solved` after each iteration: a puzzle the initial propagation solves
+        // still takes one (its ants find every cell fixed).
+        let mut solved = false;
         let termination = loop {
             if solved {
                 break Termination::Solved;
@@ -570,12 +574,12 @@ impl Solver for AcsSolver {
             let (best, score) = colony.iterate(rng);
             evaluations += self.config.ants as u64;
             colony.update(best, score);
-            if colony.record(best, score) {
-                solved = score == cells && is_solution(&colony.run_best_cells);
-                if observer.wants_grids() {
-                    observer.best_grid(evaluations, &colony.run_best_cells);
-                }
+            if colony.record(best, score) && observer.wants_grids() {
+                observer.best_grid(evaluations, &colony.run_best_cells);
             }
+            // A full score is the run's best, and its grid the run's best grid (or the puzzle
+            // board's, when that was complete already).
+            solved = score == cells && is_solution(&colony.run_best_cells);
             observer.generation(generations, evaluations, colony.run_best as f64);
         };
         let c = colony.counts;

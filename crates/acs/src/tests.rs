@@ -198,17 +198,24 @@ fn solves_easy_puzzles() {
     }
 }
 
-/// A puzzle the initial propagation solves costs no construction.
+/// A puzzle the initial propagation solves takes one iteration, as in the code; none when
+/// the budget allows none.
 #[test]
 fn propagation_alone_solves_easy_puzzles() {
     let p = bank_puzzle("mk_easy").unwrap();
     let out = run(AcsConfig::default(), p, Budget::generations(5), 1);
     assert!(
-        out.solved && out.generations == 0 && out.evaluations == 0,
+        out.solved && out.generations == 1 && out.evaluations == 10,
         "{out:?}"
     );
     assert_eq!(out.counters[0], ("initial_fixed", 81));
+    assert_eq!(out.counters[1], ("ant_choices", 0));
     assert!(out.grid.is_solved() && out.grid.keeps_givens_of(&p.grid));
+    let out = run(AcsConfig::default(), p, Budget::generations(0), 1);
+    assert!(
+        !out.solved && out.evaluations == 0 && out.best_fitness == 81.0,
+        "{out:?}"
+    );
 }
 
 /// The same seed gives the same run; another seed another one.
