@@ -106,7 +106,9 @@
 //!   authors' code, which made the published numbers, takes the greedy branch when the draw
 //!   *exceeds* q0, i.e. with probability 0.1: it mostly explores. Both are selectable;
 //!   `greedy_rule = "one-minus-q0"` is the code's. Which of the two reproduces the published
-//!   tables is a question for `sudoku-lab readings`, not for this default.
+//!   tables is a question for `sudoku-lab readings`, not for this default. (The verification
+//!   note E describes a later code base derived from the authors' as testing `random() <
+//!   q0`; the authors' repository at 5181658, read here, tests `>`.)
 //! - **`tie_break = "lowest"`.** The paper's argmax names no tie rule; the code keeps the
 //!   lowest tied value. Ties are common: every entry starts at tau0.
 //! - **`start_cell = "distinct"`.** The paper's words are "a different cell"; the code's
@@ -116,8 +118,8 @@
 //!   nothing changes, which finds every unique possibility the cascade misses.
 //!
 //! Not reproduced from the code: its roulette fixes nothing when `f32` rounding puts the
-//! target at the total (a chance of about 2^-24 a roulette); the cell then stays open
-//! and still counts as filled. Here the last value is taken instead ([`ops::roulette`]).
+//! target at the total (a draw within rounding of 1); the cell then stays open and still
+//! counts as filled. Here the last value is taken instead ([`ops::roulette`]).
 //!
 //! ## Effort: what one evaluation is
 //!
@@ -137,9 +139,10 @@
 //! `initial_fixed` (cells fixed on the puzzle board, givens included), `ant_choices` (values
 //! the ants chose), `greedy_choices` (of them, by the greedy branch), `propagation_fixes`
 //! (cells the propagation fixed during constructions), `fail_cells` (empty cells the ants
-//! met), `best_replacements` (times a solution became the best solution, the first included)
-//! and `worse_replacements` (of them, by a solution with fewer cells filled than the one it
-//! replaced: best-value evaporation at work).
+//! met), `best_replacements` (times a solution became the best solution, the first included;
+//! once the best deposit has evaporated at all, an iteration best of the same score replaces
+//! it too) and `worse_replacements` (of them, by a solution with fewer cells filled than the
+//! one it replaced: best-value evaporation at work).
 
 pub mod board;
 pub mod ops;
