@@ -412,3 +412,109 @@ fn individuals_count_the_boards() {
     );
     assert_eq!(ALGORITHM.counters(&options("")), COUNTERS.to_vec());
 }
+
+/// What a transcription of the code's `SudokuAntSystem::Solve` and `SudokuAnt::StepSolution`
+/// holds after `iterations` iterations: the pheromone, the best solution's value sets and the
+/// best deposit. Written as the code reads, on the transcribed board (unit scans), with the
+/// choice operators of `ops` and the same draws in the same order.
+fn transcribed_colony(
+    p: &Puzzle,
+    c: &AcsConfig,
+    iterations: usize,
+    seed: u64,
+) -> (Vec<f32>, Vec<u32>, f32) {
+    use board::tests::Reference;
+    let geom = p.geometry();
+    let (cells, n) = (geom.cells(), geom.n());
+    let mut rng = rng_from_seed(seed);
+    let puzzle = Reference::from_givens(geom, p.grid.cells());
+    let pher0 = 1.0f32 / cells as f32;
+    let mut pher = vec![pher0; cells * n];
+    let (mut best_sol, mut best_pher) = (puzzle.cand.clone(), 0.0f32);
+    let (mut starts, mut taken) = (vec![0; c.ants], vec![false; cells]);
+    for _ in 0..iterations {
+        ops::start_cells(c.start_cell, cells, &mut starts, &mut taken, &mut rng);
+        let mut ants: Vec<(Reference, usize, usize)> =
+            starts.iter().map(|&s| (puzzle.clone(), s, 0)).collect();
+        for _ in 0..cells {
+            for (sol, i_cell, fail_cells) in ants.iter_mut() {
+                let m = sol.cand[*i_cell];
+                if m == 0 {
+                    *fail_cells += 1;
+                } else if !is_single(m) {
+                    let row = &mut pher[*i_cell * n..(*i_cell + 1) * n];
+                    let v = if ops::takes_greedy(c.greedy_rule, rng.random::<f64>(), c.q0) {
+                        ops::greedy(row, m, c.tie_break, &mut rng)
+                    } else {
+                        ops::roulette(row, m, rng.random::<f32>())
+                    } as usize;
+                    sol.set_cell(*i_cell, 1 << v);
+                    row[v] = row[v] * 0.9f32 + pher0 * 0.1f32;
+                }
+                *i_cell = (*i_cell + 1) % cells;
+            }
+        }
+        let (mut i_best, mut best_val) = (0, 0);
+        for (k, ant) in ants.iter().enumerate() {
+            if cells - ant.2 > best_val {
+                (i_best, best_val) = (k, cells - ant.2);
+            }
+        }
+        let pher_to_add = cells as f32 / (cells - best_val) as f32;
+        if pher_to_add > best_pher {
+            best_sol = ants[i_best].0.cand.clone();
+            best_pher = pher_to_add;
+        }
+        for i in 0..cells {
+            if is_single(best_sol[i]) {
+                let k = i * n + best_sol[i].trailing_zeros() as usize;
+                pher[k] = pher[k] * (1.0f32 - c.rho as f32) + c.rho as f32 * best_pher;
+            }
+        }
+        best_pher *= 1.0f32 - c.bve as f32;
+    }
+    (pher, best_sol, best_pher)
+}
+
+/// The colony (tables in place of scans, fused loops) holds, iteration after iteration, what
+/// the transcription of the code holds: the same pheromone to the bit, best solution and best
+/// deposit, under each reading of the choice rule, the ties and the start cells.
+#[test]
+fn colony_equals_the_transcribed_code() {
+    let puzzles = [
+        bank_puzzle("ai_escargot").unwrap().clone(),
+        random_puzzle(Geometry::new(4, 4).unwrap(), 0.35, 12),
+        random_puzzle(Geometry::new(2, 3).unwrap(), 0.2, 13),
+    ];
+    let readings = [
+        AcsConfig::default(),
+        AcsConfig {
+            greedy_rule: GreedyRule::OneMinusQ0,
+            start_cell: StartCell::Independent,
+            ..AcsConfig::default()
+        },
+        AcsConfig {
+            tie_break: TieBreak::Random,
+            ants: 3,
+            bve: 0.2,
+            ..AcsConfig::default()
+        },
+    ];
+    for p in &puzzles {
+        for (r, config) in readings.iter().enumerate() {
+            let mut colony = Colony::new(config, &p.grid);
+            let mut rng = rng_from_seed(77);
+            for iterations in 1..=12 {
+                let (best, score) = colony.iterate(&mut rng);
+                colony.update(best, score);
+                if iterations % 4 == 0 {
+                    let (pher, best_sol, best_pher) = transcribed_colony(p, config, iterations, 77);
+                    let what = format!("{} reading {r} after {iterations}", p.id);
+                    assert!(colony.pher == pher, "{what}: pheromone");
+                    assert_eq!(colony.best_sol, best_sol, "{what}");
+                    assert_eq!(colony.best_pher, best_pher, "{what}");
+                }
+            }
+        }
+    }
+}

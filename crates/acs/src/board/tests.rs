@@ -6,15 +6,16 @@ use rand::Rng as _;
 
 /// The code's `Board`, transcribed as written: value sets only, every union recomputed by
 /// scanning the cell's box, column and row.
-struct Reference {
+#[derive(Clone)]
+pub(crate) struct Reference {
     geom: Geometry,
-    cand: Vec<u32>,
+    pub(crate) cand: Vec<u32>,
     fixed_cells: u32,
     infeasible: u32,
 }
 
 impl Reference {
-    fn from_givens(geom: Geometry, cells: &[u8]) -> Self {
+    pub(crate) fn from_givens(geom: Geometry, cells: &[u8]) -> Self {
         let full = ((1u64 << geom.n()) - 1) as u32;
         let mut r = Reference {
             geom,
@@ -39,7 +40,7 @@ impl Reference {
         ]
     }
 
-    fn set_cell(&mut self, i: usize, c: u32) {
+    pub(crate) fn set_cell(&mut self, i: usize, c: u32) {
         if is_single(self.cand[i]) {
             return;
         }
