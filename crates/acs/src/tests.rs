@@ -465,9 +465,9 @@ fn transcribed_colony(
             best_sol = ants[i_best].0.cand.clone();
             best_pher = pher_to_add;
         }
-        for i in 0..cells {
-            if is_single(best_sol[i]) {
-                let k = i * n + best_sol[i].trailing_zeros() as usize;
+        for (i, &m) in best_sol.iter().enumerate() {
+            if is_single(m) {
+                let k = i * n + m.trailing_zeros() as usize;
                 pher[k] = pher[k] * (1.0f32 - c.rho as f32) + c.rho as f32 * best_pher;
             }
         }
