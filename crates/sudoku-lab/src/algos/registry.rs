@@ -14,4 +14,5 @@ pub const REGISTRY: &[&dyn Algorithm] = &[
     super::cso::ALGORITHM,
     super::lewis_sa::ALGORITHM,
     hill_climb::ALGORITHM,
+    acs::ALGORITHM,
 ];
