@@ -23,6 +23,7 @@ title = "Lewis SA at one CPU second on 25x25"
 paper = "none"
 master_seed = 7
 runs = 2
+quick_runs = 1
 report = "none"
 puzzles = [ { id = "p", file = "p.txt", all = true, take = 2 } ]
 
