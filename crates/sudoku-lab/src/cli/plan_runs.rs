@@ -129,6 +129,7 @@ fn load(path: &Path, budget: Option<u64>, by_puzzle: bool) -> Result<Data> {
             solved: r.solved == 1,
             evaluations: r.evaluations,
             seconds: r.wall_ms / 1e3,
+            wall_seconds: r.wall_ms / 1e3,
             penalty: 0,
             trajectory: Vec::new(),
             termination: r.termination,

@@ -22,7 +22,11 @@ pub struct Run {
     pub scope: usize,
     pub solved: bool,
     pub evaluations: u64,
+    /// The run's time in the folder's [`Clock`]: CPU seconds when every run of the folder has
+    /// `cpu_ms`, else wall seconds.
     pub seconds: f64,
+    /// The run's wall-clock seconds (runs.csv `wall_ms`).
+    pub wall_seconds: f64,
     /// Values missing from the rows, columns and boxes of the run's final grid.
     pub penalty: u32,
     /// (evaluations, best penalty so far) at each improvement; empty without anytime data.
@@ -44,6 +48,93 @@ pub struct Data {
     /// when no algorithm has one): the right end of the run-time axes.
     pub budget: u64,
     pub anytime: bool,
+    /// What the runs' seconds are.
+    pub clock: Clock,
+    /// Each algorithm's evaluation unit: the name of what one of its evaluations is
+    /// ([`unit_of`]); counts of evaluations compare only between algorithms of one unit.
+    pub units: Vec<String>,
+}
+
+/// What a folder's seconds measure: CPU time when every run has it (runs.csv `cpu_ms`), else
+/// wall-clock time (folders written before the column, or a platform without the clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    Cpu,
+    #[default]
+    Wall,
+}
+
+impl Clock {
+    /// The unit in prose and table headings: "CPU s" or "wall s".
+    pub fn short(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU s",
+            Clock::Wall => "wall s",
+        }
+    }
+    /// The unit in words: "CPU seconds" or "wall seconds".
+    pub fn words(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU seconds",
+            Clock::Wall => "wall seconds",
+        }
+    }
+    /// The unit in CSV columns and values: "cpu_seconds" or "wall_seconds".
+    pub fn csv(self) -> &'static str {
+        match self {
+            Clock::Cpu => "cpu_seconds",
+            Clock::Wall => "wall_seconds",
+        }
+    }
+}
+
+/// The evaluation unit of a spec's algorithm: a built-in algorithm's own name (its
+/// `Algorithm::evaluation_unit` says what that is; two configurations of one algorithm count
+/// the same thing), an external solver's `evaluation_unit` key, else `external:<label>` (each
+/// external solver its own unit: the runner cannot see what it counts).
+pub fn unit_of(a: &crate::spec::AlgorithmSpec) -> String {
+    match (a.is_external(), &a.evaluation_unit) {
+        (true, Some(u)) => u.clone(),
+        (true, None) => format!("external:{}", a.label),
+        (false, _) => a.algorithm.clone(),
+    }
+}
+
+/// What one evaluation of a unit is, in words (report.md's table): the built-in algorithm's
+/// own description, or the external solver's.
+pub fn unit_text(a: &crate::spec::AlgorithmSpec) -> String {
+    let unit = unit_of(a);
+    match crate::algos::find(&unit) {
+        Ok(alg) if unit != "external" => alg.evaluation_unit().to_string(),
+        _ if a.is_external() && a.evaluation_unit.is_some() => format!(
+            "declared by the spec as `{unit}` (the runner checks the count against the budget, not what it counts)"
+        ),
+        _ => crate::algos::evaluation_unit(&a.algorithm).to_string(),
+    }
+}
+
+impl Data {
+    /// True when algorithms `a` and `b` count evaluations in one unit.
+    pub fn same_unit(&self, a: usize, b: usize) -> bool {
+        self.units.get(a).is_some() && self.units.get(a) == self.units.get(b)
+    }
+
+    /// The groups of algorithms sharing a unit, in the order of their first algorithm.
+    pub fn unit_groups(&self) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for a in 0..self.algorithms.len() {
+            match groups.iter_mut().find(|g| self.same_unit(g[0], a)) {
+                Some(g) => g.push(a),
+                None => groups.push(vec![a]),
+            }
+        }
+        groups
+    }
+
+    /// True when every algorithm counts in one unit.
+    pub fn one_unit(&self) -> bool {
+        self.unit_groups().len() <= 1
+    }
 }
 
 /// The name of the scope of all runs.
@@ -67,8 +158,10 @@ impl Data {
             scopes,
             puzzles: loaded.puzzles.iter().map(|p| p.id.clone()).collect(),
             anytime: spec.anytime,
+            units: spec.algorithms.iter().map(unit_of).collect(),
             ..Data::default()
         };
+        let mut cpu_everywhere = true;
         let mut index: HashMap<(usize, usize, u64), usize> = HashMap::new();
         let puzzle_of: HashMap<&str, usize> = loaded
             .puzzles
@@ -107,13 +200,29 @@ impl Data {
                 scope: entry_scope[loaded.entry_of[&r.puzzle]],
                 solved: r.solved == 1,
                 evaluations: r.evaluations,
-                seconds: r.wall_ms / 1e3,
+                seconds: match r.cpu_ms {
+                    Some(c) if cpu_everywhere && c.is_finite() && c >= 0.0 => c / 1e3,
+                    _ => {
+                        cpu_everywhere = false;
+                        r.wall_ms / 1e3
+                    }
+                },
+                wall_seconds: r.wall_ms / 1e3,
                 penalty: missing_symbols_cost(u, grid.cells()),
                 trajectory: Vec::new(),
                 termination: r.termination.clone(),
             });
             Ok(())
         })?;
+        // One clock for every run: wall seconds as soon as one run lacks its CPU time.
+        data.clock = if cpu_everywhere && !data.runs.is_empty() {
+            Clock::Cpu
+        } else {
+            for r in &mut data.runs {
+                r.seconds = r.wall_seconds;
+            }
+            Clock::Wall
+        };
         if spec.anytime {
             data.attach_trajectories(
                 &dir.join(crate::protocol::trajectory::FILE),
@@ -191,7 +300,7 @@ pub struct Success {
     /// Expected running time (Auger & Hansen 2005; COCO): all evaluations spent by all runs
     /// over the number of successes; infinite without a success.
     pub ert_evaluations: f64,
-    /// The same in wall-clock seconds.
+    /// The same in the folder's seconds ([`Clock`]).
     pub ert_seconds: f64,
 }
 
@@ -346,6 +455,7 @@ mod tests {
             solved,
             evaluations,
             seconds: evaluations as f64 / 1e6,
+            wall_seconds: evaluations as f64 / 1e6,
             penalty: trajectory.last().map_or(0, |p| p.1),
             trajectory,
             termination: if solved { "solved" } else { "converged" }.into(),

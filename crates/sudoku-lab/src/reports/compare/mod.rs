@@ -35,6 +35,7 @@
 //!   interval, ERT with its bootstrap interval, and pairwise log-rank tests.
 //! * Every table also as Markdown and LaTeX (booktabs) beside its CSV.
 
+pub mod answers;
 pub mod bayes;
 pub mod charts;
 pub mod data;
@@ -47,7 +48,7 @@ pub mod survival_charts;
 use super::inputs::Inputs;
 use anyhow::Result;
 use data::Data;
-use stats::{friedman, pairs, Unit};
+use stats::{friedman_all, pairs};
 
 /// Every table (CSV, Markdown, LaTeX) and chart of the report; returns report.md's text.
 pub fn write(inp: &Inputs) -> Result<String> {
@@ -62,14 +63,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
 
     let pairs = pairs(data)?;
     let surv = &survival::Survival::compute(data)?;
-    let mut tests = Vec::new();
-    for unit in [Unit::Evaluations, Unit::Seconds] {
-        for s in 0..=data.scopes.len() {
-            if let Some(f) = friedman(data, s, unit)? {
-                tests.push(f);
-            }
-        }
-    }
+    let tests = friedman_all(data)?;
     let success = report::success_table(data);
     let pair_t = report::pairs_table(data, &pairs);
     let (fried, ranks, post) = report::friedman_tables(data, &tests);
@@ -83,7 +77,20 @@ pub fn write(inp: &Inputs) -> Result<String> {
         survival::survival_table(data, surv),
         survival::logrank_table(data, surv),
     );
+    let evaluations_verdict = |p: &stats::Pair| report::evaluations_verdict(data, p);
+    let answers = answers::compute(
+        data,
+        &answers::Tests {
+            pairs: &pairs,
+            survival: surv,
+            bayes: &bayes_tests,
+            rope_success: ropes.1,
+            evaluations_verdict: &evaluations_verdict,
+        },
+    );
+    let answers_t = answers::table(data, &answers);
     let mut tables = vec![
+        ("compare-answers", &answers_t),
         ("compare-success", &success),
         ("compare-pairs", &pair_t),
         ("compare-friedman", &fried),
@@ -107,7 +114,13 @@ pub fn write(inp: &Inputs) -> Result<String> {
     charts::draw(data, &tests, surv, dir)?;
     bayes::draw(data, &bayes_tests, dir)?;
     let runtimes = survival::markdown(data, surv);
-    let md = report::markdown(spec, data, &tests, &tables, note, &runtimes);
+    let answers_md = answers::markdown(data, &answers);
+    let parts = report::Sections {
+        note,
+        runtimes: &runtimes,
+        answers: &answers_md,
+    };
+    let md = report::markdown(spec, data, &tests, &tables, &parts);
     let extra =
         bayes::markdown(data, &bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
     Ok(before_files(md, &extra))
