@@ -524,6 +524,76 @@ mod tests {
         assert_eq!(censored(runs.iter()), vec![100.0, f64::INFINITY, 300.0]);
     }
 
+    /// What counts as one evaluation unit: one built-in algorithm (any configuration), an
+    /// external solver alone unless its spec entry names a unit.
+    #[test]
+    fn evaluation_units_group_the_algorithms_that_count_alike() {
+        let entry = |label: &str, algorithm: &str, unit: Option<&str>| {
+            let mut t =
+                format!("label = \"{label}\"\nalgorithm = \"{algorithm}\"\nmax_generations = 10\n");
+            if algorithm == "external" {
+                t.push_str("command = [\"./s\"]\n");
+            }
+            if let Some(u) = unit {
+                t.push_str(&format!("evaluation_unit = \"{u}\"\n"));
+            }
+            toml::from_str::<crate::spec::AlgorithmSpec>(&t).unwrap()
+        };
+        type Case<'a> = (
+            &'a [(&'a str, &'a str, Option<&'a str>)],
+            &'a [&'a str],
+            &'a [&'a [usize]],
+        );
+        let cases: &[Case] = &[
+            // Two configurations of one algorithm share its unit; another algorithm does not.
+            (
+                &[
+                    ("ga", "ret-ga", None),
+                    ("ga2", "ret-ga", None),
+                    ("mk", "mk-ga", None),
+                ],
+                &["ret-ga", "ret-ga", "mk-ga"],
+                &[&[0, 1], &[2]],
+            ),
+            // Each external solver is its own unit, whatever it is called.
+            (
+                &[("py", "external", None), ("c", "external", None)],
+                &["external:py", "external:c"],
+                &[&[0], &[1]],
+            ),
+            // A spec may say that external solvers count alike, or like a built-in algorithm.
+            (
+                &[
+                    ("py", "external", Some("sa-swap")),
+                    ("c", "external", Some("sa-swap")),
+                    ("sa", "lewis-sa", None),
+                    ("port", "external", Some("lewis-sa")),
+                ],
+                &["sa-swap", "sa-swap", "lewis-sa", "lewis-sa"],
+                &[&[0, 1], &[2, 3]],
+            ),
+        ];
+        for (entries, units, groups) in cases {
+            let specs: Vec<_> = entries.iter().map(|&(l, a, u)| entry(l, a, u)).collect();
+            let data = Data {
+                algorithms: specs.iter().map(|a| a.label.clone()).collect(),
+                units: specs.iter().map(unit_of).collect(),
+                ..Data::default()
+            };
+            assert_eq!(data.units, *units, "{entries:?}");
+            let want: Vec<Vec<usize>> = groups.iter().map(|g| g.to_vec()).collect();
+            assert_eq!(data.unit_groups(), want, "{entries:?}");
+            assert_eq!(data.one_unit(), groups.len() == 1);
+            for (i, g) in groups.iter().enumerate() {
+                for (j, h) in groups.iter().enumerate() {
+                    assert_eq!(data.same_unit(g[0], h[h.len() - 1]), i == j);
+                }
+            }
+        }
+        assert!(unit_text(&entry("sa", "lewis-sa", None)).contains("proposed swap"));
+        assert!(unit_text(&entry("c", "external", Some("x"))).contains("declared by the spec"));
+    }
+
     #[test]
     fn budgets_are_decades_up_to_the_budget() {
         assert_eq!(

@@ -282,6 +282,7 @@ mod tests {
             runs: vec![stopped, solved],
             budget: 1000,
             anytime: true,
+            ..Data::default()
         };
         let (km, band) = target_curve(&data, 0, 4).unwrap();
         // Censored at 300, the other run reaches penalty 3 at 500: the estimate reaches 1
