@@ -19,8 +19,8 @@
 //! Holm's strictest level (0.05 over the family's tests), at which the power holds whatever
 //! the other pairs' p-values.
 //!
-//! `compare-answers.csv` holds every scope; report.md the pooled one; `sudoku-lab pair DIR A
-//! B` prints one pair's paragraph from the CSV.
+//! `compare-answers.csv` holds every scope; report.md the pooled one; `sudoku-lab compare DIR
+//! A B` prints one pair's paragraph from the CSV.
 
 use super::bayes::{self, BayesPair, Measure, DECIDES, MIN_PUZZLES};
 use super::data::{Data, Success};
@@ -411,9 +411,8 @@ pub fn paragraph(data: &Data, x: &Answer) -> String {
     )
 }
 
-/// compare-answers.csv: every scope and pair.
-pub fn table(data: &Data, answers: &[Answer]) -> Table {
-    let c = data.clock.csv();
+/// compare-answers.csv's columns, with the folder's seconds (`clock`) in their names.
+fn header(c: &str) -> Vec<String> {
     let mut header: Vec<String> = [
         "scope",
         "algorithm_a",
@@ -445,19 +444,22 @@ pub fn table(data: &Data, answers: &[Answer]) -> Table {
             header.push(format!("{col}_{c}_{side}"));
         }
     }
-    header.extend(
-        [
-            format!("logrank_{c}_p_holm"),
-            "detectable_hazard_ratio".into(),
-            "per_puzzle_success".into(),
-            format!("per_puzzle_ert_{c}"),
-            "same_evaluation_unit".into(),
-            "evaluations".into(),
-            "verdict".into(),
-            "paragraph".into(),
-        ]
-        .into_iter(),
-    );
+    header.extend([
+        format!("logrank_{c}_p_holm"),
+        "detectable_hazard_ratio".into(),
+        "per_puzzle_success".into(),
+        format!("per_puzzle_ert_{c}"),
+        "same_evaluation_unit".into(),
+        "evaluations".into(),
+        "verdict".into(),
+        "paragraph".into(),
+    ]);
+    header
+}
+
+/// compare-answers.csv: every scope and pair.
+pub fn table(data: &Data, answers: &[Answer]) -> Table {
+    let header = header(data.clock.csv());
     let names = data.scope_names();
     let opt = |x: Option<f64>, d: usize| x.map_or(String::new(), |v| num(v, d));
     let rows = answers
@@ -526,7 +528,7 @@ fn curve_cells(c: Option<&Curve>) -> [String; 6] {
 pub fn markdown(data: &Data, answers: &[Answer]) -> String {
     let pooled = data.scopes.len();
     let mut md = format!(
-        "\n## One answer per pair\n\nFor each pair over all puzzles (every puzzle set in compare-answers.csv; `sudoku-lab pair DIR A B` prints one): success, time to solve in {}, and one verdict that puts the tests side by side. \"Overall\" pools the runs (Fisher's exact test, Holm over compare-pairs.csv); \"per puzzle\" weighs every puzzle alike (the Bayesian signed-rank test, compare-bayes.csv), so the two can differ: a difference on a few puzzles shows overall while most puzzles are practically equivalent. Where a test finds no difference, the verdict gives what it would have detected with 80 % power at Holm's strictest level.\n\n",
+        "\n## One answer per pair\n\nFor each pair over all puzzles (every puzzle set in compare-answers.csv; `sudoku-lab compare DIR A B` prints one): success, time to solve in {}, and one verdict that puts the tests side by side. \"Overall\" pools the runs (Fisher's exact test, Holm over compare-pairs.csv); \"per puzzle\" weighs every puzzle alike (the Bayesian signed-rank test, compare-bayes.csv), so the two can differ: a difference on a few puzzles shows overall while most puzzles are practically equivalent. Where a test finds no difference, the verdict gives what it would have detected with 80 % power at Holm's strictest level.\n\n",
         data.clock.words()
     );
     for x in answers.iter().filter(|x| x.scope == pooled) {
@@ -556,11 +558,13 @@ mod tests {
         }
     }
 
-    /// The verdict sentence, case by case: what each combination of the tests makes it say.
-    #[test]
-    fn the_verdict_sentence_reconciles_the_tests() {
+    /// A case: the facts, what the sentence must say and what it must not.
+    type Case = (Facts, &'static [&'static str], &'static [&'static str]);
+
+    /// The pooled test against the per-puzzle one.
+    fn reconciling_cases() -> Vec<Case> {
         let base = facts();
-        let cases: Vec<(Facts, &[&str], &[&str])> = vec![
+        vec![
             (
                 base.clone(),
                 &[
@@ -609,6 +613,13 @@ mod tests {
                 &["per puzzle too (lewis-sa better, P = 0.990)"],
                 &[],
             ),
+        ]
+    }
+
+    /// Too few puzzles, untestable pairs, and pairs of one unit.
+    fn other_cases() -> Vec<Case> {
+        let base = facts();
+        vec![
             (
                 Facts {
                     success_per_puzzle: PerPuzzle::TooFew(3),
@@ -646,8 +657,13 @@ mod tests {
                 &["Both solve every run (20/20 and 20/20)", "in evaluations (one unit): ret-ga faster than mk-ga in evaluations."],
                 &["not comparable"],
             ),
-        ];
-        for (f, has, lacks) in cases {
+        ]
+    }
+
+    /// The verdict sentence, case by case: what each combination of the tests makes it say.
+    #[test]
+    fn the_verdict_sentence_reconciles_the_tests() {
+        for (f, has, lacks) in reconciling_cases().into_iter().chain(other_cases()) {
             let s = sentence(&f);
             for h in has {
                 assert!(s.contains(h), "missing {h:?} in {s:?}");

@@ -200,13 +200,10 @@ impl Data {
                 scope: entry_scope[loaded.entry_of[&r.puzzle]],
                 solved: r.solved == 1,
                 evaluations: r.evaluations,
-                seconds: match r.cpu_ms {
-                    Some(c) if cpu_everywhere && c.is_finite() && c >= 0.0 => c / 1e3,
-                    _ => {
-                        cpu_everywhere = false;
-                        r.wall_ms / 1e3
-                    }
-                },
+                seconds: cpu_seconds(r.cpu_ms).unwrap_or_else(|| {
+                    cpu_everywhere = false;
+                    r.wall_ms / 1e3
+                }),
                 wall_seconds: r.wall_ms / 1e3,
                 penalty: missing_symbols_cost(u, grid.cells()),
                 trajectory: Vec::new(),
@@ -214,15 +211,7 @@ impl Data {
             });
             Ok(())
         })?;
-        // One clock for every run: wall seconds as soon as one run lacks its CPU time.
-        data.clock = if cpu_everywhere && !data.runs.is_empty() {
-            Clock::Cpu
-        } else {
-            for r in &mut data.runs {
-                r.seconds = r.wall_seconds;
-            }
-            Clock::Wall
-        };
+        data.settle_clock(cpu_everywhere);
         if spec.anytime {
             data.attach_trajectories(
                 &dir.join(crate::protocol::trajectory::FILE),
@@ -239,6 +228,19 @@ impl Data {
             .unwrap_or(most)
             .max(1);
         Ok(data)
+    }
+
+    /// One clock for every run: CPU seconds when every run has them, else wall seconds (as
+    /// soon as one run lacks its CPU time, every run's seconds are its wall seconds).
+    fn settle_clock(&mut self, cpu_everywhere: bool) {
+        self.clock = if cpu_everywhere && !self.runs.is_empty() {
+            Clock::Cpu
+        } else {
+            for r in &mut self.runs {
+                r.seconds = r.wall_seconds;
+            }
+            Clock::Wall
+        };
     }
 
     fn attach_trajectories(
@@ -288,6 +290,13 @@ impl Data {
             .iter()
             .filter(move |r| r.algorithm == a && (pooled || r.scope == s))
     }
+}
+
+/// A run's CPU seconds from runs.csv's `cpu_ms`, None when it has none (or not a time).
+fn cpu_seconds(cpu_ms: Option<f64>) -> Option<f64> {
+    cpu_ms
+        .filter(|c| c.is_finite() && *c >= 0.0)
+        .map(|c| c / 1e3)
 }
 
 /// Success and run time of one (algorithm, scope).

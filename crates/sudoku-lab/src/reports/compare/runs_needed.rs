@@ -245,6 +245,7 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
         "runs_per_puzzle_success",
         "ert_ratio",
         "ert_reference",
+        "ert_reference_by",
         "a12_slower_copy",
         "runs_per_puzzle_ert",
         "power",
@@ -269,6 +270,12 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
                 opt(n.runs_success),
                 num(e.ert_ratio, 2),
                 data.algorithms[n.faster].clone(),
+                if data.same_unit(n.a, n.b) {
+                    "evaluations"
+                } else {
+                    data.clock.csv()
+                }
+                .to_string(),
                 num(n.a12_slower, 3),
                 opt(n.runs_ert),
                 num(e.power, 2),
