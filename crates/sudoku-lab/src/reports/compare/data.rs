@@ -143,16 +143,7 @@ pub const POOLED: &str = "all";
 impl Data {
     /// Reads runs.csv (and trajectories.csv when the spec records anytime data).
     pub fn load(spec: &Spec, loaded: &Loaded, dir: &Path) -> Result<Data> {
-        let mut scopes: Vec<String> = Vec::new();
-        let mut entry_scope = Vec::new();
-        for p in &spec.puzzles {
-            let l = p.label().to_string();
-            let s = scopes.iter().position(|x| *x == l).unwrap_or_else(|| {
-                scopes.push(l);
-                scopes.len() - 1
-            });
-            entry_scope.push(s);
-        }
+        let (scopes, entry_scope) = scopes_of(spec);
         let mut data = Data {
             algorithms: spec.algorithms.iter().map(|a| a.label.clone()).collect(),
             scopes,
@@ -232,7 +223,7 @@ impl Data {
 
     /// One clock for every run: CPU seconds when every run has them, else wall seconds (as
     /// soon as one run lacks its CPU time, every run's seconds are its wall seconds).
-    fn settle_clock(&mut self, cpu_everywhere: bool) {
+    pub fn settle_clock(&mut self, cpu_everywhere: bool) {
         self.clock = if cpu_everywhere && !self.runs.is_empty() {
             Clock::Cpu
         } else {
@@ -290,6 +281,22 @@ impl Data {
             .iter()
             .filter(move |r| r.algorithm == a && (pooled || r.scope == s))
     }
+}
+
+/// The distinct `label`s of the spec's puzzle entries in spec order, and each entry's index
+/// among them.
+fn scopes_of(spec: &Spec) -> (Vec<String>, Vec<usize>) {
+    let mut scopes: Vec<String> = Vec::new();
+    let mut entry_scope = Vec::new();
+    for p in &spec.puzzles {
+        let l = p.label().to_string();
+        let s = scopes.iter().position(|x| *x == l).unwrap_or_else(|| {
+            scopes.push(l);
+            scopes.len() - 1
+        });
+        entry_scope.push(s);
+    }
+    (scopes, entry_scope)
 }
 
 /// A run's CPU seconds from runs.csv's `cpu_ms`, None when it has none (or not a time).
