@@ -39,7 +39,7 @@ const CHARTS: [&str; 8] = [
     "compare-ecdf",
     "compare-targets",
     "compare-budget",
-    "compare-cd",
+    "compare-cd-ret-ga",
 ];
 
 #[test]
@@ -96,23 +96,46 @@ fn quick_benchmark_end_to_end() {
         let a12: f64 = r[9].parse().unwrap();
         assert!((0.0..=1.0).contains(&a12));
     }
-    // Average ranks of the pooled Friedman test sum to k(k+1)/2.
+    // Average ranks of the pooled Friedman test in CPU seconds (every run has its CPU time)
+    // sum to k(k+1)/2 over all 7 algorithms; in evaluations, 3 over each pair of one unit.
     let ranks = csv_rows(&out.join("compare-ranks.csv"));
-    let pooled: f64 = ranks[1..]
-        .iter()
-        .filter(|r| r[0] == "evaluations" && r[1] == "all")
-        .map(|r| r[3].parse::<f64>().unwrap())
-        .sum();
-    assert!((pooled - 28.0).abs() < 0.01, "{pooled}");
+    let pooled = |unit: &str| -> f64 {
+        (ranks[1..].iter())
+            .filter(|r| r[0] == unit && r[1] == "all")
+            .map(|r| r[3].parse::<f64>().unwrap())
+            .sum()
+    };
+    assert!((pooled("cpu_seconds") - 28.0).abs() < 0.01, "{ranks:?}");
+    assert!(
+        (pooled("evaluations (ret-ga)") - 3.0).abs() < 0.01,
+        "{ranks:?}"
+    );
+    // (The two CSO settings rank only where one of them solves a puzzle.)
+    let cso = pooled("evaluations (cso)");
+    assert!(cso == 0.0 || (cso - 3.0).abs() < 0.01, "{ranks:?}");
+    assert_eq!(
+        pooled("evaluations"),
+        0.0,
+        "no ranking in evaluations across units"
+    );
+    assert!(assert_no_evaluations_verdict_across_units(&out) > 0);
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("QUICK RUN"), "a quick report says so");
     for s in [
-        "What one evaluation is",
-        "Ranking over all 14 puzzles",
+        "## Time and units",
+        "Seconds in this report are CPU seconds",
+        "## One answer per pair",
+        "Ranking over all 14 puzzles, ERT in CPU seconds",
+        "(the algorithms of unit `ret-ga` only)",
         "lewis-sa",
     ] {
         assert!(report.contains(s), "{s}");
     }
+    assert!(!report.contains("wall s"), "one word for one thing");
+    // CPU seconds lead: their ranking before any in evaluations.
+    assert!(report.find("ERT in CPU seconds") < report.find("ERT in evaluations"));
+    // One answer per pair and scope: 21 pairs x 7 scopes.
+    assert_eq!(csv_rows(&out.join("compare-answers.csv")).len() - 1, 21 * 7);
     let tex = std::fs::read_to_string(out.join("compare-pairs.tex")).unwrap();
     assert!(tex.contains("\\toprule") && tex.contains("ret-ga-best+uniform"));
     // Censored runtimes: 2 units x 7 scopes x 7 algorithms; 2 units x 7 scopes x 21 pairs.
@@ -170,7 +193,9 @@ max_evaluations = 200000
         assert!(out.join(format!("{t}.csv")).is_file(), "{t}");
     }
     assert!(!out.join("compare-targets.csv").exists());
-    assert!(out.join("compare-cd.png").is_file());
+    // Two units: a ranking in CPU seconds, none in evaluations.
+    assert!(out.join("compare-cd-seconds.png").is_file());
+    assert!(!out.join("compare-cd.png").exists());
     let pairs = csv_rows(&out.join("compare-pairs.csv"));
     // One pair in each of 4 scopes (three single puzzles and all).
     assert_eq!(pairs.len() - 1, 4);
@@ -252,15 +277,15 @@ max_evaluations = 30000
     let evaluations = |f: &str, t: &str| -> Vec<String> {
         let text = std::fs::read_to_string(d.join(t).join(f)).unwrap();
         text.lines()
-            .filter(|l| !l.starts_with("seconds,"))
+            .filter(|l| !l.starts_with("cpu_seconds,"))
             .map(String::from)
             .collect()
     };
+    // (CPU seconds are measured times; the ERT chart is in them.)
     for f in [
         "compare-survival.csv",
         "compare-logrank.csv",
         "compare-ecdf.svg",
-        "compare-ert.svg",
     ] {
         assert_eq!(evaluations(f, "1"), evaluations(f, "2"), "{f}");
     }
@@ -294,7 +319,7 @@ max_evaluations = 30000
     }
     let report = std::fs::read_to_string(d.join("1/report.md")).unwrap();
     assert!(report.contains("## Runtime distributions (unsolved runs censored)"));
-    assert!(report.contains("![ECDF in seconds](compare-ecdf-seconds.png)"));
+    assert!(report.contains("![ECDF in CPU seconds](compare-ecdf-seconds.png)"));
     // A wall time that is not a time is named with its line, exit 2, no panic.
     let runs = d.join("1/runs.csv");
     let text = std::fs::read_to_string(&runs).unwrap();
@@ -392,4 +417,167 @@ max_evaluations = 200000
             && report.contains("set `attempts` to use the budget"),
         "{report}"
     );
+}
+
+/// Each algorithm label's evaluation unit, from a results folder's meta.json: a built-in
+/// algorithm's name, an external solver's `evaluation_unit`, else `external:LABEL`.
+fn units_of(dir: &Path) -> std::collections::HashMap<String, String> {
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    let algorithms = meta["spec"]["algorithms"].as_array().unwrap();
+    algorithms
+        .iter()
+        .map(|a| {
+            let label = a["label"].as_str().unwrap().to_string();
+            let unit = match (
+                a["algorithm"].as_str().unwrap(),
+                a["evaluation_unit"].as_str(),
+            ) {
+                ("external", Some(u)) => u.to_string(),
+                ("external", None) => format!("external:{label}"),
+                (name, _) => name.to_string(),
+            };
+            (label, unit)
+        })
+        .collect()
+}
+
+const NOT_COMPARABLE: &str = "not comparable in evaluations";
+
+/// No compare CSV of `dir` holds a number or a verdict in evaluations between algorithms of
+/// different units: every such cell is empty or says "not comparable in evaluations", and the
+/// rankings in evaluations rank algorithms of one unit only. Returns how many cross-unit
+/// rows were checked.
+fn assert_no_evaluations_verdict_across_units(dir: &Path) -> usize {
+    let units = units_of(dir);
+    let mut checked = 0;
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            n.starts_with("compare-") && n.ends_with(".csv")
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}", dir.display());
+    for f in &files {
+        let rows = csv_rows(f);
+        let h = &rows[0];
+        let col = |n: &str| h.iter().position(|x| x == n);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        if let (Some(ca), Some(cb)) = (col("algorithm_a"), col("algorithm_b")) {
+            for r in &rows[1..] {
+                if units[&r[ca]] == units[&r[cb]] {
+                    continue;
+                }
+                checked += 1;
+                // A row about evaluations (its measure or time unit) carries no result.
+                let about_evaluations = r
+                    .iter()
+                    .any(|c| c == "evaluations" || c == "ert_evaluations")
+                    || r.iter().any(|c| c.starts_with("evaluations ("));
+                for (i, cell) in r.iter().enumerate() {
+                    let header = &h[i];
+                    let evaluation_column =
+                        header.contains("evaluations") && !header.starts_with("ert_reference");
+                    let result_column = about_evaluations
+                        && ![
+                            "scope",
+                            "algorithm_a",
+                            "algorithm_b",
+                            "measure",
+                            "time_unit",
+                            "ert_unit",
+                            "puzzles",
+                            "rope",
+                            "unsolved_by_both",
+                            "solved_a",
+                            "solved_b",
+                        ]
+                        .contains(&header.as_str());
+                    if evaluation_column || result_column {
+                        assert!(
+                            cell.is_empty() || cell == NOT_COMPARABLE,
+                            "{name}: {header} = {cell:?} between {} and {}: {r:?}",
+                            r[ca],
+                            r[cb]
+                        );
+                    }
+                }
+            }
+        }
+        // Rankings in evaluations: one unit per (ert_unit, scope).
+        if let (Some(cu), Some(cs), Some(calg)) = (col("ert_unit"), col("scope"), col("algorithm"))
+        {
+            let mut seen: std::collections::HashMap<(String, String), String> = Default::default();
+            for r in &rows[1..] {
+                if !r[cu].starts_with("evaluations") {
+                    continue;
+                }
+                let unit = &units[&r[calg]];
+                let first = seen
+                    .entry((r[cu].clone(), r[cs].clone()))
+                    .or_insert(unit.clone());
+                assert_eq!(first, unit, "{name}: {r:?}");
+            }
+        }
+    }
+    checked
+}
+
+/// The committed folders of report = "compare" decide nothing in evaluations across units.
+#[test]
+fn committed_compare_folders_decide_nothing_in_evaluations_across_units() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    for id in ["benchmark-9x9", "external-demo", "lewis-sa-reheat"] {
+        let checked = assert_no_evaluations_verdict_across_units(&results.join(id));
+        let mixed = id != "lewis-sa-reheat";
+        assert_eq!(checked > 0, mixed, "{id}: {checked} cross-unit rows");
+    }
+}
+
+/// `sudoku-lab compare DIR A B` prints the pair's paragraph (either order); bad input is one
+/// line and exit 2.
+#[test]
+fn compare_prints_one_pair() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/benchmark-9x9");
+    let o = ok(bin()
+        .arg("compare")
+        .arg(&dir)
+        .args(["lewis-sa", "reseda-27"]));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        text.starts_with("**reseda-27 against lewis-sa** (all puzzles)"),
+        "{text}"
+    );
+    assert!(text.contains("wall s") && !text.contains("CPU s"), "{text}");
+    assert!(text.contains(NOT_COMPARABLE), "{text}");
+    let o =
+        ok(bin()
+            .arg("pair")
+            .arg(&dir)
+            .args(["reseda-27", "lewis-sa", "--scope", "Kennett hard"]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(puzzle set Kennett hard)"));
+    for (args, says) in [
+        (vec!["lewis-sa", "nope"], "nope: no such algorithm"),
+        (vec!["lewis-sa", "lewis-sa"], "the same algorithm twice"),
+        (
+            vec!["lewis-sa", "mk-ga", "--scope", "x"],
+            "--scope x: no such puzzle set",
+        ),
+    ] {
+        let o = bin().arg("compare").arg(&dir).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says) && err.lines().count() == 1, "{err}");
+    }
+    let o = bin()
+        .arg("compare")
+        .arg(dir.join("../reseda-table1"))
+        .args(["a", "b"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no compare-answers.csv"));
 }

@@ -228,6 +228,11 @@ pub enum Command {
     // `--power -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
     PlanRuns(PlanRunsArgs),
+    /// One pair of algorithms of a compare report's results folder, in one paragraph: success
+    /// with Wilson intervals, time to solve in CPU (or, in older folders, wall) seconds, and one
+    /// verdict that reconciles the report's tests (from its compare-answers.csv).
+    #[command(alias = "pair")]
+    Compare(CompareArgs),
     /// A static HTML site of every results folder: index.html (with each experiment's counts
     /// of published cells that differ or not), one page per experiment (the paper against ours
     /// coloured by verdict, report, statistics tables with filters, charts with captions,
@@ -344,6 +349,19 @@ pub struct ReadingsCalibrationArgs {
 pub struct ReadingsSummaryArgs {
     /// A folder whose subfolders are races (each with its race.csv).
     pub dir: PathBuf,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct CompareArgs {
+    /// A results folder of `report = "compare"` (with compare-answers.csv).
+    pub dir: PathBuf,
+    /// An algorithm's label in the folder.
+    pub a: String,
+    /// Another algorithm's label.
+    pub b: String,
+    /// The puzzle set (a puzzle entry's `label`); all puzzles when not given.
+    #[arg(long, default_value = "all")]
+    pub scope: String,
 }
 
 #[derive(Args, Clone, Debug)]

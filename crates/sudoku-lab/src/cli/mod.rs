@@ -7,6 +7,7 @@
 pub mod args;
 mod bench;
 mod bench_stops;
+mod compare;
 mod export;
 mod generate;
 mod instances;
@@ -113,6 +114,7 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         args::Command::Bench { quick, .. } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
+        args::Command::Compare(a) => compare::compare(&a),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     }
 }

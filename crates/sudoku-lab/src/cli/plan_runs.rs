@@ -113,6 +113,7 @@ fn by_puzzle(data: &Data, needed: &[runs_needed::Needed]) -> String {
 /// `by_puzzle`); the budget is `budget` or the most evaluations any run spent.
 fn load(path: &Path, budget: Option<u64>, by_puzzle: bool) -> Result<Data> {
     let mut data = Data::default();
+    let mut cpu_everywhere = true;
     for_each_row(path, |r| {
         let index = |names: &mut Vec<String>, name: &str| {
             names.iter().position(|x| x == name).unwrap_or_else(|| {
@@ -128,7 +129,14 @@ fn load(path: &Path, budget: Option<u64>, by_puzzle: bool) -> Result<Data> {
             scope: if by_puzzle { puzzle } else { 0 },
             solved: r.solved == 1,
             evaluations: r.evaluations,
-            seconds: r.wall_ms / 1e3,
+            seconds: match r.cpu_ms {
+                Some(c) if c.is_finite() && c >= 0.0 => c / 1e3,
+                _ => {
+                    cpu_everywhere = false;
+                    r.wall_ms / 1e3
+                }
+            },
+            wall_seconds: r.wall_ms / 1e3,
             penalty: 0,
             trajectory: Vec::new(),
             termination: r.termination,
@@ -141,7 +149,27 @@ fn load(path: &Path, budget: Option<u64>, by_puzzle: bool) -> Result<Data> {
     if by_puzzle {
         data.scopes = data.puzzles.clone();
     }
+    data.settle_clock(cpu_everywhere);
+    data.units = units(path, &data.algorithms);
     let most = data.runs.iter().map(|r| r.evaluations).max().unwrap_or(1);
     data.budget = budget.unwrap_or(most).max(1);
     Ok(data)
+}
+
+/// Each algorithm's evaluation unit, from the spec in the meta.json beside the pilot's
+/// runs.csv (as the compare report has them); without it, each algorithm its own unit, so
+/// that no ERT in evaluations is compared across algorithms whose units are not known.
+fn units(path: &Path, algorithms: &[String]) -> Vec<String> {
+    let meta = path.parent().map(|d| d.join("meta.json"));
+    let specs: Vec<crate::spec::AlgorithmSpec> = meta
+        .and_then(|m| std::fs::read_to_string(m).ok())
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| serde_json::from_value(v["spec"]["algorithms"].clone()).ok())
+        .unwrap_or_default();
+    (algorithms.iter())
+        .map(|label| match specs.iter().find(|a| &a.label == label) {
+            Some(a) => crate::reports::compare::data::unit_of(a),
+            None => format!("unknown:{label}"),
+        })
+        .collect()
 }

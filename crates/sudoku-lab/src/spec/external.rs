@@ -35,6 +35,7 @@ impl AlgorithmSpec {
                 ("mode", self.mode.is_some()),
                 ("wall_seconds", self.wall_seconds.is_some()),
                 ("handshake_seconds", self.handshake_seconds.is_some()),
+                ("evaluation_unit", self.evaluation_unit.is_some()),
             ];
             if let Some((key, _)) = set.iter().find(|s| s.1) {
                 bail!("{key}: a key of algorithm = \"external\" only");
@@ -45,6 +46,15 @@ impl AlgorithmSpec {
             bail!("command: missing (algorithm = \"external\" needs the program and its arguments, e.g. command = [\"python3\", \"solver.py\"])");
         };
         crate::algos::external::check(&keys)?;
+        if let Some(u) = &self.evaluation_unit {
+            let ok = !u.is_empty()
+                && u.len() <= 64
+                && u.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c));
+            if !ok {
+                bail!("evaluation_unit: '{u}' is not a name (1 to 64 letters, digits, '-', '_', '.', '+')");
+            }
+        }
         if self.readings.is_some() {
             bail!("readings: an external solver has no ambiguity table to vary");
         }

@@ -215,6 +215,12 @@ pub struct AlgorithmSpec {
     /// fails with `start_failed`, the pre-flight check refuses the spec.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handshake_seconds: Option<f64>,
+    /// `algorithm = "external"`: what one of its evaluations is, as a name shared with the
+    /// solvers that count the same thing (e.g. a port of a built-in algorithm may write that
+    /// algorithm's name, `"lewis-sa"`). The compare report tests and ranks in evaluations only
+    /// among algorithms of one unit; without this key each external solver is its own unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluation_unit: Option<String>,
     /// `sudoku-lab readings`: the options to vary and their values, e.g.
     /// `{ elitism = ["alternate", "best"] }` (default: every option of the algorithm's
     /// ambiguity table, with all its values). Each value must build a solver.

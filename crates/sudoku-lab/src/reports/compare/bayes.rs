@@ -34,7 +34,7 @@
 //! * Seeds: each test's sampler is seeded from the spec's master seed and the test's place
 //!   (measure, scope, pair), so the output is the same for any thread count.
 
-use super::data::Data;
+use super::data::{Clock, Data};
 use super::report::num;
 use super::stats::{ert_blocks, Unit};
 use crate::export::tables::Table;
@@ -44,18 +44,48 @@ use rayon::prelude::*;
 /// What a test compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
+    /// Per-puzzle ERT in evaluations: only between algorithms of one evaluation unit.
     Ert,
     Success,
+    /// Per-puzzle ERT in the folder's seconds ([`Clock`]): between every pair.
+    ErtSeconds,
 }
 
 impl Measure {
-    pub fn as_str(self) -> &'static str {
+    /// The measure in compare-bayes.csv: "ert_cpu_seconds" (or "ert_wall_seconds"),
+    /// "ert_evaluations", "success_rate".
+    pub fn name(self, clock: Clock) -> &'static str {
+        match (self, clock) {
+            (Measure::Ert, _) => "ert_evaluations",
+            (Measure::Success, _) => "success_rate",
+            (Measure::ErtSeconds, Clock::Cpu) => "ert_cpu_seconds",
+            (Measure::ErtSeconds, Clock::Wall) => "ert_wall_seconds",
+        }
+    }
+    /// The measure in report.md's table.
+    fn short(self, clock: Clock) -> String {
         match self {
-            Measure::Ert => "ert_evaluations",
-            Measure::Success => "success_rate",
+            Measure::Ert => "ERT (evaluations)".into(),
+            Measure::Success => "success".into(),
+            Measure::ErtSeconds => format!("ERT ({})", clock.short()),
         }
     }
 }
+
+/// The measures in the order of the report: time first, then success, then evaluations.
+pub const MEASURES: [Measure; 3] = [Measure::ErtSeconds, Measure::Success, Measure::Ert];
+
+/// The fewest informative puzzles from which the rule may say "better" or "practically
+/// equivalent": below it the verdict is "too few puzzles" (the probabilities are still given).
+/// The rule's error rates, simulated with symmetric per-puzzle differences at 1 to 59 puzzles,
+/// fall with the count to the level they keep with many puzzles, and reach it at 5 (never
+/// fewer, whatever a simulation says): with 2 puzzles, differences that spread to 8 ROPE
+/// widths around 0 made it say "better" about three times as often as with 59. Measured by `cargo run --release -p lab-stats --example bayes_decision_threshold`
+/// (results-bench/bayes-decision-threshold.csv; a test reads the threshold back from the file).
+pub const MIN_PUZZLES: usize = 5;
+
+/// The verdict below [`MIN_PUZZLES`].
+pub const TOO_FEW: &str = "too few puzzles";
 
 /// Posterior samples kept for a simplex panel (the first ones of the 50 000).
 pub const PLOT_SAMPLES: usize = 20_000;
@@ -73,6 +103,8 @@ pub struct BayesPair {
     pub puzzles: usize,
     /// Puzzles of the scope that neither algorithm solved: left out of the test.
     pub unsolved_by_both: usize,
+    /// False for ERT in evaluations between algorithms of different units: no test.
+    pub comparable: bool,
     /// The ROPE's half-width on the test's scale (ln ERT or success rate).
     pub rope: f64,
     /// P(A better), P(equivalent), P(B better); None without an informative puzzle.
@@ -85,12 +117,12 @@ pub struct BayesPair {
 pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<BayesPair>> {
     let k = data.algorithms.len();
     let mut jobs = Vec::new();
-    for measure in [Measure::Ert, Measure::Success] {
+    for measure in MEASURES {
         for s in 0..=data.scopes.len() {
-            let rope = if measure == Measure::Ert {
-                ropes.0
-            } else {
+            let rope = if measure == Measure::Success {
                 ropes.1
+            } else {
+                ropes.0
             };
             let scores = scores(data, s, measure, rope);
             let test_rope = if measure == Measure::Success {
@@ -119,6 +151,7 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
         .map(|(measure, s, a, b, [rope, test_rope], scores, left_out)| {
             let x: Vec<f64> = scores.iter().map(|r| r[a]).collect();
             let y: Vec<f64> = scores.iter().map(|r| r[b]).collect();
+            let comparable = measure != Measure::Ert || data.same_unit(a, b);
             let mut pair = BayesPair {
                 measure,
                 scope: s,
@@ -126,11 +159,12 @@ pub fn compute(data: &Data, ropes: (f64, f64), master_seed: u64) -> Result<Vec<B
                 b,
                 puzzles: x.len(),
                 unsolved_by_both: left_out,
+                comparable,
                 rope,
                 probs: None,
                 samples: Vec::new(),
             };
-            if x.is_empty() {
+            if x.is_empty() || !comparable {
                 return Ok(pair);
             }
             let seed = seed_of(master_seed, [measure as u64, s as u64, a as u64, b as u64]);
@@ -210,8 +244,17 @@ fn seed_of(master: u64, place: [u64; 4]) -> u64 {
 /// (an infinite ERT as `-L`, see the module docs) or the success rate.
 pub fn scores(data: &Data, s: usize, measure: Measure, rope: f64) -> Vec<Vec<f64>> {
     match measure {
-        Measure::Ert => {
-            let blocks = ert_blocks(data, s, Unit::Evaluations);
+        Measure::Ert | Measure::ErtSeconds => {
+            let unit = match measure {
+                Measure::Ert => Unit::Evaluations,
+                _ => Unit::Seconds,
+            };
+            // runs.csv keeps times to the microsecond: an ERT below it (every run of a puzzle
+            // timed 0) counts as 1 microsecond, so that its logarithm is finite.
+            let floor = if unit == Unit::Seconds { 1e-6 } else { 0.0 };
+            let blocks: Vec<Vec<f64>> = (ert_blocks(data, s, unit).iter())
+                .map(|r| r.iter().map(|&e| e.max(floor)).collect())
+                .collect();
             let finite = || blocks.iter().flatten().copied().filter(|x| x.is_finite());
             let max = finite().fold(f64::NEG_INFINITY, f64::max).ln();
             let min = finite().fold(f64::INFINITY, f64::min).ln();
@@ -231,7 +274,7 @@ pub fn scores(data: &Data, s: usize, measure: Measure, rope: f64) -> Vec<Vec<f64
 }
 
 /// Success rate of every (puzzle of scope `s`, algorithm), puzzles in index order.
-fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
+pub(super) fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
     let pooled = s == data.scopes.len();
     let k = data.algorithms.len();
     let mut counts: std::collections::BTreeMap<usize, Vec<(u64, u64)>> = Default::default();
@@ -249,10 +292,15 @@ fn success_blocks(data: &Data, s: usize) -> Vec<Vec<f64>> {
 /// The decision of a test: the region with probability >= [`DECIDES`], else "undecided" (and
 /// always without an informative puzzle).
 pub fn verdict(data: &Data, p: &BayesPair) -> String {
+    if !p.comparable {
+        return super::report::NOT_COMPARABLE.into();
+    }
     let Some([pa, pe, pb]) = p.probs else {
         return "undecided".into();
     };
-    if pa >= DECIDES {
+    if p.puzzles < MIN_PUZZLES && pa.max(pe).max(pb) >= DECIDES {
+        TOO_FEW.into()
+    } else if pa >= DECIDES {
         format!("{} better", data.algorithms[p.a])
     } else if pb >= DECIDES {
         format!("{} better", data.algorithms[p.b])
@@ -288,7 +336,7 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
         .iter()
         .map(|p| {
             vec![
-                p.measure.as_str().to_string(),
+                p.measure.name(data.clock).to_string(),
                 names[p.scope].clone(),
                 data.algorithms[p.a].clone(),
                 data.algorithms[p.b].clone(),
@@ -310,6 +358,7 @@ pub fn table(data: &Data, tests: &[BayesPair]) -> Table {
 
 /// The simplex charts of the pooled scope, one figure per measure.
 pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<()> {
+    let seconds = format!("ERT in {} (log scale)", data.clock.words());
     for (measure, file, what) in [
         (
             Measure::Ert,
@@ -317,6 +366,11 @@ pub fn draw(data: &Data, tests: &[BayesPair], dir: &std::path::Path) -> Result<(
             "ERT in evaluations (log scale)",
         ),
         (Measure::Success, "compare-bayes-success", "success rate"),
+        (
+            Measure::ErtSeconds,
+            "compare-bayes-ert-seconds",
+            seconds.as_str(),
+        ),
     ] {
         let panels: Vec<lab_charts::SimplexPanel> = tests
             .iter()
@@ -359,22 +413,21 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
         return String::new();
     }
     let mut md = format!(
-        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in evaluations on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`) and on per-puzzle success rate (ROPE: {:.3}, `rope_success`). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice. A puzzle neither algorithm of a pair solved is left out of that pair's test (it says nothing about how the two compare) and counted in the last column; a pair with no other puzzle is undecided.\n\n| Measure | A | B | P(A) | P(=) | P(B) | Verdict | Puzzles neither solved |\n|---|---|---|---|---|---|---|---|\n",
+        "\n## Bayesian comparison with a region of practical equivalence\n\nBayesian signed-rank test (Benavoli, Corani, Demšar & Zaffalon, JMLR 2017; as baycomp 1.0.3's `SignedRankTest`: prior strength 0.5 at 0, {} posterior samples, seeded) between every pair, over the puzzles: on per-puzzle ERT in {clock} on a log scale (a puzzle no run of an algorithm solved counts as beyond every finite ERT; ROPE: ERTs within a factor of {:.3}, spec key `rope_ert_ratio`), on per-puzzle success rate (ROPE: {:.3}, `rope_success`), and on per-puzzle ERT in evaluations between algorithms of one evaluation unit only (compare-bayes.csv says \"{}\" for the others). P(A) is the probability that A is better by more than the ROPE, P(=) that the two are practically equivalent, P(B) that B is; a probability of at least {DECIDES} decides, but only over at least {MIN_PUZZLES} informative puzzles: below, the verdict is \"{TOO_FEW}\" (the probabilities are shown), since the rule's error rates, measured by simulating it with symmetric per-puzzle differences (results-bench/bayes-decision-threshold.csv), exceed 0.10 with fewer. Every scope in compare-bayes.csv; all puzzles here. Unlike a p-value, P(=) can say that two algorithms do not differ in practice. A puzzle neither algorithm of a pair solved is left out of that pair's test (it says nothing about how the two compare) and counted in the last column; a pair with no other puzzle is undecided.\n\n| Measure | A | B | Puzzles | P(A) | P(=) | P(B) | Verdict | Puzzles neither solved |\n|---|---|---|---|---|---|---|---|---|\n",
         lab_stats::BAYES_SAMPLES,
         ropes.0.exp(),
-        ropes.1
+        ropes.1,
+        super::report::NOT_COMPARABLE,
+        clock = data.clock.words(),
     );
-    for p in tests.iter().filter(|p| p.scope == pooled) {
+    for p in tests.iter().filter(|p| p.scope == pooled && p.comparable) {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            if p.measure == Measure::Ert {
-                "ERT"
-            } else {
-                "success"
-            },
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            p.measure.short(data.clock),
             data.algorithms[p.a],
             data.algorithms[p.b],
+            p.puzzles,
             prob(p, 0),
             prob(p, 1),
             prob(p, 2),
@@ -382,7 +435,7 @@ pub fn markdown(data: &Data, tests: &[BayesPair], ropes: (f64, f64)) -> String {
             p.unsolved_by_both
         );
     }
-    md.push_str("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT](compare-bayes-ert.png)\n\n![Bayesian success](compare-bayes-success.png)\n");
+    md.push_str(&format!("\nEach triangle shows one pair's posterior: a point per sample of (P(A better), P(equivalent), P(B better)), nearer a corner the more mass that region has; the lines split the triangle where each region is the most probable, and the numbers are the fractions of samples in each part.\n\n![Bayesian ERT in seconds](compare-bayes-ert-seconds.png)\n\n![Bayesian success](compare-bayes-success.png)\n{}", if tests.iter().any(|p| p.measure == Measure::Ert && p.scope == pooled && p.probs.is_some()) { "\n![Bayesian ERT](compare-bayes-ert.png)\n" } else { "" }));
     md
 }
 
@@ -399,6 +452,7 @@ mod tests {
             solved,
             evaluations,
             seconds: 0.0,
+            wall_seconds: 0.0,
             penalty: 0,
             trajectory: Vec::new(),
             termination: String::new(),
@@ -423,6 +477,7 @@ mod tests {
         }
         let data = Data {
             algorithms: vec!["a".into(), "b".into()],
+            units: vec!["u".into(); 2],
             runs,
             budget: 10_000,
             ..Data::default()
@@ -481,6 +536,7 @@ mod tests {
         }
         let data = Data {
             algorithms: vec!["a".into(), "b".into(), "c".into()],
+            units: vec!["u".into(); 3],
             runs,
             budget: 10_000,
             ..Data::default()
@@ -520,6 +576,44 @@ mod tests {
         }
     }
 
+    /// [`MIN_PUZZLES`] is the threshold the committed simulation of the rule measures: the
+    /// smallest count of puzzles (at least 5) from which no count's largest error rate is
+    /// significantly above the rule's error with many puzzles (the largest over 20 puzzles and
+    /// more), as the example that wrote the file computes it.
+    #[test]
+    fn the_puzzle_threshold_is_the_measured_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../results-bench/bayes-decision-threshold.csv");
+        let mut rd = csv::Reader::from_path(&path).unwrap();
+        let h = rd.headers().unwrap().clone();
+        let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+        let (cp, ce, cr) = (col("puzzles"), col("error"), col("replications"));
+        let mut worst: std::collections::BTreeMap<usize, f64> = Default::default();
+        let mut reps = 0.0;
+        for row in rd.records() {
+            let row = row.unwrap();
+            let n: usize = row[cp].parse().unwrap();
+            let e: f64 = row[ce].parse().unwrap();
+            reps = row[cr].parse().unwrap();
+            let w = worst.entry(n).or_default();
+            *w = w.max(e);
+        }
+        let plateau = (worst.iter())
+            .filter(|(&n, _)| n >= 20)
+            .fold(0.0f64, |m, (_, &e)| m.max(e));
+        let tolerance = 1.645 * (2.0 * plateau * (1.0 - plateau) / reps).sqrt();
+        let mut threshold = *worst.keys().last().unwrap();
+        for (&n, &e) in worst.iter().rev() {
+            if e > plateau + tolerance {
+                break;
+            }
+            threshold = n;
+        }
+        assert_eq!(threshold.max(5), MIN_PUZZLES, "{worst:?}");
+        // Below it the rule errs far more often: with 2 puzzles, over twice the plateau.
+        assert!(worst[&2] > 2.0 * plateau, "{worst:?}");
+    }
+
     /// A success ROPE on the grid of the rates (0.05 with 20 runs per puzzle) moved by 1e-9
     /// either way changes no probability: the edge is half a grid step from every Walsh
     /// average. B solves one run more than A on every puzzle (differences of exactly 0.05):
@@ -528,7 +622,7 @@ mod tests {
     #[test]
     fn a_success_rope_on_the_grid_is_stable_under_a_tiny_shift() {
         let mut runs = Vec::new();
-        for p in 0..9 {
+        for p in 0..MIN_PUZZLES.max(9) {
             for i in 0..20 {
                 runs.push(run(0, p, i < 10 + p % 3, 1000));
                 runs.push(run(1, p, i < 11 + p % 3, 1000));
@@ -536,6 +630,7 @@ mod tests {
         }
         let data = Data {
             algorithms: vec!["a".into(), "b".into()],
+            units: vec!["u".into(); 2],
             runs,
             budget: 10_000,
             ..Data::default()

@@ -58,7 +58,7 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
         let e = xs
             .iter()
             .enumerate()
-            .map(|(i, x)| (i as f64, x.ert_evaluations))
+            .map(|(i, x)| (i as f64, x.ert_seconds))
             .collect();
         let none: Vec<f64> = xs
             .iter()
@@ -69,7 +69,12 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
         ert.push(
             Series::new(label.clone(), e, Marker::nth(a))
                 .color(a)
-                .band(super::survival_charts::ert_band(data, surv, a))
+                .band(super::survival_charts::ert_band(
+                    data,
+                    surv,
+                    a,
+                    Unit::Seconds,
+                ))
                 .missing(none, "no run solved (no ERT)"),
         );
     }
@@ -95,8 +100,11 @@ fn success_and_ert(data: &Data, surv: &Survival, dir: &Path) -> Result<()> {
     crate::reports::warnings::chart(&svg, &png, render(&c, 1100, 560, &svg, &png))?;
     let (svg, png) = paths(dir, "compare-ert");
     let c = chart(
-        "ERT (evaluations of all runs / successes), 95 % bootstrap band",
-        "ERT (evaluations)",
+        &format!(
+            "ERT ({} of all runs / successes), 95 % bootstrap band",
+            data.clock.words()
+        ),
+        &format!("ERT ({})", data.clock.short()),
         ert,
         true,
         None,
@@ -130,22 +138,23 @@ fn budget(data: &Data, dir: &Path) -> Result<()> {
 }
 
 fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
-    let k = data.algorithms.len();
+    let k = t.algorithms.len();
+    let at = |a: usize| t.algorithms.iter().position(|&x| x == a).unwrap_or(0);
     // Not different: Holm-adjusted Wilcoxon p >= 0.05.
     let mut same = vec![vec![true; k]; k];
     for p in &t.posthoc {
         let s = p.holm >= 0.05;
-        same[p.a][p.b] = s;
-        same[p.b][p.a] = s;
+        same[at(p.a)][at(p.b)] = s;
+        same[at(p.b)][at(p.a)] = s;
     }
     let cliques = lab_stats::cd_cliques_from_matrix(&t.avg_ranks, &same)?;
     let d = CdDiagram {
         title: crate::reports::quick::title_line(format!(
             "Average ranks by ERT in {} over {} puzzles",
-            t.unit.as_str(),
+            t.unit.words(data.clock),
             t.puzzles
         )),
-        names: data.algorithms.clone(),
+        names: t.algorithms.iter().map(|&a| data.algorithms[a].clone()).collect(),
         avg_ranks: t.avg_ranks.clone(),
         cd: t.nemenyi_cd,
         cliques,
@@ -155,11 +164,8 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
         ),
     };
     let width = 1000;
-    let name = match t.unit {
-        Unit::Evaluations => "compare-cd",
-        Unit::Seconds => "compare-cd-seconds",
-    };
-    let (svg, png) = paths(dir, name);
+    let name = super::report::cd_chart_name(data, t);
+    let (svg, png) = paths(dir, &name);
     let drawn = (d.fitting_height(width)).and_then(|h| render_cd(&d, width, h, &svg, &png));
     crate::reports::warnings::chart(&svg, &png, drawn)
 }

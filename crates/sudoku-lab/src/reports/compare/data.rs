@@ -22,7 +22,11 @@ pub struct Run {
     pub scope: usize,
     pub solved: bool,
     pub evaluations: u64,
+    /// The run's time in the folder's [`Clock`]: CPU seconds when every run of the folder has
+    /// `cpu_ms`, else wall seconds.
     pub seconds: f64,
+    /// The run's wall-clock seconds (runs.csv `wall_ms`).
+    pub wall_seconds: f64,
     /// Values missing from the rows, columns and boxes of the run's final grid.
     pub penalty: u32,
     /// (evaluations, best penalty so far) at each improvement; empty without anytime data.
@@ -44,6 +48,93 @@ pub struct Data {
     /// when no algorithm has one): the right end of the run-time axes.
     pub budget: u64,
     pub anytime: bool,
+    /// What the runs' seconds are.
+    pub clock: Clock,
+    /// Each algorithm's evaluation unit: the name of what one of its evaluations is
+    /// ([`unit_of`]); counts of evaluations compare only between algorithms of one unit.
+    pub units: Vec<String>,
+}
+
+/// What a folder's seconds measure: CPU time when every run has it (runs.csv `cpu_ms`), else
+/// wall-clock time (folders written before the column, or a platform without the clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    Cpu,
+    #[default]
+    Wall,
+}
+
+impl Clock {
+    /// The unit in prose and table headings: "CPU s" or "wall s".
+    pub fn short(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU s",
+            Clock::Wall => "wall s",
+        }
+    }
+    /// The unit in words: "CPU seconds" or "wall seconds".
+    pub fn words(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU seconds",
+            Clock::Wall => "wall seconds",
+        }
+    }
+    /// The unit in CSV columns and values: "cpu_seconds" or "wall_seconds".
+    pub fn csv(self) -> &'static str {
+        match self {
+            Clock::Cpu => "cpu_seconds",
+            Clock::Wall => "wall_seconds",
+        }
+    }
+}
+
+/// The evaluation unit of a spec's algorithm: a built-in algorithm's own name (its
+/// `Algorithm::evaluation_unit` says what that is; two configurations of one algorithm count
+/// the same thing), an external solver's `evaluation_unit` key, else `external:<label>` (each
+/// external solver its own unit: the runner cannot see what it counts).
+pub fn unit_of(a: &crate::spec::AlgorithmSpec) -> String {
+    match (a.is_external(), &a.evaluation_unit) {
+        (true, Some(u)) => u.clone(),
+        (true, None) => format!("external:{}", a.label),
+        (false, _) => a.algorithm.clone(),
+    }
+}
+
+/// What one evaluation of a unit is, in words (report.md's table): the built-in algorithm's
+/// own description, or the external solver's.
+pub fn unit_text(a: &crate::spec::AlgorithmSpec) -> String {
+    let unit = unit_of(a);
+    match crate::algos::find(&unit) {
+        Ok(alg) if unit != "external" => alg.evaluation_unit().to_string(),
+        _ if a.is_external() && a.evaluation_unit.is_some() => format!(
+            "declared by the spec as `{unit}` (the runner checks the count against the budget, not what it counts)"
+        ),
+        _ => crate::algos::evaluation_unit(&a.algorithm).to_string(),
+    }
+}
+
+impl Data {
+    /// True when algorithms `a` and `b` count evaluations in one unit.
+    pub fn same_unit(&self, a: usize, b: usize) -> bool {
+        self.units.get(a).is_some() && self.units.get(a) == self.units.get(b)
+    }
+
+    /// The groups of algorithms sharing a unit, in the order of their first algorithm.
+    pub fn unit_groups(&self) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for a in 0..self.algorithms.len() {
+            match groups.iter_mut().find(|g| self.same_unit(g[0], a)) {
+                Some(g) => g.push(a),
+                None => groups.push(vec![a]),
+            }
+        }
+        groups
+    }
+
+    /// True when every algorithm counts in one unit.
+    pub fn one_unit(&self) -> bool {
+        self.unit_groups().len() <= 1
+    }
 }
 
 /// The name of the scope of all runs.
@@ -52,23 +143,16 @@ pub const POOLED: &str = "all";
 impl Data {
     /// Reads runs.csv (and trajectories.csv when the spec records anytime data).
     pub fn load(spec: &Spec, loaded: &Loaded, dir: &Path) -> Result<Data> {
-        let mut scopes: Vec<String> = Vec::new();
-        let mut entry_scope = Vec::new();
-        for p in &spec.puzzles {
-            let l = p.label().to_string();
-            let s = scopes.iter().position(|x| *x == l).unwrap_or_else(|| {
-                scopes.push(l);
-                scopes.len() - 1
-            });
-            entry_scope.push(s);
-        }
+        let (scopes, entry_scope) = scopes_of(spec);
         let mut data = Data {
             algorithms: spec.algorithms.iter().map(|a| a.label.clone()).collect(),
             scopes,
             puzzles: loaded.puzzles.iter().map(|p| p.id.clone()).collect(),
             anytime: spec.anytime,
+            units: spec.algorithms.iter().map(unit_of).collect(),
             ..Data::default()
         };
+        let mut cpu_everywhere = true;
         let mut index: HashMap<(usize, usize, u64), usize> = HashMap::new();
         let puzzle_of: HashMap<&str, usize> = loaded
             .puzzles
@@ -107,13 +191,18 @@ impl Data {
                 scope: entry_scope[loaded.entry_of[&r.puzzle]],
                 solved: r.solved == 1,
                 evaluations: r.evaluations,
-                seconds: r.wall_ms / 1e3,
+                seconds: cpu_seconds(r.cpu_ms).unwrap_or_else(|| {
+                    cpu_everywhere = false;
+                    r.wall_ms / 1e3
+                }),
+                wall_seconds: r.wall_ms / 1e3,
                 penalty: missing_symbols_cost(u, grid.cells()),
                 trajectory: Vec::new(),
                 termination: r.termination.clone(),
             });
             Ok(())
         })?;
+        data.settle_clock(cpu_everywhere);
         if spec.anytime {
             data.attach_trajectories(
                 &dir.join(crate::protocol::trajectory::FILE),
@@ -130,6 +219,19 @@ impl Data {
             .unwrap_or(most)
             .max(1);
         Ok(data)
+    }
+
+    /// One clock for every run: CPU seconds when every run has them, else wall seconds (as
+    /// soon as one run lacks its CPU time, every run's seconds are its wall seconds).
+    pub fn settle_clock(&mut self, cpu_everywhere: bool) {
+        self.clock = if cpu_everywhere && !self.runs.is_empty() {
+            Clock::Cpu
+        } else {
+            for r in &mut self.runs {
+                r.seconds = r.wall_seconds;
+            }
+            Clock::Wall
+        };
     }
 
     fn attach_trajectories(
@@ -181,6 +283,29 @@ impl Data {
     }
 }
 
+/// The distinct `label`s of the spec's puzzle entries in spec order, and each entry's index
+/// among them.
+fn scopes_of(spec: &Spec) -> (Vec<String>, Vec<usize>) {
+    let mut scopes: Vec<String> = Vec::new();
+    let mut entry_scope = Vec::new();
+    for p in &spec.puzzles {
+        let l = p.label().to_string();
+        let s = scopes.iter().position(|x| *x == l).unwrap_or_else(|| {
+            scopes.push(l);
+            scopes.len() - 1
+        });
+        entry_scope.push(s);
+    }
+    (scopes, entry_scope)
+}
+
+/// A run's CPU seconds from runs.csv's `cpu_ms`, None when it has none (or not a time).
+fn cpu_seconds(cpu_ms: Option<f64>) -> Option<f64> {
+    cpu_ms
+        .filter(|c| c.is_finite() && *c >= 0.0)
+        .map(|c| c / 1e3)
+}
+
 /// Success and run time of one (algorithm, scope).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Success {
@@ -191,7 +316,7 @@ pub struct Success {
     /// Expected running time (Auger & Hansen 2005; COCO): all evaluations spent by all runs
     /// over the number of successes; infinite without a success.
     pub ert_evaluations: f64,
-    /// The same in wall-clock seconds.
+    /// The same in the folder's seconds ([`Clock`]).
     pub ert_seconds: f64,
 }
 
@@ -346,6 +471,7 @@ mod tests {
             solved,
             evaluations,
             seconds: evaluations as f64 / 1e6,
+            wall_seconds: evaluations as f64 / 1e6,
             penalty: trajectory.last().map_or(0, |p| p.1),
             trajectory,
             termination: if solved { "solved" } else { "converged" }.into(),
@@ -412,6 +538,76 @@ mod tests {
         let none = success(runs[1..2].iter());
         assert_eq!(none.ert_evaluations, f64::INFINITY);
         assert_eq!(censored(runs.iter()), vec![100.0, f64::INFINITY, 300.0]);
+    }
+
+    /// What counts as one evaluation unit: one built-in algorithm (any configuration), an
+    /// external solver alone unless its spec entry names a unit.
+    #[test]
+    fn evaluation_units_group_the_algorithms_that_count_alike() {
+        let entry = |label: &str, algorithm: &str, unit: Option<&str>| {
+            let mut t =
+                format!("label = \"{label}\"\nalgorithm = \"{algorithm}\"\nmax_generations = 10\n");
+            if algorithm == "external" {
+                t.push_str("command = [\"./s\"]\n");
+            }
+            if let Some(u) = unit {
+                t.push_str(&format!("evaluation_unit = \"{u}\"\n"));
+            }
+            toml::from_str::<crate::spec::AlgorithmSpec>(&t).unwrap()
+        };
+        type Case<'a> = (
+            &'a [(&'a str, &'a str, Option<&'a str>)],
+            &'a [&'a str],
+            &'a [&'a [usize]],
+        );
+        let cases: &[Case] = &[
+            // Two configurations of one algorithm share its unit; another algorithm does not.
+            (
+                &[
+                    ("ga", "ret-ga", None),
+                    ("ga2", "ret-ga", None),
+                    ("mk", "mk-ga", None),
+                ],
+                &["ret-ga", "ret-ga", "mk-ga"],
+                &[&[0, 1], &[2]],
+            ),
+            // Each external solver is its own unit, whatever it is called.
+            (
+                &[("py", "external", None), ("c", "external", None)],
+                &["external:py", "external:c"],
+                &[&[0], &[1]],
+            ),
+            // A spec may say that external solvers count alike, or like a built-in algorithm.
+            (
+                &[
+                    ("py", "external", Some("sa-swap")),
+                    ("c", "external", Some("sa-swap")),
+                    ("sa", "lewis-sa", None),
+                    ("port", "external", Some("lewis-sa")),
+                ],
+                &["sa-swap", "sa-swap", "lewis-sa", "lewis-sa"],
+                &[&[0, 1], &[2, 3]],
+            ),
+        ];
+        for (entries, units, groups) in cases {
+            let specs: Vec<_> = entries.iter().map(|&(l, a, u)| entry(l, a, u)).collect();
+            let data = Data {
+                algorithms: specs.iter().map(|a| a.label.clone()).collect(),
+                units: specs.iter().map(unit_of).collect(),
+                ..Data::default()
+            };
+            assert_eq!(data.units, *units, "{entries:?}");
+            let want: Vec<Vec<usize>> = groups.iter().map(|g| g.to_vec()).collect();
+            assert_eq!(data.unit_groups(), want, "{entries:?}");
+            assert_eq!(data.one_unit(), groups.len() == 1);
+            for (i, g) in groups.iter().enumerate() {
+                for (j, h) in groups.iter().enumerate() {
+                    assert_eq!(data.same_unit(g[0], h[h.len() - 1]), i == j);
+                }
+            }
+        }
+        assert!(unit_text(&entry("sa", "lewis-sa", None)).contains("proposed swap"));
+        assert!(unit_text(&entry("c", "external", Some("x"))).contains("declared by the spec"));
     }
 
     #[test]

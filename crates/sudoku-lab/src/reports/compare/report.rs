@@ -1,6 +1,7 @@
 //! The tables and report.md of the compare report (see the module docs of [`super`]).
 
 use super::data::penalties_at;
+use super::data::Clock;
 use super::data::{self as cd, Data, Run, Success};
 use super::stats::{magnitude, Friedman, Pair, Unit};
 use crate::export::tables::Table;
@@ -46,6 +47,7 @@ pub fn pval(p: f64) -> String {
 }
 
 pub fn success_table(data: &Data) -> Table {
+    let ert_time = format!("ert_{}", data.clock.csv());
     let mut t = table(&[
         "scope",
         "algorithm",
@@ -54,8 +56,9 @@ pub fn success_table(data: &Data) -> Table {
         "success_rate",
         "success_ci_low",
         "success_ci_high",
+        &ert_time,
+        "evaluation_unit",
         "ert_evaluations",
-        "ert_seconds",
         "median_evaluations_of_successes",
         "mean_final_penalty",
     ]);
@@ -79,8 +82,9 @@ pub fn success_table(data: &Data) -> Table {
                 num(x.successes as f64 / x.runs.max(1) as f64, 3),
                 num(x.ci_low, 3),
                 num(x.ci_high, 3),
-                num(x.ert_evaluations, 0),
                 num(x.ert_seconds, 3),
+                data.units[a].clone(),
+                num(x.ert_evaluations, 0),
                 num(median, 0),
                 num(pen, 2),
             ]);
@@ -90,7 +94,15 @@ pub fn success_table(data: &Data) -> Table {
 }
 
 pub fn pairs_table(data: &Data, pairs: &[Pair]) -> Table {
-    let mut t = table(&[
+    let c = data.clock.csv();
+    let time_cols = [
+        format!("mwu_{c}_p"),
+        format!("mwu_{c}_p_holm"),
+        format!("a12_a_less_{c}"),
+        format!("a12_magnitude_{c}"),
+        format!("verdict_{c}"),
+    ];
+    let mut header = vec![
         "scope",
         "algorithm_a",
         "algorithm_b",
@@ -98,15 +110,21 @@ pub fn pairs_table(data: &Data, pairs: &[Pair]) -> Table {
         "success_rate_b",
         "fisher_p",
         "fisher_p_holm",
-        "mwu_p",
-        "mwu_p_holm",
+    ];
+    header.extend(time_cols.iter().map(String::as_str));
+    header.extend([
+        "same_evaluation_unit",
+        "mwu_evaluations_p",
+        "mwu_evaluations_p_holm",
         "a12_a_fewer_evaluations",
         "a12_magnitude",
-        "verdict",
+        "verdict_evaluations",
     ]);
+    let mut t = table(&header);
     let names = data.scope_names();
     for p in pairs {
         let rate = |s: &Success| num(s.successes as f64 / s.runs.max(1) as f64, 3);
+        let opt = |x: Option<f64>| x.map_or(String::new(), pval);
         t.rows.push(vec![
             names[p.scope].clone(),
             data.algorithms[p.a].clone(),
@@ -115,28 +133,47 @@ pub fn pairs_table(data: &Data, pairs: &[Pair]) -> Table {
             rate(&p.success_b),
             pval(p.fisher_p),
             pval(p.fisher_holm),
-            p.mwu_p.map_or(String::new(), pval),
-            p.mwu_holm.map_or(String::new(), pval),
-            num(p.a12, 3),
-            magnitude(p.a12).to_string(),
-            verdict(data, p),
+            opt(p.time_p),
+            opt(p.time_holm),
+            num(p.a12_time, 3),
+            magnitude(p.a12_time).to_string(),
+            verdict(data, p, p.time_holm, Some(p.a12_time), Unit::Seconds),
+            p.comparable.to_string(),
+            opt(p.mwu_p),
+            opt(p.mwu_holm),
+            p.a12.map_or(String::new(), |a| num(a, 3)),
+            p.a12.map_or(String::new(), |a| magnitude(a).to_string()),
+            verdict(data, p, p.mwu_holm, p.a12, Unit::Evaluations),
         ]);
     }
     t
 }
 
-/// The pair's verdict at the 5 % level after Holm, on the evaluations to solve.
-fn verdict(data: &Data, p: &Pair) -> String {
-    match p.mwu_holm {
-        None => "neither solves".into(),
-        Some(h) if h >= 0.05 => "no significant difference".into(),
-        Some(_) => {
-            let (better, worse) = if p.a12 > 0.5 { (p.a, p.b) } else { (p.b, p.a) };
+/// compare-pairs.csv's verdict in evaluations of a pair.
+pub fn evaluations_verdict(data: &Data, p: &Pair) -> String {
+    verdict(data, p, p.mwu_holm, p.a12, Unit::Evaluations)
+}
+
+/// What the report says of a comparison in evaluations between algorithms of different units.
+pub const NOT_COMPARABLE: &str = "not comparable in evaluations";
+
+/// The pair's verdict at the 5 % level after Holm, on the time to solve in `unit`.
+fn verdict(data: &Data, p: &Pair, holm: Option<f64>, a12: Option<f64>, unit: Unit) -> String {
+    if unit == Unit::Evaluations && !p.comparable {
+        return NOT_COMPARABLE.into();
+    }
+    match (holm, a12) {
+        (Some(h), Some(a12)) if h < 0.05 => {
+            let (better, worse) = if a12 > 0.5 { (p.a, p.b) } else { (p.b, p.a) };
             format!(
-                "{} faster than {}",
-                data.algorithms[better], data.algorithms[worse]
+                "{} faster than {} in {}",
+                data.algorithms[better],
+                data.algorithms[worse],
+                unit.words(data.clock)
             )
         }
+        (Some(_), _) => "no significant difference".into(),
+        (None, _) => "neither solves".into(),
     }
 }
 
@@ -169,12 +206,12 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
     ]);
     for t in tests {
         let scope = &names[t.scope];
-        let unit = t.unit.as_str().to_string();
+        let unit = ert_unit(data, t);
         f.rows.push(vec![
             unit.clone(),
             scope.clone(),
             t.puzzles.to_string(),
-            data.algorithms.len().to_string(),
+            t.algorithms.len().to_string(),
             num(t.chi2, 3),
             num(t.df, 0),
             pval(t.p),
@@ -182,7 +219,7 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
             pval(t.p_id),
             t.nemenyi_cd.map_or(String::new(), |c| num(c, 3)),
         ]);
-        for (a, r) in t.avg_ranks.iter().enumerate() {
+        for (&a, r) in t.algorithms.iter().zip(&t.avg_ranks) {
             ranks.rows.push(vec![
                 unit.clone(),
                 scope.clone(),
@@ -191,7 +228,7 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
             ]);
         }
         for p in &t.posthoc {
-            let better = if t.avg_ranks[p.a] <= t.avg_ranks[p.b] {
+            let better = if t.rank_of(p.a) <= t.rank_of(p.b) {
                 p.a
             } else {
                 p.b
@@ -216,6 +253,16 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
         }
     }
     (f, ranks, post)
+}
+
+/// The `ert_unit` of a Friedman test's rows: the folder's seconds, "evaluations" when every
+/// algorithm counts in one unit, else "evaluations (UNIT)" for the group of that unit.
+pub fn ert_unit(data: &Data, t: &Friedman) -> String {
+    match t.unit {
+        Unit::Seconds => t.unit.csv(data.clock).to_string(),
+        Unit::Evaluations if data.one_unit() => "evaluations".into(),
+        Unit::Evaluations => format!("evaluations ({})", data.units[t.algorithms[0]]),
+    }
 }
 
 /// Fixed target, all puzzles: per algorithm and target, the runs that reached a penalty of at
@@ -323,39 +370,42 @@ pub(super) fn write_table(dir: &std::path::Path, name: &str, t: &Table, id: &str
     Ok(())
 }
 
+/// The parts of report.md that other modules write.
+pub(super) struct Sections<'a> {
+    pub note: &'a str,
+    /// The runtime distributions (`survival::markdown`).
+    pub runtimes: &'a str,
+    /// One answer per pair (`answers::markdown`).
+    pub answers: &'a str,
+}
+
 pub(super) fn markdown(
     spec: &crate::spec::Spec,
     data: &Data,
     tests: &[Friedman],
     tables: &[(&str, &Table)],
-    note: &str,
-    runtimes: &str,
+    parts: &Sections,
 ) -> String {
     use std::fmt::Write as _;
-    let mut md = format!("# {}\n\n{note}\n\n", spec.title);
-    md.push_str(
-        "## What one evaluation is\n\n| Algorithm | Solver | One evaluation |\n|---|---|---|\n",
-    );
-    for a in &spec.algorithms {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} |",
-            a.label,
-            a.algorithm,
-            crate::algos::evaluation_unit(&a.algorithm)
-        );
-    }
-    for t in tests.iter().filter(|t| t.scope == data.scopes.len()) {
+    let mut md = format!("# {}\n\n{}\n\n", spec.title, parts.note);
+    md.push_str(&units_section(spec, data));
+    md.push_str(&format!(
+        "\n## Success and time to solve\n\nPer puzzle set: runs solved (Wilson 95 % interval), ERT in {} (all {} of all runs / successes) and, in brackets, ERT in evaluations (each algorithm in its own unit: compare these only within a unit).\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
+        data.clock.words(),
+        data.clock.words()
+    ));
+    md.push_str(&scope_matrix(data));
+    md.push_str(parts.answers);
+    for t in (tests.iter()).filter(|t| t.scope == data.scopes.len() && t.unit == Unit::Seconds) {
         md.push_str(&ranking(data, t));
     }
-    md.push_str(
-        "\n## Success and ERT\n\n![success](compare-success.png)\n\n![ERT](compare-ert.png)\n\n",
-    );
-    md.push_str(&scope_matrix(data));
-    // The runtime distributions (`survival::markdown`).
-    md.push_str(runtimes);
+    md.push_str(parts.runtimes);
+    for t in (tests.iter()).filter(|t| t.scope == data.scopes.len() && t.unit == Unit::Evaluations)
+    {
+        md.push_str(&ranking(data, t));
+    }
     if data.anytime {
-        md.push_str("\nFixed target: the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles; Kaplan-Meier, a run that stopped before reaching a target censored where it stopped; shaded: 95 % bootstrap bands, puzzles then runs).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
+        md.push_str("\nFixed target (in each algorithm's own evaluations: compare the curves only within a unit): the fraction of runs whose best grid so far has at most 16, 8, 4, 2, 0 values missing from its rows, columns and boxes, against evaluations (all puzzles; Kaplan-Meier, a run that stopped before reaching a target censored where it stopped; shaded: 95 % bootstrap bands, puzzles then runs).\n\n![targets](compare-targets.png)\n\nFixed budget: the distribution of that penalty after 10^2, 10^3, ... evaluations (all puzzles; runs without a value there are left out, see compare-budget.csv).\n\n![budget](compare-budget.png)\n");
     }
     md.push_str("\n## Files\n\n");
     for (name, _) in tables {
@@ -364,16 +414,73 @@ pub(super) fn markdown(
     md
 }
 
+/// The time measure of the report and what one evaluation is per algorithm, with the groups
+/// of algorithms that count in one unit.
+fn units_section(spec: &crate::spec::Spec, data: &Data) -> String {
+    use std::fmt::Write as _;
+    let clock = match data.clock {
+        Clock::Cpu => "Seconds in this report are CPU seconds (\"CPU s\": runs.csv `cpu_ms`, the run thread's CPU clock for a built-in algorithm, the CPU of an external solver's process group), which do not depend on how loaded the machine was.",
+        Clock::Wall => "Seconds in this report are wall-clock seconds (\"wall s\": runs.csv `wall_ms`), since not every run of this folder has its CPU time (runs.csv `cpu_ms`, written by newer versions): they depend on the machine and on its load while the protocol ran.",
+    };
+    let mut md = format!("## Time and units\n\n{clock} An evaluation is a different thing in each algorithm (below): tests, rankings, ERTs and Bayesian verdicts in evaluations are made only between algorithms of one evaluation unit; across units the report says \"{NOT_COMPARABLE}\" and compares {}.\n\n| Algorithm | Solver | Evaluation unit | One evaluation |\n|---|---|---|---|\n", data.clock.words());
+    for (a, alg) in spec.algorithms.iter().enumerate() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | `{}` | {} |",
+            alg.label,
+            alg.algorithm,
+            data.units[a],
+            super::data::unit_text(alg)
+        );
+    }
+    let groups: Vec<String> = (data.unit_groups().iter())
+        .filter(|g| g.len() >= 2)
+        .map(|g| {
+            let names: Vec<&str> = g.iter().map(|&a| data.algorithms[a].as_str()).collect();
+            format!("{} (`{}`)", names.join(", "), data.units[g[0]])
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "\n{}",
+        if data.one_unit() {
+            "Every algorithm counts in one unit: evaluations compare across all of them."
+                .to_string()
+        } else if groups.is_empty() {
+            "No two algorithms count in one unit: nothing is compared in evaluations.".to_string()
+        } else {
+            format!(
+                "Compared in evaluations, within their unit only: {}.",
+                groups.join("; ")
+            )
+        }
+    );
+    md
+}
+
 fn ranking(data: &Data, t: &Friedman) -> String {
     use std::fmt::Write as _;
-    let mut order: Vec<usize> = (0..data.algorithms.len()).collect();
+    let mut order: Vec<usize> = (0..t.algorithms.len()).collect();
     order.sort_by(|&a, &b| t.avg_ranks[a].total_cmp(&t.avg_ranks[b]));
-    let (unit, why, chart) = match t.unit {
-        Unit::Evaluations => ("evaluations", "deterministic: the same on any machine", "compare-cd"),
-        Unit::Seconds => ("seconds", "wall time of this machine and load: an evaluation costs each algorithm a different time, so this ranking can differ from the one by evaluations, and it can change from run to run of the protocol", "compare-cd-seconds"),
+    let unit = t.unit.words(data.clock);
+    let (why, chart) = match (t.unit, data.clock) {
+        (Unit::Evaluations, _) => (
+            "deterministic: the same on any machine",
+            cd_chart_name(data, t),
+        ),
+        (Unit::Seconds, Clock::Cpu) => ("CPU time of this machine: comparable across algorithms, whatever one evaluation is; less dependent on load than wall time, but not on the machine", "compare-cd-seconds".to_string()),
+        (Unit::Seconds, Clock::Wall) => ("wall time of this machine and load: comparable across algorithms, whatever one evaluation is, but it can change from run to run of the protocol", "compare-cd-seconds".to_string()),
+    };
+    let among = if t.unit == Unit::Evaluations && !data.one_unit() {
+        format!(
+            " (the algorithms of unit `{}` only)",
+            data.units[t.algorithms[0]]
+        )
+    } else {
+        String::new()
     };
     let mut md = format!(
-        "\n## Ranking over all {} puzzles, ERT in {unit}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
         t.puzzles,
         t.chi2,
         t.df,
@@ -382,16 +489,37 @@ fn ranking(data: &Data, t: &Friedman) -> String {
         pval(t.p_id),
         t.nemenyi_cd.map_or(String::new(), |c| format!(" Nemenyi's critical difference at 5 % (for reference): {c:.2}."))
     );
-    for (i, &a) in order.iter().enumerate() {
+    for (i, &k) in order.iter().enumerate() {
         let _ = writeln!(
             md,
             "| {} | {} | {:.2} |",
             i + 1,
-            data.algorithms[a],
-            t.avg_ranks[a]
+            data.algorithms[t.algorithms[k]],
+            t.avg_ranks[k]
         );
     }
     md
+}
+
+/// The critical-difference chart of a pooled Friedman test: `compare-cd-seconds`, and in
+/// evaluations `compare-cd` (one unit) or `compare-cd-UNIT` (each unit's group).
+pub fn cd_chart_name(data: &Data, t: &Friedman) -> String {
+    match t.unit {
+        Unit::Seconds => "compare-cd-seconds".into(),
+        Unit::Evaluations if data.one_unit() => "compare-cd".into(),
+        Unit::Evaluations => {
+            let unit: String = (data.units[t.algorithms[0]].chars())
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            format!("compare-cd-{unit}")
+        }
+    }
 }
 
 /// Success rate (95 % CI) and ERT per scope (rows) and algorithm (columns).
@@ -408,17 +536,32 @@ fn scope_matrix(data: &Data) -> String {
             let x = cd::success(data.runs_of(a, s));
             let _ = write!(
                 md,
-                " {}/{} ({:.0}-{:.0} %), ERT {} |",
+                " {}/{} ({:.0}-{:.0} %), ERT {} {} ({} ev.) |",
                 x.successes,
                 x.runs,
                 100.0 * x.ci_low,
                 100.0 * x.ci_high,
+                seconds(x.ert_seconds),
+                data.clock.short(),
                 short(x.ert_evaluations)
             );
         }
         md.push('\n');
     }
     md
+}
+
+/// Seconds in a short form: 3 significant digits, "inf" when infinite.
+pub fn seconds(x: f64) -> String {
+    if !x.is_finite() {
+        "inf".into()
+    } else if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 0.01 {
+        format!("{:.*}", (2 - x.log10().floor() as i64).max(0) as usize, x)
+    } else {
+        format!("{x:.1e}")
+    }
 }
 
 /// A count in a short form: 1234 -> "1.2e3".

@@ -131,6 +131,7 @@ fn reference(data: &Data, a: usize, s: usize, e: &Effect, alpha: f64) -> Result<
         ert_runs: None,
         puzzles: puzzles.len(),
         ert: x.ert_evaluations,
+        ert_seconds: x.ert_seconds,
     };
     if x.successes > 0 {
         let times = cd::censored(runs.iter().copied());
@@ -158,6 +159,7 @@ struct Reference {
     ert_runs: Option<u64>,
     puzzles: usize,
     ert: f64,
+    ert_seconds: f64,
 }
 
 /// The runs per algorithm for a success difference from `p`, at the level `alpha` of one test.
@@ -201,7 +203,13 @@ pub fn compute(data: &Data, e: &Effect) -> Result<Vec<Needed>> {
                 let puzzles = ra.puzzles.max(rb.puzzles).max(1);
                 let per_puzzle = |n: Option<u64>| n.map(|n| n.div_ceil(puzzles as u64));
                 let runs_success = success[a].max(success[b]);
-                let faster = if rb.ert < ra.ert { b } else { a };
+                // The faster by ERT in evaluations within one unit, else in seconds (counts
+                // of different units do not compare); its runs are slowed in its own unit.
+                let faster = match data.same_unit(a, b) {
+                    true if rb.ert < ra.ert => b,
+                    false if rb.ert_seconds < ra.ert_seconds => b,
+                    _ => a,
+                };
                 let a12 = refs[faster].a12;
                 let runs_ert = refs[faster].ert_runs;
                 let n_runs = data.runs_of(a, s).count() + data.runs_of(b, s).count();
@@ -237,6 +245,7 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
         "runs_per_puzzle_success",
         "ert_ratio",
         "ert_reference",
+        "ert_reference_by",
         "a12_slower_copy",
         "runs_per_puzzle_ert",
         "power",
@@ -261,6 +270,12 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
                 opt(n.runs_success),
                 num(e.ert_ratio, 2),
                 data.algorithms[n.faster].clone(),
+                if data.same_unit(n.a, n.b) {
+                    "evaluations"
+                } else {
+                    data.clock.csv()
+                }
+                .to_string(),
                 num(n.a12_slower, 3),
                 opt(n.runs_ert),
                 num(e.power, 2),
@@ -278,7 +293,7 @@ pub fn table(data: &Data, needed: &[Needed], e: &Effect) -> Table {
 /// What the method is, in one paragraph (report.md and plan-runs).
 pub fn method(e: &Effect, data: &Data) -> String {
     format!(
-        "Runs per puzzle that give the pairwise tests {:.0} % power at a two-sided level of {:.3e} per test ({} divided by the file's {} pairwise tests: Holm's first step, so the power holds after Holm's adjustment) to detect a success difference of {:.0} points (Fisher's exact test, its exact power summed over the two binomials; from each algorithm's pilot rate, taken as the Jeffreys estimate (successes + 1/2) / (runs + 1) so that a pilot rate of 0 or 1 does not make the answer optimistic, towards 1/2; the larger of the two algorithms' answers) or an algorithm {} times slower than the pair's one with the lower ERT (Mann-Whitney U on the evaluations to solve, tie-corrected, at the same level: the asymptotic power of the U statistic with its ties, Zhao, Rahardja & Qu 2008, as most runs that never solve are tied; the alternative is that algorithm's pilot runs with every run's evaluations multiplied by {}, failed past the budget of {} evaluations, so its ERT is at least that many times larger); runs per algorithm divided by the puzzles, rounded up. An empty cell: neither algorithm solved anything, so no ERT can be slowed.",
+        "Runs per puzzle that give the pairwise tests {:.0} % power at a two-sided level of {:.3e} per test ({} divided by the file's {} pairwise tests: Holm's first step, so the power holds after Holm's adjustment) to detect a success difference of {:.0} points (Fisher's exact test, its exact power summed over the two binomials; from each algorithm's pilot rate, taken as the Jeffreys estimate (successes + 1/2) / (runs + 1) so that a pilot rate of 0 or 1 does not make the answer optimistic, towards 1/2; the larger of the two algorithms' answers) or an algorithm {} times slower than the pair's one with the lower ERT (in evaluations between algorithms of one unit, else in seconds; Mann-Whitney U on the evaluations to solve, tie-corrected, at the same level: the asymptotic power of the U statistic with its ties, Zhao, Rahardja & Qu 2008, as most runs that never solve are tied; the alternative is that algorithm's pilot runs with every run's evaluations multiplied by {}, failed past the budget of {} evaluations, so its ERT is at least that many times larger); runs per algorithm divided by the puzzles, rounded up. An empty cell: neither algorithm solved anything, so no ERT can be slowed.",
         100.0 * e.power,
         holm_level(data, e),
         e.alpha,
@@ -328,6 +343,7 @@ mod tests {
             solved,
             evaluations,
             seconds: 0.0,
+            wall_seconds: 0.0,
             penalty: 0,
             trajectory: Vec::new(),
             termination: String::new(),

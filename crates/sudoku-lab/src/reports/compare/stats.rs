@@ -2,7 +2,7 @@
 //! Friedman and Iman-Davenport over puzzles with the Wilcoxon-Holm post hoc (see the module
 //! docs of [`super`]).
 
-use super::data::{self as cd, Data, Run, Success};
+use super::data::{self as cd, Clock, Data, Run, Success};
 use anyhow::Result;
 use lab_stats::{fisher_exact_two_sided, holm_adjust, mann_whitney_u};
 
@@ -16,20 +16,33 @@ pub struct Pair {
     pub success_b: Success,
     pub fisher_p: f64,
     pub fisher_holm: f64,
-    /// Mann-Whitney U on the censored evaluations; `None` when every run of both failed.
+    /// Mann-Whitney U on the censored time to solve in the folder's seconds; `None` when
+    /// every run of both failed.
+    pub time_p: Option<f64>,
+    pub time_holm: Option<f64>,
+    /// P(a run of A solves in less time than a run of B) + P(tie) / 2.
+    pub a12_time: f64,
+    /// Whether A and B count evaluations in one unit: only then are the evaluation fields set.
+    pub comparable: bool,
+    /// Mann-Whitney U on the censored evaluations; `None` when every run of both failed or
+    /// the units differ.
     pub mwu_p: Option<f64>,
     pub mwu_holm: Option<f64>,
-    /// P(a run of A needs fewer evaluations than a run of B) + P(tie) / 2.
-    pub a12: f64,
+    /// P(a run of A needs fewer evaluations than a run of B) + P(tie) / 2; `None` across units.
+    pub a12: Option<f64>,
 }
 
 /// Friedman's test over the puzzles of one scope.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Friedman {
     pub scope: usize,
-    /// What ERT counts: evaluations (deterministic) or seconds (wall time, machine-dependent).
+    /// What ERT counts: evaluations (deterministic) or seconds (the folder's clock).
     pub unit: Unit,
+    /// The algorithms ranked: every one in seconds; in evaluations, the algorithms of one
+    /// evaluation unit.
+    pub algorithms: Vec<usize>,
     pub puzzles: usize,
+    /// The average rank of each of `algorithms`, in their order.
     pub avg_ranks: Vec<f64>,
     pub chi2: f64,
     pub df: f64,
@@ -66,20 +79,38 @@ pub fn pairs(data: &Data) -> Result<Vec<Pair>> {
         }
     }
     let fisher = holm_adjust(&out.iter().map(|p| p.fisher_p).collect::<Vec<_>>());
-    let with_mwu: Vec<usize> = (0..out.len()).filter(|&i| out[i].mwu_p.is_some()).collect();
-    let mwu = holm_adjust(
-        &with_mwu
-            .iter()
-            .map(|&i| out[i].mwu_p.unwrap_or(1.0))
-            .collect::<Vec<_>>(),
-    );
     for (p, h) in out.iter_mut().zip(fisher) {
         p.fisher_holm = h;
     }
-    for (&i, h) in with_mwu.iter().zip(mwu) {
-        out[i].mwu_holm = Some(h);
-    }
+    // Each Mann-Whitney family over the pairs it tests (in evaluations: the pairs of one unit).
+    let adjust = |out: &mut Vec<Pair>, get: fn(&Pair) -> Option<f64>, set: fn(&mut Pair, f64)| {
+        let with: Vec<usize> = (0..out.len()).filter(|&i| get(&out[i]).is_some()).collect();
+        let ps: Vec<f64> = with.iter().map(|&i| get(&out[i]).unwrap_or(1.0)).collect();
+        for (&i, h) in with.iter().zip(holm_adjust(&ps)) {
+            set(&mut out[i], h);
+        }
+    };
+    adjust(&mut out, |p| p.time_p, |p, h| p.time_holm = Some(h));
+    adjust(&mut out, |p| p.mwu_p, |p, h| p.mwu_holm = Some(h));
     Ok(out)
+}
+
+/// The Mann-Whitney U p-value of two censored samples (`+inf`: unsolved); `None` when no run
+/// of either solved, 1 when every run of both ties.
+fn mwu(x: &[f64], y: &[f64]) -> Result<Option<f64>> {
+    if x.iter().chain(y).all(|v| v.is_infinite()) {
+        return Ok(None);
+    }
+    match mann_whitney_u(x, y) {
+        Err(lab_stats::StatsError::ZeroVariance(_)) => Ok(Some(1.0)),
+        r => Ok(Some(r?.p_value)),
+    }
+}
+
+/// The time to solve of each run in the folder's seconds, `+inf` for a run that did not solve.
+pub fn censored_seconds<'a>(runs: impl Iterator<Item = &'a Run>) -> Vec<f64> {
+    runs.map(|r| if r.solved { r.seconds } else { f64::INFINITY })
+        .collect()
 }
 
 fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
@@ -99,18 +130,20 @@ fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
         sb.successes,
         sb.runs - sb.successes,
     );
-    let any_success = sa.successes + sb.successes > 0;
-    let mwu_p = if any_success {
-        // Every run of both tied (e.g. two identical configurations): nothing separates them.
-        match mann_whitney_u(&ca, &cb) {
-            Err(lab_stats::StatsError::ZeroVariance(_)) => Some(1.0),
-            r => Some(r?.p_value),
-        }
+    let comparable = data.same_unit(a, b);
+    let (ta, tb) = (
+        censored_seconds(ra.iter().copied()),
+        censored_seconds(rb.iter().copied()),
+    );
+    // Less is better: A12 of "A below B" is the A12 of B over A.
+    let (mwu_p, a12) = if comparable {
+        (
+            mwu(&ca, &cb)?,
+            Some(lab_stats::vargha_delaney_a12(&cb, &ca)?),
+        )
     } else {
-        None
+        (None, None)
     };
-    // Fewer evaluations is better: A12 of "A below B" is the A12 of B over A.
-    let a12 = lab_stats::vargha_delaney_a12(&cb, &ca)?;
     Ok(Pair {
         scope: s,
         a,
@@ -119,6 +152,10 @@ fn pair(data: &Data, s: usize, a: usize, b: usize) -> Result<Pair> {
         success_b: sb,
         fisher_p,
         fisher_holm: fisher_p,
+        time_p: mwu(&ta, &tb)?,
+        time_holm: None,
+        a12_time: lab_stats::vargha_delaney_a12(&tb, &ta)?,
+        comparable,
         mwu_p,
         mwu_holm: None,
         a12,
@@ -133,12 +170,55 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// The unit's key in seeds ("evaluations", "seconds"), the same whatever the clock.
     pub fn as_str(self) -> &'static str {
         match self {
             Unit::Evaluations => "evaluations",
             Unit::Seconds => "seconds",
         }
     }
+    /// The unit in CSV values: "evaluations", "cpu_seconds" or "wall_seconds".
+    pub fn csv(self, clock: Clock) -> &'static str {
+        match self {
+            Unit::Evaluations => "evaluations",
+            Unit::Seconds => clock.csv(),
+        }
+    }
+    /// The unit in prose: "evaluations", "CPU seconds" or "wall seconds".
+    pub fn words(self, clock: Clock) -> &'static str {
+        match self {
+            Unit::Evaluations => "evaluations",
+            Unit::Seconds => clock.words(),
+        }
+    }
+}
+
+impl Friedman {
+    /// The average rank of algorithm `a` (None when it is not ranked here).
+    pub fn rank_of(&self, a: usize) -> Option<f64> {
+        let i = self.algorithms.iter().position(|&x| x == a)?;
+        Some(self.avg_ranks[i])
+    }
+}
+
+/// Every Friedman test of a report: in seconds between all algorithms, then in evaluations
+/// within each group of algorithms of one unit (of at least two), each scope, pooled last.
+pub fn friedman_all(data: &Data) -> Result<Vec<Friedman>> {
+    let all: Vec<usize> = (0..data.algorithms.len()).collect();
+    let mut tests = Vec::new();
+    for s in 0..=data.scopes.len() {
+        if let Some(f) = friedman(data, s, Unit::Seconds, &all)? {
+            tests.push(f);
+        }
+    }
+    for group in data.unit_groups().iter().filter(|g| g.len() >= 2) {
+        for s in 0..=data.scopes.len() {
+            if let Some(f) = friedman(data, s, Unit::Evaluations, group)? {
+                tests.push(f);
+            }
+        }
+    }
+    Ok(tests)
 }
 
 /// ERT in `unit` of every (puzzle of scope `s`, algorithm): rows are puzzles (blocks).
@@ -193,11 +273,18 @@ pub fn capped(blocks: &[Vec<f64>]) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// Friedman's test and the Wilcoxon-Holm post hoc over the puzzles of scope `s`; `None` with
-/// fewer than two puzzles.
-pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
-    let blocks = ert_blocks(data, s, unit);
-    if blocks.len() < 2 {
+/// Friedman's test and the Wilcoxon-Holm post hoc over the puzzles of scope `s`, between
+/// `algorithms` (at least two); `None` with fewer than two puzzles.
+pub fn friedman(
+    data: &Data,
+    s: usize,
+    unit: Unit,
+    algorithms: &[usize],
+) -> Result<Option<Friedman>> {
+    let blocks: Vec<Vec<f64>> = (ert_blocks(data, s, unit).iter())
+        .map(|row| algorithms.iter().map(|&a| row[a]).collect())
+        .collect();
+    if blocks.len() < 2 || algorithms.len() < 2 {
         return Ok(None);
     }
     // Ranks: lower ERT is better; infinite ERTs tie behind every finite one.
@@ -206,14 +293,15 @@ pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
         Err(lab_stats::StatsError::ZeroVariance(_)) => return Ok(None),
         r => r?,
     };
-    let k = data.algorithms.len();
+    let k = algorithms.len();
     let nemenyi_cd = lab_stats::nemenyi_critical_difference(k, blocks.len(), 0.05).ok();
     let cap = capped(&blocks);
     let mut posthoc = Vec::new();
-    for a in 0..k {
-        for b in a + 1..k {
-            let x: Vec<f64> = cap.iter().map(|r| r[a]).collect();
-            let y: Vec<f64> = cap.iter().map(|r| r[b]).collect();
+    for i in 0..k {
+        for j in i + 1..k {
+            let (a, b) = (algorithms[i], algorithms[j]);
+            let x: Vec<f64> = cap.iter().map(|r| r[i]).collect();
+            let y: Vec<f64> = cap.iter().map(|r| r[j]).collect();
             let w = lab_stats::wilcoxon_signed_rank(&x, &y);
             let (n, v, p, exact) = match w {
                 Ok(w) => (w.n, w.v, w.p_value, w.exact),
@@ -238,6 +326,7 @@ pub fn friedman(data: &Data, s: usize, unit: Unit) -> Result<Option<Friedman>> {
     Ok(Some(Friedman {
         scope: s,
         unit,
+        algorithms: algorithms.to_vec(),
         puzzles: blocks.len(),
         avg_ranks: f.avg_ranks,
         chi2: f.chi_square,

@@ -26,8 +26,9 @@ use lab_stats::{
 };
 use rayon::prelude::*;
 
-/// The time units of the survival views.
-pub const UNITS: [Unit; 2] = [Unit::Evaluations, Unit::Seconds];
+/// The time units of the survival views: the folder's seconds first (they compare across
+/// algorithms), then evaluations (only within one evaluation unit).
+pub const UNITS: [Unit; 2] = [Unit::Seconds, Unit::Evaluations];
 
 /// The censored runtime distribution of one (unit, scope, algorithm).
 #[derive(Debug, Clone)]
@@ -56,6 +57,8 @@ pub struct PairTest {
     /// None when no run of either solved (nothing to compare).
     pub test: Option<LogRank>,
     pub holm: Option<f64>,
+    /// False in evaluations between algorithms of different units: not tested.
+    pub comparable: bool,
 }
 
 /// Every curve and log-rank test of a report.
@@ -155,7 +158,11 @@ impl Survival {
             for s in 0..=data.scopes.len() {
                 for a in 0..k {
                     for b in a + 1..k {
-                        let test = self.pair(unit, s, a, b)?;
+                        let comparable = unit == Unit::Seconds || data.same_unit(a, b);
+                        let test = match comparable {
+                            true => self.pair(unit, s, a, b)?,
+                            false => None,
+                        };
                         let (scope, holm) = (s, None);
                         self.tests.push(PairTest {
                             unit,
@@ -164,6 +171,7 @@ impl Survival {
                             b,
                             test,
                             holm,
+                            comparable,
                         });
                     }
                 }
@@ -242,7 +250,7 @@ pub fn survival_table(data: &Data, surv: &Survival) -> Table {
         let last = c.km.survival.last().copied().unwrap_or(1.0);
         let digits = if c.unit == Unit::Seconds { 4 } else { 0 };
         t.rows.push(vec![
-            c.unit.as_str().into(),
+            c.unit.csv(data.clock).into(),
             names[c.scope].clone(),
             data.algorithms[c.algorithm].clone(),
             n.to_string(),
@@ -296,7 +304,7 @@ pub fn logrank_table(data: &Data, surv: &Survival) -> Table {
             },
         );
         t.rows.push(vec![
-            p.unit.as_str().into(),
+            p.unit.csv(data.clock).into(),
             names[p.scope].clone(),
             data.algorithms[p.a].clone(),
             data.algorithms[p.b].clone(),
@@ -316,6 +324,9 @@ pub fn logrank_table(data: &Data, surv: &Survival) -> Table {
 /// The pair's verdict at 5 % after Holm: which one solves sooner (more solved runs than
 /// expected under equal distributions).
 fn verdict(data: &Data, p: &PairTest) -> String {
+    if !p.comparable {
+        return super::report::NOT_COMPARABLE.into();
+    }
     match (p.test, p.holm) {
         (Some(t), Some(h)) if h < 0.05 => {
             let (sooner, later) = if t.observed_a > t.expected_a {
@@ -348,37 +359,54 @@ fn surv_solved(data: &Data, p: &PairTest, x: usize) -> usize {
 /// The report.md section of the censored runtimes: how they are estimated, the ECDF charts,
 /// the median evaluations to solve per puzzle set, and the log-rank verdicts.
 pub fn markdown(data: &Data, surv: &Survival) -> String {
+    let clock = data.clock.words();
+    let mut md = format!(
+        "\n## Runtime distributions (unsolved runs censored)\n\nEvery run counts: a solved run is an event at its {clock} (its evaluations), an unsolved one is right-censored where it stopped, at its budget or earlier by the algorithm's own rule. Each curve is the Kaplan-Meier estimate `1 - S(t)` of the fraction solved within `t` (with every unsolved run at the budget it equals the plain runtime ECDF; runs stopped early only leave the risk set). Shaded: 95 % pointwise bootstrap bands ({} resamples, percentile; a puzzle set's runs resampled within each puzzle, the pooled curve `all` resampling puzzles and then runs within each drawn puzzle; seeds derived from the curve's name, so identical for any thread count). The median time to solve is the first time the estimate reaches 0.5 (the smallest `t` with `S(t) <= 1/2` in exact arithmetic: on a flat stretch at exactly 1/2, its start; lifelines, whose floating-point estimate there can lie an ulp above 1/2, then gives the stretch's end), its 95 % interval the first times the exponential-Greenwood bounds (lifelines' default `log(-log)` interval) reach it; \"not reached\" when a curve stays above. compare-survival.csv has every median and ERT with its bootstrap interval, in {clock} and in evaluations.\n\n![ECDF in {clock}](compare-ecdf-seconds.png)\n\nIn evaluations (each algorithm in its own unit: read the curves of different units side by side, not against each other):\n\n![ECDF](compare-ecdf.png)\n",
+        lab_stats::BAND_RESAMPLES,
+    );
+    for unit in UNITS {
+        md.push_str(&median_table(data, surv, unit));
+    }
+    md.push_str(&seconds_caveat(data, surv));
+    md.push_str(&logrank_summary(data, surv));
+    md
+}
+
+/// The median time to solve in `unit` [95 % interval] per puzzle set and algorithm.
+fn median_table(data: &Data, surv: &Survival, unit: Unit) -> String {
     use std::fmt::Write as _;
     let mut md = format!(
-        "\n## Runtime distributions (unsolved runs censored)\n\nEvery run counts: a solved run is an event at its evaluations (seconds), an unsolved one is right-censored where it stopped, at its budget or earlier by the algorithm's own rule. Each curve is the Kaplan-Meier estimate `1 - S(t)` of the fraction solved within `t` (with every unsolved run at the budget it equals the plain runtime ECDF; runs stopped early only leave the risk set). Shaded: 95 % pointwise bootstrap bands ({} resamples, percentile; a puzzle set's runs resampled within each puzzle, the pooled curve `all` resampling puzzles and then runs within each drawn puzzle; seeds derived from the curve's name, so identical for any thread count). The median time to solve is the first time the estimate reaches 0.5 (the smallest `t` with `S(t) <= 1/2` in exact arithmetic: on a flat stretch at exactly 1/2, its start; lifelines, whose floating-point estimate there can lie an ulp above 1/2, then gives the stretch's end), its 95 % interval the first times the exponential-Greenwood bounds (lifelines' default `log(-log)` interval) reach it; \"not reached\" when a curve stays above. compare-survival.csv has every median and ERT with its bootstrap interval, in evaluations and in seconds.\n\n![ECDF](compare-ecdf.png)\n\n![ECDF in seconds](compare-ecdf-seconds.png)\n\nMedian evaluations to solve [95 % interval]:\n\n| Puzzle set | {} |\n|---|{}\n",
-        lab_stats::BAND_RESAMPLES,
+        "\nMedian {} to solve [95 % interval]{}:\n\n| Puzzle set | {} |\n|---|{}\n",
+        unit.words(data.clock),
+        if unit == Unit::Evaluations {
+            " (each algorithm's own unit)"
+        } else {
+            ""
+        },
         data.algorithms.join(" | "),
         "---|".repeat(data.algorithms.len())
     );
     for (s, name) in data.scope_names().iter().enumerate() {
         let _ = write!(md, "| {name} |");
         for a in 0..data.algorithms.len() {
-            let cell = surv
-                .curve(Unit::Evaluations, s, a)
-                .map_or(String::new(), |c| {
-                    let m = c.median;
-                    let f = |r: Reached| match r {
-                        Reached::At(t) => super::report::short(t),
-                        Reached::NotReached => "not reached".into(),
-                    };
-                    if m.low == Reached::NotReached {
-                        // The lower end not reached: neither are the median nor the upper end.
-                        "not reached".into()
-                    } else {
-                        format!("{} [{}, {}]", f(m.median), f(m.low), f(m.high))
-                    }
-                });
+            let cell = surv.curve(unit, s, a).map_or(String::new(), |c| {
+                let m = c.median;
+                let f = |r: Reached| match r {
+                    Reached::At(t) if unit == Unit::Seconds => super::report::seconds(t),
+                    Reached::At(t) => super::report::short(t),
+                    Reached::NotReached => "not reached".into(),
+                };
+                if m.low == Reached::NotReached {
+                    // The lower end not reached: neither are the median nor the upper end.
+                    "not reached".into()
+                } else {
+                    format!("{} [{}, {}]", f(m.median), f(m.low), f(m.high))
+                }
+            });
             let _ = write!(md, " {cell} |");
         }
         md.push('\n');
     }
-    md.push_str(&seconds_caveat(data, surv));
-    md.push_str(&logrank_summary(data, surv));
     md
 }
 
@@ -403,7 +431,7 @@ fn seconds_caveat(data: &Data, surv: &Survival) -> String {
     };
     let km = 1.0 - worst.km.survival.last().copied().unwrap_or(1.0);
     format!(
-        "\nIn seconds the budget is in evaluations, so unsolved runs are censored at different wall times, some before solved runs of the same algorithm finish. Kaplan-Meier assumes a censored run could still solve like the runs left at risk, while these runs stopped because they were the hard ones: {} of the {} curves in seconds end above their observed success rate (most: `{}` on {}, {} against {} of {} runs solved). Read the curves in seconds for how fast the early solves come, not for their final level (nor the log-rank tests in seconds for their late part). In evaluations every unsolved run that used the whole budget is censored at the same time, after every solve, and there is no such bias; runs that an algorithm's own rule stopped earlier (see the effective budgets above) are censored where they stopped, with the same caveat.\n",
+        "\nIn seconds the budget is in evaluations, so unsolved runs are censored at different times, some before solved runs of the same algorithm finish. Kaplan-Meier assumes a censored run could still solve like the runs left at risk, while these runs stopped because they were the hard ones: {} of the {} curves in seconds end above their observed success rate (most: `{}` on {}, {} against {} of {} runs solved). Read the curves in seconds for how fast the early solves come, not for their final level (nor the log-rank tests in seconds for their late part). In evaluations every unsolved run that used the whole budget is censored at the same time, after every solve, and there is no such bias; runs that an algorithm's own rule stopped earlier (see the effective budgets above) are censored where they stopped, with the same caveat.\n",
         gaps.len(),
         surv.curves.iter().filter(|c| c.unit == Unit::Seconds).count(),
         data.algorithms[worst.algorithm],
@@ -425,6 +453,9 @@ fn logrank_summary(data: &Data, surv: &Survival) -> String {
                 let of: Vec<&PairTest> = (surv.tests.iter())
                     .filter(|t| t.unit == unit && t.scope == s && t.test.is_some())
                     .collect();
+                if of.is_empty() {
+                    return format!("{} none tested", names[s]);
+                }
                 let differ = of
                     .iter()
                     .filter(|t| t.holm.is_some_and(|h| h < 0.05))
@@ -434,11 +465,11 @@ fn logrank_summary(data: &Data, surv: &Survival) -> String {
             .collect();
         parts.push(format!(
             "in {}, pairs that differ at 5 %: {}",
-            unit.as_str(),
+            unit.words(data.clock),
             per_scope.join(", ")
         ));
     }
     md.push_str(&parts.join("; "));
-    md.push_str(" (pairs where neither algorithm solves a run are not tested).\n");
+    md.push_str(" (pairs where neither algorithm solves a run are not tested, nor, in evaluations, pairs of different units).\n");
     md
 }

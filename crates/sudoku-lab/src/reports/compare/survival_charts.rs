@@ -88,7 +88,10 @@ fn panel(data: &Data, surv: &Survival, unit: Unit, s: usize, name: &str) -> Line
         .collect();
     LineChart {
         title: crate::reports::quick::title(format!("solved: {name}")),
-        x_label: unit.as_str().into(),
+        x_label: match unit {
+            Unit::Evaluations => "evaluations (each algorithm's own unit)".into(),
+            Unit::Seconds => data.clock.words().into(),
+        },
         y_label: "fraction solved (Kaplan-Meier)".into(),
         x: XAxis::Numeric {
             min: start,
@@ -225,16 +228,16 @@ pub fn targets(data: &Data, dir: &Path) -> Result<()> {
 /// Half the width of the flat part of the ERT band at each puzzle set (x units: sets).
 const ERT_HALF: f64 = 0.15;
 
-/// The ERT band of algorithm `a` over the scopes (x = scope index) in evaluations: flat over
+/// The ERT band of algorithm `a` over the scopes (x = scope index) in `unit`: flat over
 /// `ERT_HALF` either side of each set's point (so a point without neighbours still shows its
 /// interval), joined from set to set like the line; a gap where no run solved, so no band is
 /// drawn where the chart has no point. An interval open at the top (a resample without a
 /// solved run) reaches the top edge.
-pub fn ert_band(data: &Data, surv: &Survival, a: usize) -> Vec<(f64, f64, f64)> {
+pub fn ert_band(data: &Data, surv: &Survival, a: usize, unit: Unit) -> Vec<(f64, f64, f64)> {
     let mut out = Vec::new();
     for s in 0..=data.scopes.len() {
         let x = s as f64;
-        match surv.curve(Unit::Evaluations, s, a) {
+        match surv.curve(unit, s, a) {
             Some(c) if c.solved > 0 => {
                 let (lo, hi) = c.ert_ci;
                 out.extend([(x - ERT_HALF, lo, hi), (x + ERT_HALF, lo, hi)]);
@@ -259,6 +262,7 @@ mod tests {
             solved,
             evaluations,
             seconds: evaluations as f64 / 1e4,
+            wall_seconds: evaluations as f64 / 1e4,
             penalty: 0,
             trajectory: Vec::new(),
             termination: "x".into(),
@@ -278,6 +282,7 @@ mod tests {
             runs: vec![stopped, solved],
             budget: 1000,
             anytime: true,
+            ..Data::default()
         };
         let (km, band) = target_curve(&data, 0, 4).unwrap();
         // Censored at 300, the other run reaches penalty 3 at 500: the estimate reaches 1
