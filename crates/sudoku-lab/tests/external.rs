@@ -552,48 +552,92 @@ fn ends(pid: &str) -> bool {
     }
 }
 
-/// SIGTERM and SIGINT of the runner while solvers are busy: every solver and its children end,
-/// the runner exits 143 or 130, runs.csv holds whole rows and no row of a run the signal cut,
-/// and a resume completes the protocol.
-#[test]
-fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
-    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
-        return;
-    }
-    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-        let algos = algorithm("lewis-sa", "", "")
-            + &algorithm("block", "command = [\"python3\", \"blocking.py\"]", "");
-        let d = spec_dir(&format!("signal{code}"), &algos, 3);
-        std::fs::write(d.join("blocking.py"), BLOCKING).unwrap();
-        std::fs::create_dir_all(d.join("pids")).unwrap();
-        std::fs::write(d.join("block"), "").unwrap();
-        let out = d.join("out");
-        let mut runner = bin()
-            .arg("run")
-            .arg(d.join("s.toml"))
-            .arg("--out")
-            .arg(&out)
-            .args(["--threads", "2"])
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
-        let pids = || -> Vec<String> {
-            (std::fs::read_dir(d.join("pids")).unwrap())
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        };
-        while pids().len() < 2 {
-            assert!(runner.try_wait().unwrap().is_none(), "the runner ended");
-            std::thread::sleep(std::time::Duration::from_millis(20));
+/// A protocol whose two threads are each in a run of a solver that blocks (with a child) until
+/// the file `block` is removed; `signals` are sent to the runner once both runs have started.
+/// With `hup_ignored`, the runner starts with SIGHUP ignored, as under `nohup`. Returns the
+/// runner's exit status, the spec's folder and the output folder.
+fn signalled_protocol(
+    name: &str,
+    signals: &[libc::c_int],
+    hup_ignored: bool,
+) -> (std::process::ExitStatus, PathBuf, PathBuf) {
+    let algos = algorithm("lewis-sa", "", "")
+        + &algorithm("block", "command = [\"python3\", \"blocking.py\"]", "");
+    let d = spec_dir(name, &algos, 3);
+    std::fs::write(d.join("blocking.py"), BLOCKING).unwrap();
+    std::fs::create_dir_all(d.join("pids")).unwrap();
+    std::fs::write(d.join("block"), "").unwrap();
+    let out = d.join("out");
+    let mut command = bin();
+    command
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2"])
+        .stderr(std::process::Stdio::null());
+    if hup_ignored {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: signal(2) in the child between fork and exec, as nohup does; it allocates
+        // nothing and touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                Ok(())
+            });
         }
+    }
+    let mut runner = command.spawn().unwrap();
+    // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
+    while pids(&d).len() < 2 {
+        assert!(runner.try_wait().unwrap().is_none(), "the runner ended");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The runner blocks the signals it waits for; its solvers and their children must not
+    // inherit that mask (a solver's own SIGTERM handler would never run).
+    for pair in pids(&d) {
+        for pid in pair.split('-') {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let blocked = status.lines().find(|l| l.starts_with("SigBlk:")).unwrap();
+            assert!(
+                blocked.trim_end().ends_with(&"0".repeat(16)),
+                "process {pid} starts with signals blocked: {blocked}"
+            );
+        }
+    }
+    for &signal in signals {
         // SAFETY: kill(2) on the pid of a child of this test that is not reaped yet.
         unsafe {
             libc::kill(runner.id() as libc::pid_t, signal);
         }
-        let status = runner.wait().unwrap();
+    }
+    (runner.wait().unwrap(), d, out)
+}
+
+/// The "SOLVER-CHILD" pid pairs the blocking solver recorded in `d/pids`.
+fn pids(d: &Path) -> Vec<String> {
+    (std::fs::read_dir(d.join("pids")).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// SIGTERM, SIGINT and SIGHUP (a closed terminal, a dropped ssh session) of the runner while
+/// solvers are busy: every solver and its children end, the runner exits 143, 130 or 129,
+/// runs.csv holds whole rows and no row of a run the signal cut, and a resume completes the
+/// protocol.
+#[test]
+fn sigterm_sigint_and_sighup_end_every_solver_and_leave_a_resumable_folder() {
+    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    for (signal, code) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+        (libc::SIGHUP, 129),
+    ] {
+        let (status, d, out) = signalled_protocol(&format!("signal{code}"), &[signal], false);
         assert_eq!(status.code(), Some(code), "{status:?}");
-        for pair in pids() {
+        for pair in pids(&d) {
             for pid in pair.split('-') {
                 assert!(ends(pid), "process {pid} ({pair}) outlived the runner");
             }
@@ -618,5 +662,22 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
         let rows = rows(&out.join("runs.csv"));
         assert_eq!(rows.len(), 2 * 2 * 3);
         assert!((rows.iter().filter(|r| r[1] == "block")).all(|r| r[10] == "converged"));
+    }
+}
+
+/// A runner started with SIGHUP ignored (`nohup`) keeps it ignored: a SIGHUP and then a
+/// SIGTERM end it by the SIGTERM (143; the pending SIGHUP, the lower number, would be taken
+/// first if it were watched), and its solvers still end.
+#[test]
+fn a_runner_under_nohup_ignores_sighup() {
+    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let (status, d, _) = signalled_protocol("nohup", &[libc::SIGHUP, libc::SIGTERM], true);
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    for pair in pids(&d) {
+        for pid in pair.split('-') {
+            assert!(ends(pid), "process {pid} ({pair}) outlived the runner");
+        }
     }
 }
