@@ -9,7 +9,7 @@
 //! ([`shard_assignment`]) gives to that shard, no run appears twice, and together they cover
 //! the plan; with anytime data, every line of every shard's `trajectories.csv` belongs to a
 //! run of that shard, one block per run, a block for every run. Errors name the shard's file
-//! and line. OUT must be absent or an empty folder.
+//! and line. OUT must be absent or an empty folder (or a link to one, written through).
 //!
 //! The merged folder is built in a staging folder beside OUT: the rows (and trajectory
 //! blocks), a `meta.json` with every shard's sessions and the sum of their wall times, then
@@ -138,7 +138,7 @@ pub struct Merged {
 /// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     let (spec, shards, spec_dir) = checked(out, dirs)?;
-    let staging = staging_of(out);
+    let staging = staging_of(&check_out(out)?);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
             .with_context(|| format!("cannot remove {}", staging.display()))?;
@@ -189,41 +189,62 @@ fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<Pat
     Ok((spec, shards, spec_dir))
 }
 
-/// OUT may be merged into: absent, or an empty folder (not a link).
-fn check_out(out: &Path) -> Result<()> {
-    let Ok(m) = std::fs::symlink_metadata(out) else {
-        return Ok(());
+/// Where the merged folder goes: OUT itself, or, when OUT is a link, the folder it points to
+/// (a link to an empty folder on a larger disk is written through, as `run --out` writes
+/// through it; the link stays). A link to nothing is refused, naming its target.
+fn destination(out: &Path) -> Result<PathBuf> {
+    let linked = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
+    if !linked {
+        return Ok(out.to_path_buf());
+    }
+    std::fs::canonicalize(out).map_err(|_| {
+        let target = std::fs::read_link(out).unwrap_or_default();
+        anyhow::anyhow!(
+            "{}: a link to {}, which is nothing: create that folder or merge into a new folder",
+            out.display(),
+            target.display()
+        )
+    })
+}
+
+/// OUT may be merged into: absent, or an empty folder, or a link to one. Returns where the
+/// merged folder goes ([`destination`]).
+fn check_out(out: &Path) -> Result<PathBuf> {
+    let to = destination(out)?;
+    let Ok(m) = std::fs::symlink_metadata(&to) else {
+        return Ok(to);
     };
     let empty = m.is_dir()
-        && std::fs::read_dir(out)
-            .with_context(|| format!("cannot list {}", out.display()))?
+        && std::fs::read_dir(&to)
+            .with_context(|| format!("cannot list {}", to.display()))?
             .next()
             .is_none();
     if !empty {
-        bail!(
-            "{}: exists and is not an empty folder; merge into a new folder",
-            out.display()
-        );
+        let what = match to.as_path() == out {
+            true => out.display().to_string(),
+            false => format!("{} (a link to {})", out.display(), to.display()),
+        };
+        bail!("{what}: exists and is not an empty folder; merge into a new folder");
     }
-    Ok(())
+    Ok(to)
 }
 
-/// The folder the merge is built in: beside OUT (same file system, so [`publish`] is a
-/// rename), hidden, named after this process.
-fn staging_of(out: &Path) -> PathBuf {
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("merged");
-    let parent = match out.parent() {
+/// The folder the merge is built in: beside where it goes (same file system, so [`publish`]
+/// is a rename), hidden, named after this process.
+fn staging_of(to: &Path) -> PathBuf {
+    let name = to.file_name().and_then(|n| n.to_str()).unwrap_or("merged");
+    let parent = match to.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     parent.join(format!(".{name}.merge.tmp-{}", std::process::id()))
 }
 
-/// Move the finished staging folder to OUT in one rename (OUT absent or an empty folder).
+/// Move the finished staging folder to OUT (or the folder OUT links to) in one rename.
 pub fn publish(m: &Merged, out: &Path) -> Result<()> {
-    check_out(out)?;
-    std::fs::rename(&m.staging, out)
-        .with_context(|| format!("cannot move {} to {}", m.staging.display(), out.display()))
+    let to = check_out(out)?;
+    std::fs::rename(&m.staging, &to)
+        .with_context(|| format!("cannot move {} to {}", m.staging.display(), to.display()))
 }
 
 /// Remove a staging folder after a failure (best effort: the error that caused it matters).
