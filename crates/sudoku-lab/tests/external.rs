@@ -681,3 +681,56 @@ fn a_runner_under_nohup_ignores_sighup() {
         }
     }
 }
+
+/// A solver whose every start but the second answers at once; the second never does.
+const SLOW_SECOND_START: &str = r#"import json, os, sys, time
+n = int(open("starts").read()) + 1 if os.path.exists("starts") else 1
+open("starts", "w").write(str(n))
+if n == 2:
+    time.sleep(1000)
+for text in sys.stdin:
+    msg = json.loads(text)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 2}), flush=True)
+    else:
+        grid = msg["puzzle"]["givens"]
+        print(json.dumps({"type": "result", "run_id": msg["run_id"], "evaluations": 1, "grid": grid}), flush=True)
+"#;
+
+/// The handshake is checked once before a fresh protocol writes anything, not again once the
+/// folder is written: a start after the check that is slower than `handshake_seconds` fails
+/// the run it was for with `start_failed` (docs/external-solvers.md), and the protocol goes on
+/// and completes. (Before, the check ran a second time after the folder was written, and a
+/// slow second start failed the whole protocol, leaving a header-only runs.csv.)
+#[test]
+fn a_slow_start_after_the_check_fails_its_run_not_the_protocol() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("lewis-sa", "", "")
+        + &algorithm(
+            "slow",
+            "command = [\"python3\", \"slow.py\"]",
+            "handshake_seconds = 10.0",
+        );
+    let d = spec_dir("slow-start", &algos, 1);
+    std::fs::write(d.join("slow.py"), SLOW_SECOND_START).unwrap();
+    let o = protocol(&d, "out", &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::read_to_string(d.join("out/meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"complete\""), "{meta}");
+    let slow: Vec<Vec<String>> = (rows(&d.join("out/runs.csv")).into_iter())
+        .filter(|r| r[1] == "slow")
+        .collect();
+    assert_eq!(slow.len(), 2, "{slow:?}");
+    let terminations: Vec<&str> = slow.iter().map(|r| r[10].as_str()).collect();
+    assert_eq!(
+        (terminations.iter())
+            .filter(|t| **t == "start_failed")
+            .count(),
+        1,
+        "{terminations:?}"
+    );
+    // Three starts: the check's, the second (which never answered), the one that ran.
+    assert_eq!(std::fs::read_to_string(d.join("starts")).unwrap(), "3");
+}
