@@ -734,3 +734,61 @@ fn a_slow_start_after_the_check_fails_its_run_not_the_protocol() {
     // Three starts: the check's, the second (which never answered), the one that ran.
     assert_eq!(std::fs::read_to_string(d.join("starts")).unwrap(), "3");
 }
+
+/// `merge --verify` re-runs no external solver's row (their command runs only with `replay
+/// --run-external`): it says so, with how many rows it left, instead of counting only the rows
+/// it re-ran as "every one reproduced"; `replay` without `--run-external` likewise counts them.
+#[test]
+fn verify_and_replay_say_how_many_external_rows_they_skipped() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("givens", "command = [\"python3\", \"givens.py\"]", "")
+        + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("verify-external", &algos, 2);
+    // SLOW_SECOND_START without a slow start: every start answers at once.
+    std::fs::write(d.join("starts"), "2").unwrap();
+    std::fs::write(d.join("givens.py"), SLOW_SECOND_START).unwrap();
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let out = d.join(format!("s{k}"));
+            ok(bin()
+                .arg("run")
+                .arg(d.join("s.toml"))
+                .arg("--out")
+                .arg(&out)
+                .args(["--shard", &format!("{k}/2")]));
+            out
+        })
+        .collect();
+    // An external row edited within the bounds merge checks (its evaluations).
+    let path = shards[0].join("runs.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited: Vec<String> = (text.lines())
+        .map(|l| match l.contains(",givens,") {
+            true => l.replacen(",1,0,", ",7,0,", 1),
+            false => l.to_string(),
+        })
+        .collect();
+    assert_ne!(edited.join("\n") + "\n", text);
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let external = 2 * 2;
+    let skipped = format!("{external} rows of external solvers not re-run");
+    for check in [true, false] {
+        let mut merge = bin();
+        merge.arg("merge").arg(d.join("merged")).args(&shards);
+        merge
+            .args(["--verify", "1"])
+            .args(check.then_some("--check"));
+        let o = ok(&mut merge);
+        let said = stderr(&o);
+        assert!(said.contains("re-ran 4 rows"), "{said}");
+        assert!(said.contains(&skipped), "{said}");
+        assert!(said.contains("replay --run-external"), "{said}");
+    }
+    let o = ok(bin().arg("replay").arg(&shards[0]));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let mine = (text.lines()).filter(|l| l.contains(",givens,")).count();
+    let line = format!("{mine} rows of external solvers not replayed");
+    assert!(said.contains(&line), "{said}");
+}

@@ -24,7 +24,7 @@ pub fn merge(
     if check {
         let n = merge::check(out, dirs)?;
         if let Some(k) = verify {
-            merge::verify(dirs, k)?;
+            eprintln!("{}", merge::verify(dirs, k)?.said());
         }
         let out = out.display().to_string();
         eprintln!(
@@ -36,8 +36,7 @@ pub fn merge(
     if let Some(k) = verify {
         // The cheap checks first, so that a refused shard is named before any run is re-run.
         merge::check(out, dirs)?;
-        let n = merge::verify(dirs, k)?;
-        eprintln!("re-ran {n} rows of the shards: every one reproduced");
+        eprintln!("{}", merge::verify(dirs, k)?.said());
     }
     let merged = merge::merge(out, dirs)?;
     let s = &merged.settings;

@@ -322,13 +322,40 @@ fn check_consistent(r: &crate::protocol::io::Row, budget: &Budget) -> Result<()>
     Ok(())
 }
 
+/// What `merge --verify` did: the rows it re-ran (all reproduced) and the rows of external
+/// solvers it left (all of them).
+pub struct Verified {
+    pub rerun: usize,
+    pub external: usize,
+}
+
+impl Verified {
+    /// The line that says it: never "every one reproduced" alone when rows were left.
+    pub fn said(&self) -> String {
+        let mut line = format!(
+            "re-ran {} rows of the shards: every one reproduced",
+            self.rerun
+        );
+        if self.external > 0 {
+            line += &format!(
+                "; {} rows of external solvers not re-run (a shard's meta.json names their command, which runs only with `replay --run-external`)",
+                self.external
+            );
+        }
+        line
+    }
+}
+
 /// `merge --verify K`: every K-th row of every shard (in its runs.csv order) re-run with its
 /// plan's seed, as `replay` does, refusing the first shard with a row that is not reproduced
 /// (every field but wall_ms, and the trajectory with anytime data). Rows of external solvers
 /// are not re-run: a shard's meta.json names their command, and a folder's command never runs
-/// without `replay --run-external`. Returns the number of rows re-run.
-pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
-    let mut replayed = 0;
+/// without `replay --run-external`; they are counted.
+pub fn verify(dirs: &[PathBuf], every: usize) -> Result<Verified> {
+    let mut verified = Verified {
+        rerun: 0,
+        external: 0,
+    };
     for dir in dirs {
         let options = crate::protocol::replay::Options {
             every,
@@ -336,7 +363,8 @@ pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
             run_external: false,
         };
         let found = crate::protocol::replay::replay(dir, &options)?;
-        replayed += found.replayed;
+        verified.rerun += found.replayed;
+        verified.external += found.skipped_rows;
         for m in &found.external_mismatches {
             let note = format!(
                 "note: {}: external solver not reproduced: {m}",
@@ -353,7 +381,7 @@ pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
             );
         }
     }
-    Ok(replayed)
+    Ok(verified)
 }
 
 /// Every shard's trajectories.csv: its header, then complete lines of 6 fields, each of a run
