@@ -792,3 +792,69 @@ fn verify_and_replay_say_how_many_external_rows_they_skipped() {
     let line = format!("{mine} rows of external solvers not replayed");
     assert!(said.contains(&line), "{said}");
 }
+
+/// A shard's meta.json whose spec no longer matches the settings it records (the external
+/// solver's command edited, in every shard alike) is refused by `merge --check` and by
+/// `merge` alike, in one line naming the shard's meta.json, and nothing is written; a command
+/// that breaks a rule of spec files (outside the spec's folder) likewise. Before, `--check`
+/// said the shards could be merged, then `merge` failed naming its hidden staging folder and
+/// suggesting `--fresh` and `--out`, flags merge does not have.
+#[test]
+fn merge_and_its_check_refuse_an_edited_command_naming_the_shards_meta_json() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("givens", "command = [\"python3\", \"givens.py\"]", "")
+        + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("edited-command", &algos, 1);
+    std::fs::write(d.join("starts"), "2").unwrap();
+    std::fs::write(d.join("givens.py"), SLOW_SECOND_START).unwrap();
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let out = d.join(format!("s{k}"));
+            ok(bin()
+                .arg("run")
+                .arg(d.join("s.toml"))
+                .arg("--out")
+                .arg(&out)
+                .args(["--shard", &format!("{k}/2")]));
+            out
+        })
+        .collect();
+    let metas: Vec<String> = (shards.iter())
+        .map(|s| std::fs::read_to_string(s.join("meta.json")).unwrap())
+        .collect();
+    let typed = "\"command\": [\n          \"python3\",\n          \"givens.py\"\n        ]";
+    for (command, needles) in [
+        (
+            "[\"python3\", \"other.py\"]",
+            &["s1/meta.json", "not the spec its settings record"][..],
+        ),
+        (
+            "[\"/bin/sh\", \"-c\", \"true\"]",
+            &["s1/meta.json", "leaves the spec's folder"][..],
+        ),
+    ] {
+        for (s, meta) in shards.iter().zip(&metas) {
+            assert!(meta.contains(typed), "{meta}");
+            let edited = meta.replace(typed, &format!("\"command\": {command}"));
+            std::fs::write(s.join("meta.json"), edited).unwrap();
+        }
+        for check in [true, false] {
+            let mut merge = bin();
+            merge.arg("merge").arg(d.join("merged")).args(&shards);
+            let o = run(merge.args(check.then_some("--check")));
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            for n in needles {
+                assert!(err.contains(n), "{n:?} not in {err}");
+            }
+            assert!(
+                !err.contains("--fresh") && !err.contains(".merge.tmp"),
+                "{err}"
+            );
+            assert!(!d.join("merged").exists(), "{err}");
+        }
+    }
+}

@@ -33,9 +33,15 @@ struct Shard {
     n: usize,
     meta: serde_json::Value,
     settings: Settings,
+    /// Its meta.json's spec, checked as a spec file is and against `settings`.
+    spec: Spec,
     revision: String,
 }
 
+/// A shard folder's meta.json read and checked: complete, a shard `k/n`, and a spec that
+/// keeps the rules of a spec file (as `replay` checks it) and is the spec its settings record
+/// (as the resume that finishes the merge compares them), so that `merge --check` refuses
+/// whatever `merge` would.
 fn read_shard(dir: &Path) -> Result<Shard> {
     let path = dir.join("meta.json");
     let meta = crate::protocol::meta::read_json(&path)?;
@@ -60,14 +66,40 @@ fn read_shard(dir: &Path) -> Result<Shard> {
         );
     };
     let revision = meta["git_revision"].as_str().unwrap_or("").to_string();
+    let spec: Spec = serde_json::from_value(meta["spec"].clone())
+        .map_err(|e| anyhow::anyhow!("{}: spec: {e}", path.display()))?;
+    spec.check(&path.display().to_string())?;
+    check_spec_is_settings(&path, &spec, &settings)?;
     Ok(Shard {
         dir: dir.to_path_buf(),
         k,
         n,
         meta,
         settings,
+        spec,
         revision,
     })
+}
+
+/// The spec of a shard's meta.json (at `path`) is the one its settings record: the settings
+/// of the merged protocol, made from that spec at the recorded seed and runs as the merge's
+/// finishing resume makes them, equal the recorded ones but for the shard.
+fn check_spec_is_settings(path: &Path, spec: &Spec, settings: &Settings) -> Result<()> {
+    let mut spec = spec.clone();
+    spec.master_seed = settings.master_seed;
+    let forced = (settings.forced_runs).or(settings.quick.then_some(spec.quick_runs));
+    let made = Settings::of(&spec, settings.quick, forced, None)?;
+    let recorded = Settings {
+        shard: None,
+        ..settings.clone()
+    };
+    if !recorded.same_as(&made) {
+        bail!(
+            "{}: its spec is not the spec its settings record (settings.spec_toml, runs or --quick): an edited meta.json; make the shard again",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The shards agree on everything but their index and form exactly 1..=n.
@@ -119,12 +151,11 @@ fn check_set(shards: &[Shard]) -> Result<()> {
     Ok(())
 }
 
-/// What `merge` joined: the spec and settings of the whole protocol (the shards' without the
-/// shard), and the staging folder that holds the joined files, for the caller to finish as a
-/// `--resume` of it and then move to OUT with [`publish`] (or remove with [`abandon`]).
+/// What `merge` joined: the spec of the whole protocol, and the staging folder that holds the
+/// joined files, for the caller to finish as a `--resume` of it and then move to OUT with
+/// [`publish`] (or remove with [`abandon`]).
 pub struct Merged {
     pub spec: Spec,
-    pub settings: Settings,
     pub shards: usize,
     pub staging: PathBuf,
     /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
@@ -132,44 +163,56 @@ pub struct Merged {
     pub spec_dir: Option<PathBuf>,
 }
 
-/// Check the shard folders `dirs` completely (every row and trajectory line) and join them
-/// into a staging folder beside `out`: runs.csv (and trajectories.csv) with every run of the
-/// plan once, and meta.json. Nothing is written when a check fails, and OUT itself is only
+/// Shard folders that passed every check of a merge ([`check`]): what [`merge`] joins.
+pub struct Checked {
+    /// The spec of the whole protocol (the shards' meta.json's).
+    pub spec: Spec,
+    /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
+    /// embedded spec): its puzzle files are read from there, as `run` reads them.
+    pub spec_dir: Option<PathBuf>,
+    shards: Vec<Shard>,
+}
+
+impl Checked {
+    /// The shards' settings (all alike but for the shard).
+    pub fn settings(&self) -> &Settings {
+        &self.shards[0].settings
+    }
+
+    /// How many shards.
+    pub fn count(&self) -> usize {
+        self.shards.len()
+    }
+}
+
+/// Join checked shards ([`check`]) into a staging folder beside `out`: runs.csv (and
+/// trajectories.csv) with every run of the plan once, and meta.json. OUT itself is only
 /// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
-    let (spec, shards, spec_dir) = checked(out, dirs)?;
+pub fn merge(out: &Path, checked: Checked) -> Result<Merged> {
     let staging = staging_of(&check_out(out)?);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
             .with_context(|| format!("cannot remove {}", staging.display()))?;
     }
-    if let Err(e) = write_merged(&staging, &shards, spec.anytime) {
+    if let Err(e) = write_merged(&staging, &checked.shards, checked.spec.anytime) {
         abandon(&staging);
         return Err(e);
     }
     Ok(Merged {
-        spec,
-        settings: shards[0].settings.clone(),
-        shards: shards.len(),
+        shards: checked.count(),
+        spec: checked.spec,
         staging,
-        spec_dir,
+        spec_dir: checked.spec_dir,
     })
 }
 
-/// Every check of [`merge`], nothing written (`merge --check`): Ok with the number of shards
-/// when `merge OUT SHARDS...` would join them.
-pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<usize> {
-    Ok(checked(out, dirs)?.1.len())
-}
-
-/// The spec, the shards `dirs` and the spec's folder as recorded, every check of [`merge`]
-/// passed.
-fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<PathBuf>)> {
+/// Check the shard folders `dirs` completely (every meta.json, row and trajectory line) and
+/// OUT, writing nothing: `merge --check` is this, and `merge` joins what it returns.
+pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<Checked> {
     let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
     check_set(&shards)?;
     let first = &shards[0];
-    let spec: Spec = serde_json::from_value(first.meta["spec"].clone())
-        .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
+    let spec = first.spec.clone();
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
     let spec_dir =
@@ -186,7 +229,11 @@ fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<Pat
     if spec.anytime {
         check_trajectories(&plan, &owner, &shards)?;
     }
-    Ok((spec, shards, spec_dir))
+    Ok(Checked {
+        spec,
+        spec_dir,
+        shards,
+    })
 }
 
 /// Where the merged folder goes: OUT itself, or, when OUT is a link, the folder it points to
