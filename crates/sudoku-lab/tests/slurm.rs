@@ -632,6 +632,44 @@ fn sbatch_calls(slurm: &Path) -> Vec<String> {
     calls.lines().map(String::from).collect()
 }
 
+/// The fenced block of docs/cluster.md that holds `needle`.
+fn cluster_page_block(needle: &str) -> String {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cluster.md");
+    let md = std::fs::read_to_string(page).unwrap();
+    let blocks: Vec<&str> = md.split("```").skip(1).step_by(2).collect();
+    let found = blocks.iter().find(|b| b.contains(needle));
+    found
+        .unwrap_or_else(|| panic!("no block with {needle}"))
+        .to_string()
+}
+
+/// The command of docs/cluster.md that verifies the shards by hand works on a finished
+/// folder: `--check` writes nothing, so an OUT that exists is no reason to refuse (it was:
+/// "exists and is not an empty folder"). No Slurm needed (a fake one makes the folder).
+#[test]
+fn the_verify_command_of_the_cluster_page_runs_on_a_finished_folder() {
+    let dir = tmpdir("fake-verify-by-hand");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let o = fake_submit(&args, &out, &slurm).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(out.join("summary.csv").is_file());
+    let block = cluster_page_block("--check --verify");
+    let command = block.trim().replace("OUT", &out.display().to_string());
+    let o = Command::new("sh").args(["-c", &command]).output().unwrap();
+    assert!(o.status.success(), "{command}: {}", text(&o));
+    let said = text(&o);
+    let rows = std::fs::read_to_string(out.join("runs.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let rerun = format!("re-ran {rows} rows of the shards: every one reproduced");
+    assert!(said.contains(&rerun), "{said}");
+    assert!(said.contains("pass every check of a merge"), "{said}");
+    assert!(said.contains("not an empty folder"), "{said}");
+}
+
 /// A merge job that fails on the shards' content (a seed edited in shard 2 after its task
 /// ended) is reported with its own error, not as unfinished shards; `--recover` does not
 /// submit the same failing merge again but says which shard to rerun; `--recover --rerun 2`

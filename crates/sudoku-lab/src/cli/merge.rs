@@ -21,7 +21,7 @@ pub fn merge(
     if verify == Some(0) {
         anyhow::bail!("--verify 0: K must be at least 1 (every K-th row is re-run)");
     }
-    let checked = merge::check(out, dirs)?;
+    let checked = merge::check(out, dirs, !check)?;
     let s = checked.settings();
     let flags = ProtocolFlags {
         quick: s.quick,
@@ -40,12 +40,16 @@ pub fn merge(
         eprintln!("{}", merge::verify(dirs, k)?.said());
     }
     if check {
-        let out = out.display().to_string();
-        eprintln!(
-            "the {} shards can be merged into {}",
-            checked.count(),
-            sudoku_core::error::shown(&out)
-        );
+        let shown = sudoku_core::error::shown(&out.display().to_string());
+        let n = checked.count();
+        match merge::check_out(out) {
+            Ok(_) => eprintln!("the {n} shards can be merged into {shown}"),
+            // A finished OUT, say: the shards pass, and a merge would need another folder.
+            Err(e) => eprintln!(
+                "the {n} shards pass every check of a merge; a merge would refuse its OUT: {}",
+                sudoku_core::error::shown(&e.to_string())
+            ),
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let merged = merge::merge(out, checked)?;

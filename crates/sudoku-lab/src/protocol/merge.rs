@@ -206,9 +206,11 @@ pub fn merge(out: &Path, checked: Checked) -> Result<Merged> {
     })
 }
 
-/// Check the shard folders `dirs` completely (every meta.json, row and trajectory line) and
-/// OUT, writing nothing: `merge --check` is this, and `merge` joins what it returns.
-pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<Checked> {
+/// Check the shard folders `dirs` completely (every meta.json, row and trajectory line) and,
+/// when `writing` (a merge, not `--check`, which writes nothing and so may look at the shards
+/// of a finished OUT), that OUT may be written: `merge --check` is this, and `merge` joins what
+/// it returns.
+pub fn check(out: &Path, dirs: &[PathBuf], writing: bool) -> Result<Checked> {
     let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
     check_set(&shards)?;
     let first = &shards[0];
@@ -222,7 +224,9 @@ pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<Checked> {
     let budgets: Vec<Budget> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
     let costs: Vec<u64> = budgets.iter().map(crate::algos::expected_cost).collect();
     let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
-    check_out(out)?;
+    if writing {
+        check_out(out)?;
+    }
     // Every row and trajectory line checked before anything is written.
     let owner = shard_assignment(&plan, &costs, first.n);
     check_rows(&plan, &owner, &budgets, &shards)?;
@@ -256,7 +260,7 @@ fn destination(out: &Path) -> Result<PathBuf> {
 
 /// OUT may be merged into: absent, or an empty folder, or a link to one. Returns where the
 /// merged folder goes ([`destination`]).
-fn check_out(out: &Path) -> Result<PathBuf> {
+pub fn check_out(out: &Path) -> Result<PathBuf> {
     let to = destination(out)?;
     let Ok(m) = std::fs::symlink_metadata(&to) else {
         return Ok(to);
