@@ -469,6 +469,50 @@ fn the_small_race_of_the_cluster_page_runs() {
     }
 }
 
+/// A race whose first `sbatch` is refused (a wrong partition): submit.sh says so after
+/// Slurm's error, with the command that recovers; then either `--race --recover OUT` with the
+/// right option or the first command again (same shards and arguments) submits the race, which
+/// runs to the one-machine race's files. (Before, the recovery exited 2 without a word, having
+/// no jobs file, and the first command again was refused because OUT.shards existed.)
+#[test]
+fn a_race_whose_first_sbatch_is_refused_is_recovered_either_way() {
+    let dir = fixture("race-refused");
+    let one = dir.join("one");
+    let o = race(&dir, &one, &["--threads", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let race_args = args(&dir);
+    for again in [false, true] {
+        let out = dir.join(format!("cluster-{again}"));
+        let outs = out.display().to_string();
+        let slurm = dir.join(format!("slurm-{again}"));
+        let mut a = vec!["--race", "2", &outs, "--partition", "nosuch", "--"];
+        a.extend(race_args.iter().map(String::as_str));
+        let o = fake_submit(&a, &slurm)
+            .env("FAKE_SLURM_REFUSE", "--partition=nosuch")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(err.contains("Invalid partition name"), "{err}");
+        let recover = format!("--race --recover {outs}");
+        assert!(err.contains(&recover), "{err}");
+        let o = if again {
+            a[4] = "lab";
+            a.insert(5, "--wait");
+            fake_submit(&a, &slurm).output().unwrap()
+        } else {
+            let r = ["--race", "--recover", &outs, "--partition", "lab", "--wait"];
+            fake_submit(&r, &slurm).output().unwrap()
+        };
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains("done: "), "{}", text(&o));
+        assert_same(&one, &out);
+        let calls = std::fs::read_to_string(slurm.join("calls")).unwrap();
+        let last = calls.lines().last().unwrap();
+        assert!(last.contains("--partition=lab"), "{calls}");
+    }
+}
+
 fn cluster_up() -> bool {
     let answers = |cmd: &str| {
         Command::new("sh")

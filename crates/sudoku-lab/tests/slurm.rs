@@ -670,6 +670,35 @@ fn the_verify_command_of_the_cluster_page_runs_on_a_finished_folder() {
     assert!(said.contains("not an empty folder"), "{said}");
 }
 
+/// A submission whose first `sbatch` is refused (a wrong partition) says so after Slurm's
+/// error, with the command that recovers, and that command submits it.
+#[test]
+fn a_refused_sbatch_names_the_recovery() {
+    let dir = tmpdir("fake-refused");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = [
+        "reseda-table2",
+        "2",
+        "OUT",
+        "--quick",
+        "--partition",
+        "nosuch",
+    ];
+    let o = fake_submit(&args, &out, &slurm)
+        .env("FAKE_SLURM_REFUSE", "--partition=nosuch")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(err.contains("Invalid partition name"), "{err}");
+    let recover = format!("--recover {}", out.display());
+    assert!(err.contains(&recover), "{err}");
+    let again = ["--recover", "OUT", "--partition", "lab", "--wait"];
+    let o = fake_submit(&again, &out, &slurm).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("done: "), "{}", text(&o));
+}
+
 /// A merge job that fails on the shards' content (a seed edited in shard 2 after its task
 /// ended) is reported with its own error, not as unfinished shards; `--recover` does not
 /// submit the same failing merge again but says which shard to rerun; `--recover --rerun 2`
