@@ -37,21 +37,38 @@ fn main() {
     ] {
         println!("cargo:rerun-if-changed={dir}");
     }
-    // Where git keeps HEAD, the branch's ref and the index: `.git/...` in a clone, elsewhere in
-    // a worktree (where `.git` is a file). A path that does not exist would make cargo rerun
-    // this script, and relink the binary, on every build.
-    let branch = git(&root, &["symbolic-ref", "-q", "HEAD"]);
-    for name in ["HEAD", "index", "packed-refs"]
+    for path in watched(&root) {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+}
+
+/// The git files that identify the revision: HEAD, the branch's ref and `packed-refs`, where
+/// git keeps them (`.git/...` in a clone, elsewhere in a worktree, where `.git` is a file).
+/// Not the index: a plain `git status` rewrites it, and watching it relinked sudoku-lab after
+/// every `git status` although nothing changed (the "-dirty" mark follows the code itself,
+/// watched above). A branch whose ref is only in `packed-refs` gets a loose ref file at its
+/// next commit: its folder is watched instead, so that the new file is seen. A path that does
+/// not exist would make cargo rerun this script, and relink the binary, on every build.
+pub fn watched(root: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let at = |name: &str| git(root, &["rev-parse", "--git-path", name]).map(|p| root.join(p));
+    let mut paths: Vec<std::path::PathBuf> = ["HEAD", "packed-refs"]
         .into_iter()
-        .chain(branch.as_deref())
-    {
-        if let Some(path) = git(&root, &["rev-parse", "--git-path", name]) {
-            let path = root.join(path);
-            if path.exists() {
-                println!("cargo:rerun-if-changed={}", path.display());
-            }
+        .filter_map(at)
+        .filter(|p| p.exists())
+        .collect();
+    if let Some(branch) = git(root, &["symbolic-ref", "-q", "HEAD"]).and_then(|b| at(&b)) {
+        match branch.exists() {
+            true => paths.push(branch),
+            false => paths.extend(
+                branch
+                    .ancestors()
+                    .skip(1)
+                    .find(|d| d.is_dir())
+                    .map(Into::into),
+            ),
         }
     }
+    paths
 }
 
 /// The short revision of HEAD in `root`, with `-dirty` when anything but results/ has
@@ -76,9 +93,8 @@ pub fn revision(root: &std::path::Path) -> String {
 
 /// The trimmed output of `git ARGS` in `root`, when git runs and succeeds. Never with git's
 /// optional locks: a plain `git status` refreshes the index and rewrites it (always so on a
-/// fresh clone), and the index is one of the files this script's rerun depends on, so the
-/// next build (the first `submit.sh` after a clone and build, for one) would run the script
-/// again and rebuild sudoku-lab although nothing changed.
+/// fresh clone); a build has no business writing the repository's files (and, while another
+/// git command holds the index's lock, the refresh would make that command fail).
 fn git(root: &std::path::Path, args: &[&str]) -> Option<String> {
     Command::new("git")
         .arg("--no-optional-locks")

@@ -2,7 +2,7 @@
 # Run a sudoku-lab reading race (`sudoku-lab readings`) on Slurm, one round of array tasks at
 # a time; started by `submit.sh --race`. Run it on the login node. See docs/cluster.md.
 #   scripts/slurm/submit.sh --race N OUT [options] -- readings ARGS...
-#                      the race of ARGS into OUT, its runs made by N array tasks per round
+#                      the race of ARGS into OUT, N array tasks a round (again: recovers it)
 #   scripts/slurm/submit.sh --race --status OUT    the current round's shards and decision;
 #                      exit 0 once the race has ended
 #   scripts/slurm/submit.sh --race --recover OUT [options]  run the current round's shards
@@ -117,9 +117,11 @@ reserved() {
   esac
   return 1
 }
-# The rounds submitted: lines "array R JOB SHARDS" and "decision R JOB" of OUT.shards/jobs.
-last_round() { awk '$1 == "array" || $1 == "decision" {if ($2 + 0 > r) r = $2 + 0} END {print r + 0}' "$work/jobs" 2>/dev/null; }
-job_of() { awk -v w="$1" -v r="$2" '$1 == w && $2 == r {j = $3} END {print j}' "$work/jobs" 2>/dev/null | tr -cd 0-9; }
+# The rounds submitted: lines "array R JOB SHARDS" and "decision R JOB" of OUT.shards/jobs,
+# which is missing until a first job was submitted (a first sbatch may be refused).
+jobs_lines() { cat "$work/jobs" 2>/dev/null || true; }
+last_round() { jobs_lines | awk '$1 == "array" || $1 == "decision" {if ($2 + 0 > r) r = $2 + 0} END {print r + 0}'; }
+job_of() { jobs_lines | awk -v w="$1" -v r="$2" '$1 == w && $2 == r {j = $3} END {print j}' | tr -cd 0-9; }
 # The array job of round R that last ran shard K.
 array_of() {
   awk -v r="$1" -v k="$2" 'function has(list, k,  n, i, p, q) {
@@ -128,9 +130,9 @@ array_of() {
         if (split(p[i], q, "-") == 2 ? k >= q[1] + 0 && k <= q[2] + 0 : p[i] + 0 == k) return 1
       return 0
     }
-    $1 == "array" && $2 == r && has($4, k) {a = $3} END {print a}' "$work/jobs" 2>/dev/null | tr -cd 0-9
+    $1 == "array" && $2 == r && has($4, k) {a = $3} END {print a}' <(jobs_lines) | tr -cd 0-9
 }
-job_ids() { awk '$1 == "array" || $1 == "decision" {print $3}' "$work/jobs" 2>/dev/null | tr -cd '0-9\n' | paste -sd, -; }
+job_ids() { jobs_lines | awk '$1 == "array" || $1 == "decision" {print $3}' | tr -cd '0-9\n' | paste -sd, -; }
 live_jobs() {
   local ids
   ids=$(job_ids)
@@ -188,6 +190,23 @@ blamed() {
   [ -n "$d" ] && [ -f "$work/logs/round-$d.out" ] || return 0
   tail -n 4 "$work/logs/round-$d.out" | grep -oE 'round-[0-9]+/shard-[0-9]+' | sed 's/.*-//' | sort -nu | paste -sd, - || true
 }
+# sbatch ARGS..., printing the job's id. A refusal (a wrong account or partition, a time limit
+# above the partition's) ends this script with sbatch's exit code after Slurm's own error,
+# saying what it refused and the command that goes on (the jobs submitted before are recorded).
+sbatch_or_stop() {
+  local what=$1 id rc=0
+  shift
+  id=$(sbatch "$@") || rc=$?
+  if [ $rc != 0 ]; then
+    {
+      echo "submit.sh --race: sbatch refused the $what (Slurm's error above): nothing of it was submitted"
+      echo "correct the option, then recover (options given to --recover replace the recorded ones of the same name):"
+      echo "  $here/submit.sh --race --recover $out [options]"
+    } >&2
+    exit $rc
+  fi
+  echo "${id%%;*}"
+}
 # Submits round R: an array job of the shards LIST (empty: none, every shard is complete),
 # then its decision job after it.
 submit_round() {
@@ -197,15 +216,15 @@ submit_round() {
   while IFS= read -r line; do [ -z "$line" ] || common+=("$line"); done <"$work/sbatch-options"
   mkdir -p "$work/round-$r"
   if [ -n "$list" ]; then
-    array=$(sbatch "${common[@]}" --array="$list${rec_throttle:+%$rec_throttle}" \
+    array=$(sbatch_or_stop "array job of round $r" "${common[@]}" \
+      --array="$list${rec_throttle:+%$rec_throttle}" \
       --output="$work/logs/shard-%A_%a.out" "$work/bin/race-shard.sbatch")
-    array=${array%%;*}
     echo "array $r $array $list" >>"$work/jobs"
     echo "submitted array job $array (round $r, shards $list of $rec_n)"
     dep=(--dependency="afterok:$array" --kill-on-invalid-dep=yes)
   fi
-  decision=$(sbatch "${common[@]}" ${dep[@]+"${dep[@]}"} --output="$work/logs/round-%j.out" "$work/bin/race-round.sbatch")
-  decision=${decision%%;*}
+  decision=$(sbatch_or_stop "decision job of round $r" "${common[@]}" ${dep[@]+"${dep[@]}"} \
+    --output="$work/logs/round-%j.out" "$work/bin/race-round.sbatch")
   echo "decision $r $decision" >>"$work/jobs"
   echo "submitted decision job $decision (round $r${array:+, after $array}); race $out, logs $work/logs"
 }
@@ -249,6 +268,79 @@ write_options() {
   mv "$work/sbatch-options.tmp-$$" "$work/sbatch-options"
 }
 
+# The recovery of the race in OUT.shards: the current round's shards that are not complete,
+# then its decision (round 1 from the start when no job was ever submitted: a first sbatch
+# that was refused).
+recover() {
+  read_record || die "$work/race not found: nothing to recover (submit with: submit.sh --race N $out -- readings ...)"
+  read_args
+  work=$(cd "$work" && pwd)
+  out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+  read_states >/dev/null
+  rec_cpus=${cpus:-$rec_cpus} rec_throttle=${throttle:-$rec_throttle}
+  if ended; then echo "the race in $out has ended: nothing to recover"; exit 0; fi
+  live=$(live_jobs)
+  [ -z "$live" ] || die "jobs $live of this race are still queued or running; wait for them (submit.sh --race --status $out) or scancel them, then recover"
+  merge_options
+  write_options
+  printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$rec_n" "$rec_cpus" "$rec_throttle" >"$work/race.tmp-$$"
+  mv "$work/race.tmp-$$" "$work/race"
+  r=$(last_round)
+  if [ "$r" = 0 ]; then plan; submit_round 1 "1-$rec_n"; exit_after=1; else exit_after=0; fi
+  if [ $exit_after = 0 ]; then
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    for k in ${rerun//,/ }; do
+      case $k in 0*) die "--rerun: no shard '$k' (shards are 1 to $rec_n)" ;; esac
+      [ "$k" -le "$rec_n" ] || die "--rerun: no shard $k (shards are 1 to $rec_n)"
+      rm -f "$work/round-$r/shard-$k.done"
+      if [ -e "$work/round-$r/shard-$k.csv" ]; then
+        mv "$work/round-$r/shard-$k.csv" "$work/round-$r/shard-$k.csv.refused-$stamp"
+        echo "shard $k of round $r: its file moved to $work/round-$r/shard-$k.csv.refused-$stamp; it runs again"
+      fi
+    done
+    todo=()
+    for k in $(seq 1 "$rec_n"); do [ "$(shard_state "$r" "$k")" = complete ] || todo+=("$k"); done
+    list=$(IFS=,; echo ${todo[@]+"${todo[*]}"})
+    echo "recovering $out: round $r, ${#todo[@]} of $rec_n shards to run (${list:-none}), then its decision"
+    submit_round "$r" "$list"
+  fi
+}
+# The first submission: the binary copied into OUT.shards, the race's records written, its
+# first step run here (`plan`), then round 1.
+first() {
+  [ ! -e "$out" ] || die "$out exists; choose a new folder"
+  if [ -z "${LAB_BIN:-}" ]; then
+    (cd "$repo" && cargo build --release --quiet -p sudoku-lab)
+    target=${CARGO_TARGET_DIR:-target}
+    case $target in /*) ;; *) target=$repo/$target ;; esac
+    LAB_BIN=$target/release/sudoku-lab
+  fi
+  [ -x "$LAB_BIN" ] || die "no executable binary at $LAB_BIN"
+  mkdir -p "$work/logs" "$work/bin"
+  work=$(cd "$work" && pwd)
+  out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+  cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
+  chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
+  mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
+  cp "$here/race.sh" "$here/states.sh" "$here/race-shard.sbatch" "$here/race-round.sbatch" "$work/bin/"
+  printf '%s\n' "${args[@]}" >"$work/args"
+  printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$n" "${cpus:-1}" "$throttle" >"$work/race"
+  read_record
+  write_options
+  # A race the binary refuses leaves nothing behind: both folders are this command's own.
+  if ! (plan); then rm -rf "$work" "$out"; exit 2; fi
+  [ ! -f "$work/ended" ] || exit 0
+  submit_round 1 "1-$rec_n"
+}
+# The first command again: OUT.shards must hold the same race (shards and arguments), which
+# is then recovered; anything else is refused, naming what differs.
+same_race() {
+  local given=("${args[@]}")
+  read_record || die "$work exists but holds no race record; remove it or choose another OUT"
+  read_args
+  [ "$rec_n" = "$n" ] || die "$work holds a race of $rec_n shards, not $n; recover it with 'submit.sh --race --recover $out', or remove it first (rm -r $work $out; its runs are lost) to submit this one"
+  [ "$(printf '%s\n' "${args[@]}")" = "$(printf '%s\n' "${given[@]}")" ] || die "$work holds a race of other arguments ($(paste -sd' ' "$work/args" | cut -c1-200)); recover it with 'submit.sh --race --recover $out', or remove it first (rm -r $work $out) to submit this one"
+}
 command -v sbatch >/dev/null || die "sbatch not found (is Slurm installed?)"
 case $mode in
   status)
@@ -270,63 +362,15 @@ case $mode in
       case $a in *$'\n'*|*$'\r'*) die "an argument on one line, please" ;; esac
       ! reserved "$a" || die "${a%%=*} is set by submit.sh, not given with the race's arguments"
     done
-    [ ! -e "$work" ] || die "$work exists: recover it with 'submit.sh --race --recover $out', or remove it first"
-    [ ! -e "$out" ] || die "$out exists; choose a new folder"
-    if [ -z "${LAB_BIN:-}" ]; then
-      (cd "$repo" && cargo build --release --quiet -p sudoku-lab)
-      target=${CARGO_TARGET_DIR:-target}
-      case $target in /*) ;; *) target=$repo/$target ;; esac
-      LAB_BIN=$target/release/sudoku-lab
-    fi
-    [ -x "$LAB_BIN" ] || die "no executable binary at $LAB_BIN"
-    mkdir -p "$work/logs" "$work/bin"
-    work=$(cd "$work" && pwd)
-    out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-    cp "$LAB_BIN" "$work/bin/.sudoku-lab.tmp-$$"
-    chmod 0755 "$work/bin/.sudoku-lab.tmp-$$"
-    mv "$work/bin/.sudoku-lab.tmp-$$" "$work/bin/sudoku-lab"
-    cp "$here/race.sh" "$here/states.sh" "$here/race-shard.sbatch" "$here/race-round.sbatch" "$work/bin/"
-    printf '%s\n' "${args[@]}" >"$work/args"
-    printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$n" "${cpus:-1}" "$throttle" >"$work/race"
-    read_record
-    write_options
-    # A race the binary refuses leaves nothing behind: both folders are this command's own.
-    if ! (plan); then rm -rf "$work" "$out"; exit 2; fi
-    [ ! -f "$work/ended" ] || exit 0
-    submit_round 1 "1-$rec_n" ;;
-  recover)
-    read_record || die "$work/race not found: nothing to recover (submit with: submit.sh --race N $out -- readings ...)"
-    read_args
-    work=$(cd "$work" && pwd)
-    out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-    read_states >/dev/null
-    rec_cpus=${cpus:-$rec_cpus} rec_throttle=${throttle:-$rec_throttle}
-    if ended; then echo "the race in $out has ended: nothing to recover"; exit 0; fi
-    live=$(live_jobs)
-    [ -z "$live" ] || die "jobs $live of this race are still queued or running; wait for them (submit.sh --race --status $out) or scancel them, then recover"
-    merge_options
-    write_options
-    printf 'shards=%s\ncpus=%s\nthrottle=%s\n' "$rec_n" "$rec_cpus" "$rec_throttle" >"$work/race.tmp-$$"
-    mv "$work/race.tmp-$$" "$work/race"
-    r=$(last_round)
-    if [ "$r" = 0 ]; then plan; submit_round 1 "1-$rec_n"; exit_after=1; else exit_after=0; fi
-    if [ $exit_after = 0 ]; then
-      stamp=$(date -u +%Y%m%dT%H%M%SZ)
-      for k in ${rerun//,/ }; do
-        case $k in 0*) die "--rerun: no shard '$k' (shards are 1 to $rec_n)" ;; esac
-        [ "$k" -le "$rec_n" ] || die "--rerun: no shard $k (shards are 1 to $rec_n)"
-        rm -f "$work/round-$r/shard-$k.done"
-        if [ -e "$work/round-$r/shard-$k.csv" ]; then
-          mv "$work/round-$r/shard-$k.csv" "$work/round-$r/shard-$k.csv.refused-$stamp"
-          echo "shard $k of round $r: its file moved to $work/round-$r/shard-$k.csv.refused-$stamp; it runs again"
-        fi
-      done
-      todo=()
-      for k in $(seq 1 "$rec_n"); do [ "$(shard_state "$r" "$k")" = complete ] || todo+=("$k"); done
-      list=$(IFS=,; echo ${todo[@]+"${todo[*]}"})
-      echo "recovering $out: round $r, ${#todo[@]} of $rec_n shards to run (${list:-none}), then its decision"
-      submit_round "$r" "$list"
+    # The first command again recovers the race it made (a refused sbatch, a failed round).
+    if [ -e "$work" ]; then
+      same_race
+      recover
+    else
+      first
     fi ;;
+  recover)
+    recover ;;
 esac
 [ $wait = 1 ] || exit 0
 

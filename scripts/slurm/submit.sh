@@ -353,18 +353,34 @@ sb=(${sb[@]+"${sb[@]}"} ${sbx[@]+"${sbx[@]}"})
 { [ ${#sb[@]} -eq 0 ] || printf '%s\n' "${sb[@]}"; } >"$work/sbatch-options.tmp-$$"
 mv "$work/sbatch-options.tmp-$$" "$work/sbatch-options"
 export LAB_BIN=$bin LAB_ID=$id LAB_SHARDS=$n LAB_WORK=$work LAB_OUT=$out LAB_SEED=$seed LAB_QUICK=$quick
+# sbatch ARGS..., printing the job's id. A refusal (a wrong account or partition, a time limit
+# above the partition's) ends submit.sh with sbatch's exit code after Slurm's own error,
+# saying what it refused and the command that goes on (the jobs submitted before are recorded).
+sbatch_or_stop() {
+  local what=$1 id rc=0
+  shift
+  id=$(sbatch "$@") || rc=$?
+  if [ $rc != 0 ]; then
+    {
+      echo "submit.sh: sbatch refused the $what (Slurm's error above): nothing of it was submitted"
+      echo "correct the option, then recover (options given to --recover replace the recorded ones of the same name):"
+      echo "  $here/submit.sh --recover $out [options]"
+    } >&2
+    exit $rc
+  fi
+  echo "${id%%;*}"
+}
 common=(--parsable --export=ALL --open-mode=append --cpus-per-task="$cpus" ${sb[@]+"${sb[@]}"})
 dep=() array=""
 if [ -n "$list" ]; then
-  array=$(sbatch "${common[@]}" --array="$list${throttle:+%$throttle}" \
+  array=$(sbatch_or_stop "array job" "${common[@]}" --array="$list${throttle:+%$throttle}" \
     --output="$work/logs/shard-%A_%a.out" "$here/shard.sbatch")
-  array=${array%%;*}
   echo "array $array $list" >>"$work/jobs"
   echo "submitted array job $array (shards $list of $n, $id)"
   dep=(--dependency="afterok:$array" --kill-on-invalid-dep=yes)
 fi
-merge=$(sbatch "${common[@]}" ${dep[@]+"${dep[@]}"} --output="$work/logs/merge-%j.out" "$here/merge.sbatch")
-merge=${merge%%;*}
+merge=$(sbatch_or_stop "merge job" "${common[@]}" ${dep[@]+"${dep[@]}"} \
+  --output="$work/logs/merge-%j.out" "$here/merge.sbatch")
 echo "merge $merge" >>"$work/jobs"
 echo "submitted merge job $merge${array:+ (after $array)}; output $out, logs $work/logs"
 [ $wait = 1 ] || exit 0

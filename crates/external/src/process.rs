@@ -16,7 +16,7 @@
 //!   stdout that a child holding the pipe would delay until the wall limit);
 //! - the runner's death: the solver gets SIGKILL from `PR_SET_PDEATHSIG` (set for the thread
 //!   that started it; a pooled process found dead is replaced, see [`Process::is_alive`]);
-//! - SIGINT and SIGTERM of the runner: [`interrupt`] ends every live group.
+//! - SIGINT, SIGTERM and SIGHUP of the runner: [`interrupt`] ends every live group.
 //!
 //! What remains: a descendant that left the group (`setsid`, `setpgid`) is not ended, nor the
 //! group when the runner dies by SIGKILL (only the direct child gets its death signal).
@@ -69,7 +69,7 @@ static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Set by [`interrupt`] (under [`LIVE`]'s lock): no solver process starts after it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// For the runner's SIGINT and SIGTERM handling, just before it exits: every live solver's
+/// For the runner's SIGINT, SIGTERM and SIGHUP handling, just before it exits: every live solver's
 /// process group is killed (SIGKILL), and no new one starts. Runs in flight then see their
 /// solver die; [`interrupted`] tells them not to record that as the solver's failure.
 pub fn interrupt() {
@@ -406,18 +406,27 @@ impl Drop for Process {
 }
 
 /// Give the child one end of a socket pair as stdin; ours is the other end (Unix). The child
-/// leads its own process group, and (Linux) dies with the thread that started it.
+/// leads its own process group, starts with no signal blocked (the runner blocks the signals
+/// it waits for in every thread, and a mask is inherited across exec: a solver's own SIGTERM
+/// handler, or its children's default one, would never run), and (Linux) dies with the thread
+/// that started it.
 #[cfg(unix)]
 fn attach_stdin(cmd: &mut Command) -> std::io::Result<Option<Input>> {
     use std::os::unix::process::CommandExt;
     let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
     cmd.stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
     cmd.process_group(0);
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl(2) is async-signal-safe and touches no memory of the parent: it is all
-    // that runs between fork and exec here.
+    // SAFETY: sigemptyset, sigprocmask and prctl(2) are async-signal-safe and touch no memory
+    // of the parent (the set is on the child's stack): they are all that runs between fork and
+    // exec here.
     unsafe {
         cmd.pre_exec(|| {
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            if libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut()) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            #[cfg(target_os = "linux")]
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                 return Err(std::io::Error::last_os_error());
             }

@@ -42,23 +42,32 @@ fn main() -> ExitCode {
     cli::run()
 }
 
-/// Ctrl-C (SIGINT) and SIGTERM: every live external solver's process group is ended (they run
-/// in groups of their own, which a terminal's Ctrl-C does not reach), then the runner exits
-/// with 128 + the signal's number (130, 143), saying on stderr how many runs the folder keeps
-/// and the command that continues it. Not in the middle of appending a run to runs.csv: the
-/// folder holds whole rows and is resumable. The signals are blocked in every
-/// thread (set here, before any other thread exists, and inherited) and taken by one thread
-/// with sigwait, so no code runs in a signal handler; child processes start with an empty mask
-/// (the standard library resets it).
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped ssh session): every live
+/// external solver's process group is ended (they run in groups of their own, which a
+/// terminal's signals do not reach), then the runner exits with 128 + the signal's number (130,
+/// 143, 129), saying on stderr how many runs the folder keeps and the command that continues
+/// it. Not in the middle of appending a run to runs.csv: the folder holds whole rows and
+/// is resumable. The signals are blocked in every thread (set here, before any other thread
+/// exists, and inherited) and taken by one thread with sigwait, so no code runs in a signal
+/// handler; solver processes start with an empty mask (`external::process` resets it). A signal
+/// ignored at start stays ignored (SIGHUP under `nohup`, SIGINT in a shell script's background
+/// job): a blocked signal is queued even when its disposition is to ignore it, so such a
+/// signal is left out of the set.
 #[cfg(unix)]
 fn end_on_signals() {
-    // SAFETY: sigset_t is plain data, initialised by sigemptyset before use; pthread_sigmask
-    // and sigwait read it and touch no other memory.
+    // SAFETY: sigset_t and sigaction are plain data, initialised (sigemptyset, zeroed) before
+    // use; sigaction with no new action, pthread_sigmask and sigwait read them and touch no
+    // other memory.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGINT);
-        libc::sigaddset(&mut set, libc::SIGTERM);
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            let mut now: libc::sigaction = std::mem::zeroed();
+            let queried = libc::sigaction(signal, std::ptr::null(), &mut now) == 0;
+            if queried && now.sa_sigaction != libc::SIG_IGN {
+                libc::sigaddset(&mut set, signal);
+            }
+        }
         if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
             return;
         }

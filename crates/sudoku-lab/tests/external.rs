@@ -553,49 +553,95 @@ fn ends(pid: &str) -> bool {
     }
 }
 
-/// SIGTERM and SIGINT of the runner while solvers are busy: every solver and its children end,
-/// the runner exits 143 or 130, runs.csv holds whole rows and no row of a run the signal cut,
-/// and a resume completes the protocol.
-#[test]
-fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
-    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
-        return;
-    }
-    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-        let algos = algorithm("lewis-sa", "", "")
-            + &algorithm("block", "command = [\"python3\", \"blocking.py\"]", "");
-        let d = spec_dir(&format!("signal{code}"), &algos, 3);
-        std::fs::write(d.join("blocking.py"), BLOCKING).unwrap();
-        std::fs::create_dir_all(d.join("pids")).unwrap();
-        std::fs::write(d.join("block"), "").unwrap();
-        let out = d.join("out");
-        let mut runner = bin()
-            .arg("run")
-            .arg(d.join("s.toml"))
-            .arg("--out")
-            .arg(&out)
-            .args(["--threads", "2"])
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
-        let pids = || -> Vec<String> {
-            (std::fs::read_dir(d.join("pids")).unwrap())
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        };
-        while pids().len() < 2 {
-            assert!(runner.try_wait().unwrap().is_none(), "the runner ended");
-            std::thread::sleep(std::time::Duration::from_millis(20));
+/// A protocol whose two threads are each in a run of a solver that blocks (with a child) until
+/// the file `block` is removed; `signals` are sent to the runner once both runs have started.
+/// With `hup_ignored`, the runner starts with SIGHUP ignored, as under `nohup`. Returns the
+/// runner's exit status, the spec's folder and the output folder.
+fn signalled_protocol(
+    name: &str,
+    signals: &[libc::c_int],
+    hup_ignored: bool,
+) -> (std::process::ExitStatus, PathBuf, PathBuf, String) {
+    let algos = algorithm("lewis-sa", "", "")
+        + &algorithm("block", "command = [\"python3\", \"blocking.py\"]", "");
+    let d = spec_dir(name, &algos, 3);
+    std::fs::write(d.join("blocking.py"), BLOCKING).unwrap();
+    std::fs::create_dir_all(d.join("pids")).unwrap();
+    std::fs::write(d.join("block"), "").unwrap();
+    let out = d.join("out");
+    let mut command = bin();
+    command
+        .arg("run")
+        .arg(d.join("s.toml"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2"])
+        .stderr(std::process::Stdio::piped());
+    if hup_ignored {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: signal(2) in the child between fork and exec, as nohup does; it allocates
+        // nothing and touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                Ok(())
+            });
         }
+    }
+    let mut runner = command.spawn().unwrap();
+    // Until both threads are in a blocked run (no fixed time: a loaded machine is slow).
+    while pids(&d).len() < 2 {
+        assert!(runner.try_wait().unwrap().is_none(), "the runner ended");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The runner blocks the signals it waits for; its solvers and their children must not
+    // inherit that mask (a solver's own SIGTERM handler would never run).
+    for pair in pids(&d) {
+        for pid in pair.split('-') {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let blocked = status.lines().find(|l| l.starts_with("SigBlk:")).unwrap();
+            assert!(
+                blocked.trim_end().ends_with(&"0".repeat(16)),
+                "process {pid} starts with signals blocked: {blocked}"
+            );
+        }
+    }
+    for &signal in signals {
         // SAFETY: kill(2) on the pid of a child of this test that is not reaped yet.
         unsafe {
             libc::kill(runner.id() as libc::pid_t, signal);
         }
-        let done = runner.wait_with_output().unwrap();
-        let status = done.status;
+    }
+    let done = runner.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&done.stderr).into_owned();
+    (done.status, d, out, said)
+}
+
+/// The "SOLVER-CHILD" pid pairs the blocking solver recorded in `d/pids`.
+fn pids(d: &Path) -> Vec<String> {
+    (std::fs::read_dir(d.join("pids")).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// SIGTERM, SIGINT and SIGHUP (a closed terminal, a dropped ssh session) of the runner while
+/// solvers are busy: every solver and its children end, the runner exits 143, 130 or 129,
+/// runs.csv holds whole rows and no row of a run the signal cut, and a resume completes the
+/// protocol.
+#[test]
+fn sigterm_sigint_and_sighup_end_every_solver_and_leave_a_resumable_folder() {
+    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    for (signal, code) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+        (libc::SIGHUP, 129),
+    ] {
+        let (status, d, out, said) =
+            signalled_protocol(&format!("signal{code}"), &[signal], false);
         assert_eq!(status.code(), Some(code), "{status:?}");
-        for pair in pids() {
+        for pair in pids(&d) {
             for pid in pair.split('-') {
                 assert!(ends(pid), "process {pid} ({pair}) outlived the runner");
             }
@@ -611,7 +657,6 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
             );
         }
         // It says what it kept and how to continue.
-        let said = String::from_utf8_lossy(&done.stderr);
         let last = said.lines().last().unwrap_or_default();
         let kept = text.lines().count() - 1;
         let want = format!(
@@ -630,5 +675,199 @@ fn sigterm_and_sigint_end_every_solver_and_leave_a_resumable_folder() {
         let rows = rows(&out.join("runs.csv"));
         assert_eq!(rows.len(), 2 * 2 * 3);
         assert!((rows.iter().filter(|r| r[1] == "block")).all(|r| r[10] == "converged"));
+    }
+}
+
+/// A runner started with SIGHUP ignored (`nohup`) keeps it ignored: a SIGHUP and then a
+/// SIGTERM end it by the SIGTERM (143; the pending SIGHUP, the lower number, would be taken
+/// first if it were watched), and its solvers still end.
+#[test]
+fn a_runner_under_nohup_ignores_sighup() {
+    if !have("python3") || !std::path::Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let (status, d, _, _) = signalled_protocol("nohup", &[libc::SIGHUP, libc::SIGTERM], true);
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    for pair in pids(&d) {
+        for pid in pair.split('-') {
+            assert!(ends(pid), "process {pid} ({pair}) outlived the runner");
+        }
+    }
+}
+
+/// A solver whose every start but the second answers at once; the second never does.
+const SLOW_SECOND_START: &str = r#"import json, os, sys, time
+n = int(open("starts").read()) + 1 if os.path.exists("starts") else 1
+open("starts", "w").write(str(n))
+if n == 2:
+    time.sleep(1000)
+for text in sys.stdin:
+    msg = json.loads(text)
+    if msg["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 2}), flush=True)
+    else:
+        grid = msg["puzzle"]["givens"]
+        print(json.dumps({"type": "result", "run_id": msg["run_id"], "evaluations": 1, "grid": grid}), flush=True)
+"#;
+
+/// The handshake is checked once before a fresh protocol writes anything, not again once the
+/// folder is written: a start after the check that is slower than `handshake_seconds` fails
+/// the run it was for with `start_failed` (docs/external-solvers.md), and the protocol goes on
+/// and completes. (Before, the check ran a second time after the folder was written, and a
+/// slow second start failed the whole protocol, leaving a header-only runs.csv.)
+#[test]
+fn a_slow_start_after_the_check_fails_its_run_not_the_protocol() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("lewis-sa", "", "")
+        + &algorithm(
+            "slow",
+            "command = [\"python3\", \"slow.py\"]",
+            "handshake_seconds = 10.0",
+        );
+    let d = spec_dir("slow-start", &algos, 1);
+    std::fs::write(d.join("slow.py"), SLOW_SECOND_START).unwrap();
+    let o = protocol(&d, "out", &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::read_to_string(d.join("out/meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"complete\""), "{meta}");
+    let slow: Vec<Vec<String>> = (rows(&d.join("out/runs.csv")).into_iter())
+        .filter(|r| r[1] == "slow")
+        .collect();
+    assert_eq!(slow.len(), 2, "{slow:?}");
+    let terminations: Vec<&str> = slow.iter().map(|r| r[10].as_str()).collect();
+    assert_eq!(
+        (terminations.iter())
+            .filter(|t| **t == "start_failed")
+            .count(),
+        1,
+        "{terminations:?}"
+    );
+    // Three starts: the check's, the second (which never answered), the one that ran.
+    assert_eq!(std::fs::read_to_string(d.join("starts")).unwrap(), "3");
+}
+
+/// `merge --verify` re-runs no external solver's row (their command runs only with `replay
+/// --run-external`): it says so, with how many rows it left, instead of counting only the rows
+/// it re-ran as "every one reproduced"; `replay` without `--run-external` likewise counts them.
+#[test]
+fn verify_and_replay_say_how_many_external_rows_they_skipped() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("givens", "command = [\"python3\", \"givens.py\"]", "")
+        + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("verify-external", &algos, 2);
+    // SLOW_SECOND_START without a slow start: every start answers at once.
+    std::fs::write(d.join("starts"), "2").unwrap();
+    std::fs::write(d.join("givens.py"), SLOW_SECOND_START).unwrap();
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let out = d.join(format!("s{k}"));
+            ok(bin()
+                .arg("run")
+                .arg(d.join("s.toml"))
+                .arg("--out")
+                .arg(&out)
+                .args(["--shard", &format!("{k}/2")]));
+            out
+        })
+        .collect();
+    // An external row edited within the bounds merge checks (its evaluations).
+    let path = shards[0].join("runs.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited: Vec<String> = (text.lines())
+        .map(|l| match l.contains(",givens,") {
+            true => l.replacen(",1,0,", ",7,0,", 1),
+            false => l.to_string(),
+        })
+        .collect();
+    assert_ne!(edited.join("\n") + "\n", text);
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let external = 2 * 2;
+    let skipped = format!("{external} rows of external solvers not re-run");
+    for check in [true, false] {
+        let mut merge = bin();
+        merge.arg("merge").arg(d.join("merged")).args(&shards);
+        merge
+            .args(["--verify", "1"])
+            .args(check.then_some("--check"));
+        let o = ok(&mut merge);
+        let said = stderr(&o);
+        assert!(said.contains("re-ran 4 rows"), "{said}");
+        assert!(said.contains(&skipped), "{said}");
+        assert!(said.contains("replay --run-external"), "{said}");
+    }
+    let o = ok(bin().arg("replay").arg(&shards[0]));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let mine = (text.lines()).filter(|l| l.contains(",givens,")).count();
+    let line = format!("{mine} rows of external solvers not replayed");
+    assert!(said.contains(&line), "{said}");
+}
+
+/// A shard's meta.json whose spec no longer matches the settings it records (the external
+/// solver's command edited, in every shard alike) is refused by `merge --check` and by
+/// `merge` alike, in one line naming the shard's meta.json, and nothing is written; a command
+/// that breaks a rule of spec files (outside the spec's folder) likewise. Before, `--check`
+/// said the shards could be merged, then `merge` failed naming its hidden staging folder and
+/// suggesting `--fresh` and `--out`, flags merge does not have.
+#[test]
+fn merge_and_its_check_refuse_an_edited_command_naming_the_shards_meta_json() {
+    if !have("python3") {
+        return;
+    }
+    let algos = algorithm("givens", "command = [\"python3\", \"givens.py\"]", "")
+        + &algorithm("lewis-sa", "", "");
+    let d = spec_dir("edited-command", &algos, 1);
+    std::fs::write(d.join("starts"), "2").unwrap();
+    std::fs::write(d.join("givens.py"), SLOW_SECOND_START).unwrap();
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let out = d.join(format!("s{k}"));
+            ok(bin()
+                .arg("run")
+                .arg(d.join("s.toml"))
+                .arg("--out")
+                .arg(&out)
+                .args(["--shard", &format!("{k}/2")]));
+            out
+        })
+        .collect();
+    let metas: Vec<String> = (shards.iter())
+        .map(|s| std::fs::read_to_string(s.join("meta.json")).unwrap())
+        .collect();
+    let typed = "\"command\": [\n          \"python3\",\n          \"givens.py\"\n        ]";
+    for (command, needles) in [
+        (
+            "[\"python3\", \"other.py\"]",
+            &["s1/meta.json", "not the spec its settings record"][..],
+        ),
+        (
+            "[\"/bin/sh\", \"-c\", \"true\"]",
+            &["s1/meta.json", "leaves the spec's folder"][..],
+        ),
+    ] {
+        for (s, meta) in shards.iter().zip(&metas) {
+            assert!(meta.contains(typed), "{meta}");
+            let edited = meta.replace(typed, &format!("\"command\": {command}"));
+            std::fs::write(s.join("meta.json"), edited).unwrap();
+        }
+        for check in [true, false] {
+            let mut merge = bin();
+            merge.arg("merge").arg(d.join("merged")).args(&shards);
+            let o = run(merge.args(check.then_some("--check")));
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            for n in needles {
+                assert!(err.contains(n), "{n:?} not in {err}");
+            }
+            assert!(
+                !err.contains("--fresh") && !err.contains(".merge.tmp"),
+                "{err}"
+            );
+            assert!(!d.join("merged").exists(), "{err}");
+        }
     }
 }

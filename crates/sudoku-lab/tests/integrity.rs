@@ -259,6 +259,40 @@ fn a_failed_merge_writes_nothing_and_the_retry_works() {
     assert!(out.join("summary.csv").is_file());
 }
 
+/// An OUT that is a link to an empty folder (say, on a larger disk) is merged into the folder
+/// it points to, as `run --out` writes through such a link; the link stays a link. A link to
+/// a folder that is not empty, or to nothing, is refused naming the link and its target.
+#[cfg(unix)]
+#[test]
+fn a_merge_into_a_link_to_an_empty_folder_fills_that_folder() {
+    let (d, spec) = spec("linked-out");
+    let s = shards(&d, &spec);
+    let disk = d.join("disk");
+    std::fs::create_dir_all(disk.join("merged")).unwrap();
+    let out = d.join("merged");
+    std::os::unix::fs::symlink(disk.join("merged"), &out).unwrap();
+
+    let dangling = d.join("dangling");
+    std::os::unix::fs::symlink(disk.join("nothing"), &dangling).unwrap();
+    refused(&merge(&dangling, &s), &["dangling", "a link to", "nothing"]);
+
+    let check = run(bin().arg("merge").arg(&out).args(&s).arg("--check"));
+    assert!(check.status.success(), "{}", stderr(&check));
+    let o = merge(&out, &s);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
+    assert!(disk.join("merged/summary.csv").is_file());
+    assert!(hidden(&d).is_empty() && hidden(&disk).is_empty());
+    let whole = d.join("whole");
+    ok(&mut protocol(&spec, &whole, &[]));
+    assert_eq!(rows(&out.join("runs.csv")), rows(&whole.join("runs.csv")));
+    // Now the folder it points to is not empty: refused, naming both.
+    refused(
+        &merge(&out, &s),
+        &["merged", "a link to", "disk/merged", "not an empty folder"],
+    );
+}
+
 /// Item 8: a link (or FIFO) under the name of any file the protocol appends to or replaces is
 /// refused, naming it, before any run; the file it points to is left alone.
 #[cfg(unix)]

@@ -421,6 +421,98 @@ fn submit_race_runs_rounds_of_array_jobs_and_recovers_a_failed_task() {
     assert!(text(&o).contains("nothing to recover"), "{}", text(&o));
 }
 
+/// The small race of docs/cluster.md, as written there, runs to its end on the fake Slurm
+/// and makes the folder that `sudoku-lab readings` makes of the same arguments on one machine.
+#[test]
+fn the_small_race_of_the_cluster_page_runs() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cluster.md");
+    let md = std::fs::read_to_string(page).unwrap();
+    let blocks: Vec<&str> = md.split("```").skip(1).step_by(2).collect();
+    let block = (blocks.iter())
+        .find(|b| b.contains("/shared/me/race-try"))
+        .expect("a small race on the cluster page");
+    let joined = block.replace("\\\n", " ");
+    let line = (joined.lines())
+        .find(|l| l.contains("/shared/me/race-try"))
+        .unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[0], "scripts/slurm/submit.sh", "{line}");
+    let dir = tmpdir("race-docs");
+    let out = dir.join("try");
+    let outs = out.display().to_string();
+    let a: Vec<&str> = (words[1..].iter())
+        .map(|w| {
+            if *w == "/shared/me/race-try" {
+                &outs
+            } else {
+                *w
+            }
+        })
+        .collect();
+    let o = fake_submit(&a, &dir.join("slurm")).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("done: "), "{}", text(&o));
+    let dash = a.iter().position(|w| *w == "--").unwrap();
+    let one = dir.join("one");
+    let mut alone = bin();
+    alone.args(&a[dash + 1..]).arg("--out").arg(&one);
+    ok(&mut alone);
+    for f in [
+        "runs.csv",
+        "race.csv",
+        "readings.csv",
+        "report.md",
+        "command.json",
+    ] {
+        let (x, y) = (std::fs::read(one.join(f)), std::fs::read(out.join(f)));
+        assert!(x.is_ok() && x.ok() == y.ok(), "{f} differs");
+    }
+}
+
+/// A race whose first `sbatch` is refused (a wrong partition): submit.sh says so after
+/// Slurm's error, with the command that recovers; then either `--race --recover OUT` with the
+/// right option or the first command again (same shards and arguments) submits the race, which
+/// runs to the one-machine race's files. (Before, the recovery exited 2 without a word, having
+/// no jobs file, and the first command again was refused because OUT.shards existed.)
+#[test]
+fn a_race_whose_first_sbatch_is_refused_is_recovered_either_way() {
+    let dir = fixture("race-refused");
+    let one = dir.join("one");
+    let o = race(&dir, &one, &["--threads", "2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let race_args = args(&dir);
+    for again in [false, true] {
+        let out = dir.join(format!("cluster-{again}"));
+        let outs = out.display().to_string();
+        let slurm = dir.join(format!("slurm-{again}"));
+        let mut a = vec!["--race", "2", &outs, "--partition", "nosuch", "--"];
+        a.extend(race_args.iter().map(String::as_str));
+        let o = fake_submit(&a, &slurm)
+            .env("FAKE_SLURM_REFUSE", "--partition=nosuch")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(err.contains("Invalid partition name"), "{err}");
+        let recover = format!("--race --recover {outs}");
+        assert!(err.contains(&recover), "{err}");
+        let o = if again {
+            a[4] = "lab";
+            a.insert(5, "--wait");
+            fake_submit(&a, &slurm).output().unwrap()
+        } else {
+            let r = ["--race", "--recover", &outs, "--partition", "lab", "--wait"];
+            fake_submit(&r, &slurm).output().unwrap()
+        };
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains("done: "), "{}", text(&o));
+        assert_same(&one, &out);
+        let calls = std::fs::read_to_string(slurm.join("calls")).unwrap();
+        let last = calls.lines().last().unwrap();
+        assert!(last.contains("--partition=lab"), "{calls}");
+    }
+}
+
 fn cluster_up() -> bool {
     let answers = |cmd: &str| {
         Command::new("sh")

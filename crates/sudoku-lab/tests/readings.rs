@@ -1476,3 +1476,59 @@ fn a_v1_race_is_confirmed_only_when_asked() {
     assert!(read(&dir, "off", "command.json").contains("--no-confirm"));
     assert!(!read(&dir, "off", "report.md").contains("## Confirmation"));
 }
+
+/// A race made from a spec file named relative to the folder it was started in (and a
+/// `--published` table likewise) replays from any folder: its command.json records where the
+/// spec and the table are, not the names as typed, so `replay` neither fails to find them nor
+/// reads another folder's file of the same name. A spec that is gone is named with the race's
+/// command.json.
+#[test]
+fn a_race_from_a_spec_file_replays_from_any_folder() {
+    let dir = fixture();
+    let table = std::fs::read_to_string(dir.join("pub.csv")).unwrap();
+    let easy: Vec<&str> = table.lines().filter(|l| !l.starts_with("1 Star")).collect();
+    std::fs::write(dir.join("easy.csv"), easy.join("\n") + "\n").unwrap();
+    let mut cmd = bin();
+    cmd.current_dir(&dir)
+        .args(["readings", "spec.toml", "--published", "easy.csv"])
+        .args(["--algorithm", "ret", "--rounds", "8", "--no-confirm"]);
+    ok(cmd.args(["--out", "race"]));
+    let command = read(&dir, "race", "command.json");
+    let args: Vec<String> = serde_json::from_str(&command).unwrap();
+    assert!(Path::new(&args[1]).is_absolute(), "{command}");
+    let at = args.iter().position(|a| a == "--published").unwrap();
+    assert!(Path::new(&args[at + 1]).is_absolute(), "{command}");
+    let runs = read(&dir, "race", "runs.csv").lines().count() - 1;
+    let replayed = format!("replayed {runs} runs of the race");
+
+    // From a folder without the files, and from one whose files of the same names differ.
+    let elsewhere = tmpdir("elsewhere");
+    let other = tmpdir("other");
+    let spec = std::fs::read_to_string(dir.join("spec.toml")).unwrap();
+    std::fs::write(
+        other.join("spec.toml"),
+        spec.replace("master_seed = 5", "master_seed = 6"),
+    )
+    .unwrap();
+    std::fs::write(other.join("easy.csv"), table).unwrap();
+    for cwd in [&elsewhere, &other] {
+        let mut replay = bin();
+        replay.current_dir(cwd).args(["replay", "--every", "1"]);
+        let o = ok(replay.arg(dir.join("race")));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(out.contains(&replayed), "{out}");
+        assert!(
+            out.contains(&format!("{runs} identical, 0 different")),
+            "{out}"
+        );
+    }
+
+    // The spec gone: one line naming the race's command.json and the spec.
+    std::fs::rename(dir.join("spec.toml"), dir.join("moved.toml")).unwrap();
+    let o = run(bin().args(["replay"]).arg(dir.join("race")));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("race/command.json"), "{err}");
+    assert!(err.contains("spec.toml"), "{err}");
+}

@@ -524,6 +524,95 @@ fn the_build_script_leaves_a_fresh_clones_index_alone() {
     assert!(build_script::revision(&clone).ends_with("-dirty"));
 }
 
+/// The files the build script of this build watches (its `cargo:rerun-if-changed` lines, in
+/// the `output` file beside this package's OUT_DIR), each as written.
+fn watched_by_this_build() -> Vec<String> {
+    let output = Path::new(env!("OUT_DIR")).with_file_name("output");
+    let text = std::fs::read_to_string(&output).unwrap();
+    (text.lines())
+        .filter_map(|l| l.strip_prefix("cargo:rerun-if-changed="))
+        .map(String::from)
+        .collect()
+}
+
+/// What identifies the revision reruns the build script, not git's index: a plain `git
+/// status` rewrites the index, and the build after it relinked sudoku-lab (about a minute)
+/// although nothing changed. This build's script watches HEAD and the branch's ref (or
+/// where it would appear), and no index.
+#[test]
+fn the_build_script_watches_the_revision_not_the_index() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let git_path = |name: &str| {
+        let o = Command::new("git")
+            .args(["rev-parse", "--git-path", name])
+            .current_dir(manifest.join("../.."))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())?;
+        let p = String::from_utf8_lossy(&o.stdout).trim().to_string();
+        Some(manifest.join("../..").join(p))
+    };
+    let Some(head) = git_path("HEAD") else {
+        println!("skipped: not a git checkout");
+        return;
+    };
+    let watched = watched_by_this_build();
+    let same = |w: &str, p: &Path| {
+        let a = std::fs::canonicalize(w).ok();
+        a.is_some() && a == std::fs::canonicalize(p).ok()
+    };
+    let index = git_path("index").unwrap();
+    assert!(
+        !watched
+            .iter()
+            .any(|w| same(w, &index) || w.ends_with("/index")),
+        "{watched:?}"
+    );
+    assert!(watched.iter().any(|w| same(w, &head)), "{watched:?}");
+}
+
+/// In a fresh clone: the files the build script watches are untouched by a plain `git status`
+/// (which rewrites the index), and a commit changes one of them.
+#[test]
+fn a_git_status_changes_no_file_the_build_script_watches() {
+    if Command::new("git").arg("--version").output().is_err() {
+        println!("skipped: no git here");
+        return;
+    }
+    let d = tmpdir("status-clone");
+    let origin = d.join("origin");
+    std::fs::create_dir_all(origin.join("crates")).unwrap();
+    std::fs::write(origin.join("crates/b"), "b").unwrap();
+    git(&origin, &["init", "-q"]);
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "-qm", "x"]);
+    git(&d, &["clone", "-q", "origin", "clone"]);
+    let clone = d.join("clone");
+    let watched = build_script::watched(&clone);
+    assert!(watched.iter().any(|w| w.ends_with("HEAD")), "{watched:?}");
+    let stamp = || -> Vec<_> {
+        (watched.iter())
+            .map(|p| {
+                let m = std::fs::metadata(p).unwrap();
+                (m.modified().unwrap(), std::fs::read(p).ok())
+            })
+            .collect()
+    };
+    let before = stamp();
+    git(&clone, &["status"]);
+    git(&clone, &["status", "--porcelain"]);
+    assert!(
+        stamp() == before,
+        "git status changed a watched file: {watched:?}"
+    );
+    std::fs::write(clone.join("crates/b"), "edited").unwrap();
+    git(&clone, &["commit", "-qam", "y"]);
+    assert!(
+        stamp() != before,
+        "a commit changed no watched file: {watched:?}"
+    );
+}
+
 /// `submit.sh ARGS...` on the fake Slurm of tests/fixtures/fake-slurm (every job runs at once,
 /// inside sbatch; its state is in `slurm`), with the test's binary.
 fn fake_submit(args: &[&str], out: &Path, slurm: &Path) -> Command {
@@ -541,6 +630,73 @@ fn fake_submit(args: &[&str], out: &Path, slurm: &Path) -> Command {
 fn sbatch_calls(slurm: &Path) -> Vec<String> {
     let calls = std::fs::read_to_string(slurm.join("calls")).unwrap_or_default();
     calls.lines().map(String::from).collect()
+}
+
+/// The fenced block of docs/cluster.md that holds `needle`.
+fn cluster_page_block(needle: &str) -> String {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cluster.md");
+    let md = std::fs::read_to_string(page).unwrap();
+    let blocks: Vec<&str> = md.split("```").skip(1).step_by(2).collect();
+    let found = blocks.iter().find(|b| b.contains(needle));
+    found
+        .unwrap_or_else(|| panic!("no block with {needle}"))
+        .to_string()
+}
+
+/// The command of docs/cluster.md that verifies the shards by hand works on a finished
+/// folder: `--check` writes nothing, so an OUT that exists is no reason to refuse (it was:
+/// "exists and is not an empty folder"). No Slurm needed (a fake one makes the folder).
+#[test]
+fn the_verify_command_of_the_cluster_page_runs_on_a_finished_folder() {
+    let dir = tmpdir("fake-verify-by-hand");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let o = fake_submit(&args, &out, &slurm).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(out.join("summary.csv").is_file());
+    let block = cluster_page_block("--check --verify");
+    let command = block.trim().replace("OUT", &out.display().to_string());
+    let o = Command::new("sh").args(["-c", &command]).output().unwrap();
+    assert!(o.status.success(), "{command}: {}", text(&o));
+    let said = text(&o);
+    let rows = std::fs::read_to_string(out.join("runs.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let rerun = format!("re-ran {rows} rows of the shards: every one reproduced");
+    assert!(said.contains(&rerun), "{said}");
+    assert!(said.contains("pass every check of a merge"), "{said}");
+    assert!(said.contains("not an empty folder"), "{said}");
+}
+
+/// A submission whose first `sbatch` is refused (a wrong partition) says so after Slurm's
+/// error, with the command that recovers, and that command submits it.
+#[test]
+fn a_refused_sbatch_names_the_recovery() {
+    let dir = tmpdir("fake-refused");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = [
+        "reseda-table2",
+        "2",
+        "OUT",
+        "--quick",
+        "--partition",
+        "nosuch",
+    ];
+    let o = fake_submit(&args, &out, &slurm)
+        .env("FAKE_SLURM_REFUSE", "--partition=nosuch")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(err.contains("Invalid partition name"), "{err}");
+    let recover = format!("--recover {}", out.display());
+    assert!(err.contains(&recover), "{err}");
+    let again = ["--recover", "OUT", "--partition", "lab", "--wait"];
+    let o = fake_submit(&again, &out, &slurm).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("done: "), "{}", text(&o));
 }
 
 /// A merge job that fails on the shards' content (a seed edited in shard 2 after its task

@@ -21,35 +21,41 @@ pub fn merge(
     if verify == Some(0) {
         anyhow::bail!("--verify 0: K must be at least 1 (every K-th row is re-run)");
     }
-    if check {
-        let n = merge::check(out, dirs)?;
-        if let Some(k) = verify {
-            merge::verify(dirs, k)?;
-        }
-        let out = out.display().to_string();
-        eprintln!(
-            "the {n} shards can be merged into {}",
-            sudoku_core::error::shown(&out)
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(k) = verify {
-        // The cheap checks first, so that a refused shard is named before any run is re-run.
-        merge::check(out, dirs)?;
-        let n = merge::verify(dirs, k)?;
-        eprintln!("re-ran {n} rows of the shards: every one reproduced");
-    }
-    let merged = merge::merge(out, dirs)?;
-    let s = &merged.settings;
+    let checked = merge::check(out, dirs, !check)?;
+    let s = checked.settings();
     let flags = ProtocolFlags {
         quick: s.quick,
         runs: s.forced_runs,
         threads,
-        out: Some(merged.staging.clone()),
+        out: Some(out.to_path_buf()),
         resume: true,
         fresh: false,
         seed: Some(s.master_seed),
         shard: None,
+    };
+    // What the finishing resume checks before it writes (the spec's published table, memory,
+    // ...), here too: `--check` refuses whatever the merge would.
+    super::reproduce::check_merged(checked.spec.clone(), checked.spec_dir.as_deref(), &flags)?;
+    if let Some(k) = verify {
+        eprintln!("{}", merge::verify(dirs, k)?.said());
+    }
+    if check {
+        let shown = sudoku_core::error::shown(&out.display().to_string());
+        let n = checked.count();
+        match merge::check_out(out) {
+            Ok(_) => eprintln!("the {n} shards can be merged into {shown}"),
+            // A finished OUT, say: the shards pass, and a merge would need another folder.
+            Err(e) => eprintln!(
+                "the {n} shards pass every check of a merge; a merge would refuse its OUT: {}",
+                sudoku_core::error::shown(&e.to_string())
+            ),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let merged = merge::merge(out, checked)?;
+    let flags = ProtocolFlags {
+        out: Some(merged.staging.clone()),
+        ..flags
     };
     let finished = super::reproduce::finish_merged(
         merged.spec.clone(),

@@ -115,7 +115,7 @@ fn check_memory(setup: &Setup, threads: usize) -> Result<()> {
 /// Nothing is written. Exit 0 when every replayed run is identical, 1 otherwise.
 pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Result<ExitCode> {
     let a = race_args(&dir.join("command.json"))?;
-    let (mut setup, hidden, seed) = prepare(&a)?;
+    let (mut setup, hidden, seed) = prepare(&a).with_context(|| recorded_race(dir, &a))?;
     setup.request.procedure = match &a.procedure {
         Some(_) => procedure(&a, dir)?,
         None => recorded_procedure(&dir.join("settings.json"))?,
@@ -137,8 +137,8 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
         spec::read_regular(&path).with_context(|| format!("cannot read {}", path.display()))?;
     if recorded != settings(&setup, &a, hidden.map(|h| (h, seed))) {
         bail!(
-            "{}: not the settings of the race command.json makes (one of them was edited)",
-            path.display()
+            "{}: settings.json is not the settings of that race: the spec or table it names, or one of the two files, changed since the race",
+            recorded_race(dir, &a)
         );
     }
     let protocol = setup.protocol()?;
@@ -171,6 +171,33 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
     })
 }
 
+/// The race in `dir` as its errors name it: the folder, its command.json and what that
+/// makes (`readings SPEC`), with a note when it names a spec file or a `--published` table
+/// by a relative name (races recorded before the names were made absolute), which is read
+/// from the current folder.
+fn recorded_race(dir: &Path, a: &ReadingsArgs) -> String {
+    let files = std::iter::once(&a.experiment)
+        .filter(|e| is_spec_file(e))
+        .map(PathBuf::from)
+        .chain(a.published.clone());
+    let relative: Vec<String> = (files.filter(|f| f.is_relative()))
+        .map(|f| f.display().to_string())
+        .collect();
+    let note = match relative.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; {} relative to the folder the race was started in, which is not recorded: replay it from there",
+            relative.join(" and ")
+        ),
+    };
+    format!(
+        "race {} ({}: readings {}{note})",
+        dir.display(),
+        dir.join("command.json").display(),
+        a.experiment
+    )
+}
+
 /// The arguments of the race a command.json records (checked as the command line would be).
 fn race_args(path: &Path) -> Result<ReadingsArgs> {
     let text = spec::read_spec(path)?;
@@ -194,11 +221,16 @@ fn race_args(path: &Path) -> Result<ReadingsArgs> {
 /// so for every committed race, so the committed outputs are the code's).
 pub(super) fn command(a: &ReadingsArgs, request: &Request) -> String {
     let procedure = request.procedure;
-    let mut v: Vec<String> = vec!["readings".into(), a.experiment.clone()];
+    // A spec file and a table by where they are, so that the race replays from any folder.
+    let experiment = match is_spec_file(&a.experiment) {
+        true => absolute(Path::new(&a.experiment)),
+        false => a.experiment.clone(),
+    };
+    let mut v: Vec<String> = vec!["readings".into(), experiment];
     let mut arg = |k: &str, x: String| v.extend([k.to_string(), x]);
     arg("--algorithm", a.algorithm.clone());
     if let Some(p) = &a.published {
-        arg("--published", p.display().to_string());
+        arg("--published", absolute(p));
     }
     for o in &a.options {
         arg("--options", o.clone());
@@ -428,9 +460,21 @@ fn confirmation(
 }
 
 /// An embedded experiment id, or a spec file (with its folder, for its puzzle files).
+/// Whether `readings EXPERIMENT` names a spec file (else an embedded experiment).
+fn is_spec_file(experiment: &str) -> bool {
+    experiment.ends_with(".toml") || Path::new(experiment).is_file()
+}
+
+/// `path` made absolute against the current folder, without resolving links (a path every
+/// node of a cluster sees stays that path).
+fn absolute(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    abs.display().to_string()
+}
+
 fn load_spec(experiment: &str) -> Result<(Spec, Option<PathBuf>)> {
     let path = Path::new(experiment);
-    if experiment.ends_with(".toml") || path.is_file() {
+    if is_spec_file(experiment) {
         let text = spec::read_spec(path)?;
         let spec = Spec::parse(&text, &path.display().to_string())?;
         // A bare name (`readings s.toml`): its folder is the current one.

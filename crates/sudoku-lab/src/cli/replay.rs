@@ -47,6 +47,12 @@ pub fn replay(dir: &Path, every: usize, only_solved: bool, run_external: bool) -
             out.mismatches.len()
         ))
     );
+    if out.skipped_rows > 0 {
+        println!(
+            "{} rows of external solvers not replayed (their commands run only with --run-external)",
+            out.skipped_rows
+        );
+    }
     if !out.external_mismatches.is_empty() {
         println!(
             "{} runs of external solvers were not reproduced: such a solver is nondeterministic (or depends on the machine); this is reported, not a failure",

@@ -157,6 +157,11 @@ fn command_of(head: String, flags: &ProtocolFlags) -> String {
 /// the folder `merge` prepared (`flags.out`, moved to `shown` afterwards, which the messages
 /// name), as `--resume`: nothing to run, runs.csv in plan order, every report and chart.
 /// Returns whether every algorithm has a valid run.
+/// Every check [`finish_merged`] makes before it writes, nothing written (`merge --check`).
+pub fn check_merged(spec: Spec, base: Option<&Path>, flags: &ProtocolFlags) -> Result<()> {
+    prepare(spec, base, flags).map(drop)
+}
+
 pub fn finish_merged(
     spec: Spec,
     base: Option<&Path>,
@@ -321,15 +326,7 @@ fn print_failures(spec: &Spec, failures: &[reports::warnings::Failures]) {
 
 /// What must be equal for `--resume` to continue the folder (recorded in meta.json).
 fn settings(p: &Prepared) -> Result<Settings> {
-    Ok(Settings {
-        experiment: p.spec.id.clone(),
-        master_seed: p.spec.master_seed,
-        runs: p.runs,
-        forced_runs: p.forced_runs,
-        quick: p.quick,
-        spec_toml: toml::to_string(&p.spec)?,
-        shard: p.shard.map(|(k, n)| format!("{k}/{n}")),
-    })
+    Settings::of(&p.spec, p.quick, p.forced_runs, p.shard)
 }
 
 /// Create and lock the output folder, and check that its files may be used: a `--resume`
@@ -351,7 +348,7 @@ fn claim_folder(p: &Prepared, flags: &ProtocolFlags, settings: &Settings) -> Res
                 "{}: trajectories.csv is missing beside runs.csv (anytime = true): the anytime data of the finished runs is lost; use --fresh",
                 p.out.display()
             ),
-            Some(old) if same_settings(&old, settings) => {}
+            Some(old) if old.same_as(settings) => {}
             Some(_) => bail!(
                 "{}: the runs in this folder were made with other settings (spec, seed, runs or --quick); use --fresh or another --out",
                 p.out.display()
@@ -544,43 +541,6 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
         Some((k, n)) if k >= 1 && k <= n && n <= 100_000 => Ok((k, n)),
         _ => bail!("--shard {s}: expected k/n with 1 <= k <= n (e.g. 2/4)"),
     }
-}
-
-/// Settings equal for `--resume`: the spec is compared as the current version of sudoku-lab
-/// reads it (options added since with their defaults), not as text, and without the keys that
-/// only shape the reports (title, paper, published values, report, chart), and, for a full
-/// protocol, without the `--quick` settings it does not use, and, when the runs are forced
-/// (`--quick`, `--runs`), without the algorithms' own `runs`, which the forced runs replace.
-fn same_settings(old: &Settings, new: &Settings) -> bool {
-    let normal = |t: &str| {
-        toml::from_str::<Spec>(t).ok().and_then(|mut s| {
-            if !new.quick {
-                s.quick_runs = 1;
-                s.quick_max_generations = 1;
-                s.quick_set_size = None;
-            }
-            if new.forced_runs.is_some() {
-                s.algorithms.iter_mut().for_each(|a| a.runs = None);
-            }
-            s.title.clear();
-            s.paper.clear();
-            s.published = None;
-            s.published_levels = None;
-            s.report = "none".into();
-            s.chart = None;
-            s.versus = None;
-            toml::to_string(&s).ok()
-        })
-    };
-    let spec_same = old.spec_toml == new.spec_toml
-        || matches!((normal(&old.spec_toml), normal(&new.spec_toml)), (Some(a), Some(b)) if a == b);
-    spec_same
-        && old.experiment == new.experiment
-        && old.master_seed == new.master_seed
-        && old.runs == new.runs
-        && old.quick == new.quick
-        && old.forced_runs == new.forced_runs
-        && old.shard == new.shard
 }
 
 fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<Group>]) {

@@ -9,7 +9,7 @@
 //! ([`shard_assignment`]) gives to that shard, no run appears twice, and together they cover
 //! the plan; with anytime data, every line of every shard's `trajectories.csv` belongs to a
 //! run of that shard, one block per run, a block for every run. Errors name the shard's file
-//! and line. OUT must be absent or an empty folder.
+//! and line. OUT must be absent or an empty folder (or a link to one, written through).
 //!
 //! The merged folder is built in a staging folder beside OUT: the rows (and trajectory
 //! blocks), a `meta.json` with every shard's sessions and the sum of their wall times, then
@@ -33,9 +33,15 @@ struct Shard {
     n: usize,
     meta: serde_json::Value,
     settings: Settings,
+    /// Its meta.json's spec, checked as a spec file is and against `settings`.
+    spec: Spec,
     revision: String,
 }
 
+/// A shard folder's meta.json read and checked: complete, a shard `k/n`, and a spec that
+/// keeps the rules of a spec file (as `replay` checks it) and is the spec its settings record
+/// (as the resume that finishes the merge compares them), so that `merge --check` refuses
+/// whatever `merge` would.
 fn read_shard(dir: &Path) -> Result<Shard> {
     let path = dir.join("meta.json");
     let meta = crate::protocol::meta::read_json(&path)?;
@@ -60,14 +66,40 @@ fn read_shard(dir: &Path) -> Result<Shard> {
         );
     };
     let revision = meta["git_revision"].as_str().unwrap_or("").to_string();
+    let spec: Spec = serde_json::from_value(meta["spec"].clone())
+        .map_err(|e| anyhow::anyhow!("{}: spec: {e}", path.display()))?;
+    spec.check(&path.display().to_string())?;
+    check_spec_is_settings(&path, &spec, &settings)?;
     Ok(Shard {
         dir: dir.to_path_buf(),
         k,
         n,
         meta,
         settings,
+        spec,
         revision,
     })
+}
+
+/// The spec of a shard's meta.json (at `path`) is the one its settings record: the settings
+/// of the merged protocol, made from that spec at the recorded seed and runs as the merge's
+/// finishing resume makes them, equal the recorded ones but for the shard.
+fn check_spec_is_settings(path: &Path, spec: &Spec, settings: &Settings) -> Result<()> {
+    let mut spec = spec.clone();
+    spec.master_seed = settings.master_seed;
+    let forced = (settings.forced_runs).or(settings.quick.then_some(spec.quick_runs));
+    let made = Settings::of(&spec, settings.quick, forced, None)?;
+    let recorded = Settings {
+        shard: None,
+        ..settings.clone()
+    };
+    if !recorded.same_as(&made) {
+        bail!(
+            "{}: its spec is not the spec its settings record (settings.spec_toml, runs or --quick): an edited meta.json; make the shard again",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The shards agree on everything but their index and form exactly 1..=n.
@@ -119,12 +151,11 @@ fn check_set(shards: &[Shard]) -> Result<()> {
     Ok(())
 }
 
-/// What `merge` joined: the spec and settings of the whole protocol (the shards' without the
-/// shard), and the staging folder that holds the joined files, for the caller to finish as a
-/// `--resume` of it and then move to OUT with [`publish`] (or remove with [`abandon`]).
+/// What `merge` joined: the spec of the whole protocol, and the staging folder that holds the
+/// joined files, for the caller to finish as a `--resume` of it and then move to OUT with
+/// [`publish`] (or remove with [`abandon`]).
 pub struct Merged {
     pub spec: Spec,
-    pub settings: Settings,
     pub shards: usize,
     pub staging: PathBuf,
     /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
@@ -132,44 +163,58 @@ pub struct Merged {
     pub spec_dir: Option<PathBuf>,
 }
 
-/// Check the shard folders `dirs` completely (every row and trajectory line) and join them
-/// into a staging folder beside `out`: runs.csv (and trajectories.csv) with every run of the
-/// plan once, and meta.json. Nothing is written when a check fails, and OUT itself is only
+/// Shard folders that passed every check of a merge ([`check`]): what [`merge`] joins.
+pub struct Checked {
+    /// The spec of the whole protocol (the shards' meta.json's).
+    pub spec: Spec,
+    /// The spec's folder (a user spec's, resolved from the shards' meta.json; None for an
+    /// embedded spec): its puzzle files are read from there, as `run` reads them.
+    pub spec_dir: Option<PathBuf>,
+    shards: Vec<Shard>,
+}
+
+impl Checked {
+    /// The shards' settings (all alike but for the shard).
+    pub fn settings(&self) -> &Settings {
+        &self.shards[0].settings
+    }
+
+    /// How many shards.
+    pub fn count(&self) -> usize {
+        self.shards.len()
+    }
+}
+
+/// Join checked shards ([`check`]) into a staging folder beside `out`: runs.csv (and
+/// trajectories.csv) with every run of the plan once, and meta.json. OUT itself is only
 /// written by [`publish`], so a failed merge leaves no half-made OUT and can be retried as is.
-pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
-    let (spec, shards, spec_dir) = checked(out, dirs)?;
-    let staging = staging_of(out);
+pub fn merge(out: &Path, checked: Checked) -> Result<Merged> {
+    let staging = staging_of(&check_out(out)?);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
             .with_context(|| format!("cannot remove {}", staging.display()))?;
     }
-    if let Err(e) = write_merged(&staging, &shards, spec.anytime) {
+    if let Err(e) = write_merged(&staging, &checked.shards, checked.spec.anytime) {
         abandon(&staging);
         return Err(e);
     }
     Ok(Merged {
-        spec,
-        settings: shards[0].settings.clone(),
-        shards: shards.len(),
+        shards: checked.count(),
+        spec: checked.spec,
         staging,
-        spec_dir,
+        spec_dir: checked.spec_dir,
     })
 }
 
-/// Every check of [`merge`], nothing written (`merge --check`): Ok with the number of shards
-/// when `merge OUT SHARDS...` would join them.
-pub fn check(out: &Path, dirs: &[PathBuf]) -> Result<usize> {
-    Ok(checked(out, dirs)?.1.len())
-}
-
-/// The spec, the shards `dirs` and the spec's folder as recorded, every check of [`merge`]
-/// passed.
-fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<PathBuf>)> {
+/// Check the shard folders `dirs` completely (every meta.json, row and trajectory line) and,
+/// when `writing` (a merge, not `--check`, which writes nothing and so may look at the shards
+/// of a finished OUT), that OUT may be written: `merge --check` is this, and `merge` joins what
+/// it returns.
+pub fn check(out: &Path, dirs: &[PathBuf], writing: bool) -> Result<Checked> {
     let shards: Vec<Shard> = dirs.iter().map(|d| read_shard(d)).collect::<Result<_>>()?;
     check_set(&shards)?;
     let first = &shards[0];
-    let spec: Spec = serde_json::from_value(first.meta["spec"].clone())
-        .with_context(|| format!("{}: no spec in meta.json", first.dir.display()))?;
+    let spec = first.spec.clone();
     let s = &first.settings;
     let forced = s.quick.then_some(s.runs).or(s.forced_runs);
     let spec_dir =
@@ -179,51 +224,78 @@ fn checked(out: &Path, dirs: &[PathBuf]) -> Result<(Spec, Vec<Shard>, Option<Pat
     let budgets: Vec<Budget> = spec.algorithms.iter().map(|a| a.budget(cap)).collect();
     let costs: Vec<u64> = budgets.iter().map(crate::algos::expected_cost).collect();
     let plan = Plan::new(&spec, &loaded.puzzles, &loaded.runs, &loaded.algorithm_runs);
-    check_out(out)?;
+    if writing {
+        check_out(out)?;
+    }
     // Every row and trajectory line checked before anything is written.
     let owner = shard_assignment(&plan, &costs, first.n);
     check_rows(&plan, &owner, &budgets, &shards)?;
     if spec.anytime {
         check_trajectories(&plan, &owner, &shards)?;
     }
-    Ok((spec, shards, spec_dir))
+    Ok(Checked {
+        spec,
+        spec_dir,
+        shards,
+    })
 }
 
-/// OUT may be merged into: absent, or an empty folder (not a link).
-fn check_out(out: &Path) -> Result<()> {
-    let Ok(m) = std::fs::symlink_metadata(out) else {
-        return Ok(());
+/// Where the merged folder goes: OUT itself, or, when OUT is a link, the folder it points to
+/// (a link to an empty folder on a larger disk is written through, as `run --out` writes
+/// through it; the link stays). A link to nothing is refused, naming its target.
+fn destination(out: &Path) -> Result<PathBuf> {
+    let linked = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
+    if !linked {
+        return Ok(out.to_path_buf());
+    }
+    std::fs::canonicalize(out).map_err(|_| {
+        let target = std::fs::read_link(out).unwrap_or_default();
+        anyhow::anyhow!(
+            "{}: a link to {}, which is nothing: create that folder or merge into a new folder",
+            out.display(),
+            target.display()
+        )
+    })
+}
+
+/// OUT may be merged into: absent, or an empty folder, or a link to one. Returns where the
+/// merged folder goes ([`destination`]).
+pub fn check_out(out: &Path) -> Result<PathBuf> {
+    let to = destination(out)?;
+    let Ok(m) = std::fs::symlink_metadata(&to) else {
+        return Ok(to);
     };
     let empty = m.is_dir()
-        && std::fs::read_dir(out)
-            .with_context(|| format!("cannot list {}", out.display()))?
+        && std::fs::read_dir(&to)
+            .with_context(|| format!("cannot list {}", to.display()))?
             .next()
             .is_none();
     if !empty {
-        bail!(
-            "{}: exists and is not an empty folder; merge into a new folder",
-            out.display()
-        );
+        let what = match to.as_path() == out {
+            true => out.display().to_string(),
+            false => format!("{} (a link to {})", out.display(), to.display()),
+        };
+        bail!("{what}: exists and is not an empty folder; merge into a new folder");
     }
-    Ok(())
+    Ok(to)
 }
 
-/// The folder the merge is built in: beside OUT (same file system, so [`publish`] is a
-/// rename), hidden, named after this process.
-fn staging_of(out: &Path) -> PathBuf {
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("merged");
-    let parent = match out.parent() {
+/// The folder the merge is built in: beside where it goes (same file system, so [`publish`]
+/// is a rename), hidden, named after this process.
+fn staging_of(to: &Path) -> PathBuf {
+    let name = to.file_name().and_then(|n| n.to_str()).unwrap_or("merged");
+    let parent = match to.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     parent.join(format!(".{name}.merge.tmp-{}", std::process::id()))
 }
 
-/// Move the finished staging folder to OUT in one rename (OUT absent or an empty folder).
+/// Move the finished staging folder to OUT (or the folder OUT links to) in one rename.
 pub fn publish(m: &Merged, out: &Path) -> Result<()> {
-    check_out(out)?;
-    std::fs::rename(&m.staging, out)
-        .with_context(|| format!("cannot move {} to {}", m.staging.display(), out.display()))
+    let to = check_out(out)?;
+    std::fs::rename(&m.staging, &to)
+        .with_context(|| format!("cannot move {} to {}", m.staging.display(), to.display()))
 }
 
 /// Remove a staging folder after a failure (best effort: the error that caused it matters).
@@ -301,13 +373,40 @@ fn check_consistent(r: &crate::protocol::io::Row, budget: &Budget) -> Result<()>
     Ok(())
 }
 
+/// What `merge --verify` did: the rows it re-ran (all reproduced) and the rows of external
+/// solvers it left (all of them).
+pub struct Verified {
+    pub rerun: usize,
+    pub external: usize,
+}
+
+impl Verified {
+    /// The line that says it: never "every one reproduced" alone when rows were left.
+    pub fn said(&self) -> String {
+        let mut line = format!(
+            "re-ran {} rows of the shards: every one reproduced",
+            self.rerun
+        );
+        if self.external > 0 {
+            line += &format!(
+                "; {} rows of external solvers not re-run (a shard's meta.json names their command, which runs only with `replay --run-external`)",
+                self.external
+            );
+        }
+        line
+    }
+}
+
 /// `merge --verify K`: every K-th row of every shard (in its runs.csv order) re-run with its
 /// plan's seed, as `replay` does, refusing the first shard with a row that is not reproduced
 /// (every field but wall_ms, and the trajectory with anytime data). Rows of external solvers
 /// are not re-run: a shard's meta.json names their command, and a folder's command never runs
-/// without `replay --run-external`. Returns the number of rows re-run.
-pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
-    let mut replayed = 0;
+/// without `replay --run-external`; they are counted.
+pub fn verify(dirs: &[PathBuf], every: usize) -> Result<Verified> {
+    let mut verified = Verified {
+        rerun: 0,
+        external: 0,
+    };
     for dir in dirs {
         let options = crate::protocol::replay::Options {
             every,
@@ -315,7 +414,8 @@ pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
             run_external: false,
         };
         let found = crate::protocol::replay::replay(dir, &options)?;
-        replayed += found.replayed;
+        verified.rerun += found.replayed;
+        verified.external += found.skipped_rows;
         for m in &found.external_mismatches {
             let note = format!(
                 "note: {}: external solver not reproduced: {m}",
@@ -332,7 +432,7 @@ pub fn verify(dirs: &[PathBuf], every: usize) -> Result<usize> {
             );
         }
     }
-    Ok(replayed)
+    Ok(verified)
 }
 
 /// Every shard's trajectories.csv: its header, then complete lines of 6 fields, each of a run

@@ -24,6 +24,68 @@ pub struct Settings {
     pub shard: Option<String>,
 }
 
+impl Settings {
+    /// The settings of a protocol of `spec` (its `master_seed` already the one it runs at),
+    /// with `forced` runs on every puzzle (`--runs`, or `--quick`'s `quick_runs`) or each
+    /// entry's own, as `--shard k/n` when given: what `run`, `reproduce` and the finishing of
+    /// a merge record and compare.
+    pub fn of(
+        spec: &Spec,
+        quick: bool,
+        forced: Option<u64>,
+        shard: Option<(usize, usize)>,
+    ) -> Result<Settings> {
+        Ok(Settings {
+            experiment: spec.id.clone(),
+            master_seed: spec.master_seed,
+            runs: forced.unwrap_or(spec.runs),
+            forced_runs: forced,
+            quick,
+            spec_toml: toml::to_string(spec)?,
+            shard: shard.map(|(k, n)| format!("{k}/{n}")),
+        })
+    }
+
+    /// Settings equal for `--resume` (`self` recorded, `new` asked for): the spec is compared
+    /// as the current version of sudoku-lab reads it (options added since with their
+    /// defaults), not as text, and without the keys that only shape the reports (title, paper,
+    /// published values, report, chart), and, for a full protocol, without the `--quick`
+    /// settings it does not use, and, when the runs are forced (`--quick`, `--runs`), without
+    /// the algorithms' own `runs`, which the forced runs replace.
+    pub fn same_as(&self, new: &Settings) -> bool {
+        let normal = |t: &str| {
+            toml::from_str::<Spec>(t).ok().and_then(|mut s| {
+                if !new.quick {
+                    s.quick_runs = 1;
+                    s.quick_max_generations = 1;
+                    s.quick_set_size = None;
+                }
+                if new.forced_runs.is_some() {
+                    s.algorithms.iter_mut().for_each(|a| a.runs = None);
+                }
+                s.title.clear();
+                s.paper.clear();
+                s.published = None;
+                s.published_levels = None;
+                s.report = "none".into();
+                s.chart = None;
+                s.versus = None;
+                toml::to_string(&s).ok()
+            })
+        };
+        let old = self;
+        let spec_same = old.spec_toml == new.spec_toml
+            || matches!((normal(&old.spec_toml), normal(&new.spec_toml)), (Some(a), Some(b)) if a == b);
+        spec_same
+            && old.experiment == new.experiment
+            && old.master_seed == new.master_seed
+            && old.runs == new.runs
+            && old.quick == new.quick
+            && old.forced_runs == new.forced_runs
+            && old.shard == new.shard
+    }
+}
+
 /// One invocation that worked on the protocol (a fresh start or a resume).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Session {

@@ -28,6 +28,8 @@ pub struct Outcome {
     /// One line per external solver whose rows were not replayed (no `--run-external`),
     /// naming the command it would have run; or, with it, the command about to run.
     pub skipped: Vec<String>,
+    /// The rows of external solvers not replayed (all of them, without `--run-external`).
+    pub skipped_rows: usize,
 }
 
 /// What to replay.
@@ -67,7 +69,7 @@ pub fn replay(dir: &Path, o: &Options) -> Result<Outcome> {
     } else {
         Blocks::new()
     };
-    let rows = sampled_rows(&dir.join("runs.csv"), &plan, o, |r| {
+    let (rows, skipped_rows) = sampled_rows(&dir.join("runs.csv"), &plan, o, |r| {
         o.run_external || !external.contains(r.algorithm.as_str())
     })?;
     let found = replay_rows(&protocol, &plan, &rows, &blocks);
@@ -79,6 +81,7 @@ pub fn replay(dir: &Path, o: &Options) -> Result<Outcome> {
         mismatches: builtin.into_iter().map(|f| f.1).collect(),
         external_mismatches: external_found.into_iter().map(|f| f.1).collect(),
         skipped,
+        skipped_rows,
     })
 }
 
@@ -109,21 +112,23 @@ fn external_notices(spec: &Spec, loaded: &crate::spec::Loaded, run: bool) -> Vec
 }
 
 /// The rows of `path` to replay: every `every`-th (of the solved ones with `only_solved`) among
-/// those `keep` accepts. Every row's claim is checked at read time ([`Plan::check_claim`]), as
-/// `--resume` and `merge` check it; an edited seed or a foreign run shows as a difference.
+/// those `keep` accepts, and how many rows `keep` left out. Every row's claim is checked at
+/// read time ([`Plan::check_claim`]), as `--resume` and `merge` check it; an edited seed or a
+/// foreign run shows as a difference.
 fn sampled_rows(
     path: &Path,
     plan: &Plan,
     o: &Options,
     keep: impl Fn(&Row) -> bool,
-) -> Result<Vec<Row>> {
+) -> Result<(Vec<Row>, usize)> {
     let mut rows = Vec::new();
-    let mut k = 0usize;
+    let (mut k, mut left) = (0usize, 0usize);
     for_each_numbered_row(path, |line, r| {
         if let Some((_, job)) = plan.job_of(&r) {
             plan.check_claim(&format!("{}:{line}", path.display()), &r, job.puzzle)?;
         }
         if !keep(&r) {
+            left += 1;
             return Ok(());
         }
         if (!o.only_solved || r.solved == 1) && k.is_multiple_of(o.every) {
@@ -132,7 +137,7 @@ fn sampled_rows(
         k += 1;
         Ok(())
     })?;
-    Ok(rows)
+    Ok((rows, left))
 }
 
 /// Re-run `rows` in parallel with progress on stderr: (algorithm label, difference) of every

@@ -289,7 +289,12 @@ impl<'a> Protocol<'a> {
             eprintln!("resuming: {found} runs already done");
         }
         if pending > 0 {
-            self.preflight()?;
+            // A fresh protocol's caller checked its solvers before writing anything; a
+            // second check here would start each solver again, and fail the whole protocol
+            // where a slow start should fail one run (`start_failed`).
+            if resume {
+                self.preflight()?;
+            }
             self.warn_own_stops();
         }
         let _ = self.logs.set(runs_path.with_file_name(LOGS));
