@@ -511,9 +511,9 @@ const MAX_ENUMERATED: f64 = 1e6;
 ///
 /// Largest: [`max_squares`] is convex in the sum between the sums at which a value reaches the
 /// maximum, so the largest variance is at an end of the range or at one of those sums. Smallest:
-/// for reals the variance is convex in the sum, least at `n (min + max) / 2`; for whole numbers
-/// every whole sum is tried (beyond [`MAX_ENUMERATED`] of them, the reals' bound, which is no
-/// larger).
+/// for reals the variance is convex in the sum, least at `n (min + max) / 2` (clamped to the
+/// range); for whole numbers every whole sum near it that can be smallest is tried (beyond
+/// [`MAX_ENUMERATED`] of them, the reals' bound, which is no larger).
 pub fn sd_bounds(
     n: u64,
     min: f64,
@@ -567,11 +567,21 @@ pub fn sd_bounds(
             Some(b) if b.0 >= c.0 => Some(b),
             _ => Some(c),
         })?;
+    // Smallest: for reals at the clamped stationary sum; for whole numbers the reals' bound
+    // is at most p / 4 (in sums of squares) below theirs and grows by at least 2 d^2 / (p n)
+    // at d from that sum, so only the whole sums within `window` of it can be smallest.
+    let p = nf - 2.0;
+    let centre = (nf * (min + max) / 2.0).clamp(lo, hi);
+    let window = ((p / 4.0 + 1.0) * p * nf / 2.0).sqrt().ceil() + 2.0;
+    let (s_lo, s_hi) = (
+        (centre - window).ceil().max(lo),
+        (centre + window).floor().min(hi),
+    );
     let smallest = match scale {
-        Scale::Integer if hi - lo <= MAX_ENUMERATED => {
+        Scale::Integer if s_hi - s_lo <= MAX_ENUMERATED => {
             let mut best: Option<(f64, Sample)> = None;
-            let mut s = lo;
-            while s <= hi {
+            let mut s = s_lo;
+            while s <= s_hi {
                 let (ss, sample) = min_squares(n, min, max, s, scale);
                 let v = sd(s, ss);
                 if best.as_ref().is_none_or(|b| v < b.0) {
@@ -582,9 +592,8 @@ pub fn sd_bounds(
             best?
         }
         _ => {
-            let s = (nf * (min + max) / 2.0).clamp(lo, hi);
-            let (ss, sample) = min_squares(n, min, max, s, Scale::Real);
-            (sd(s, ss), sample)
+            let (ss, sample) = min_squares(n, min, max, centre, Scale::Real);
+            (sd(centre, ss), sample)
         }
     };
     Some((smallest, largest))

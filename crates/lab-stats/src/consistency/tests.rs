@@ -421,3 +421,39 @@ fn order_counts_and_ets() {
     }
     assert!(check_ets(p("1"), p("1"), 0, 10).is_err());
 }
+
+/// Over a wide range of sums, the smallest SD of whole numbers (found near the reals' best
+/// sum only) is the smallest over every whole sum of the range.
+#[test]
+fn smallest_sd_over_wide_ranges_is_found_near_the_centre() {
+    for (n, min, max) in [
+        (5u64, 0.0, 40.0),
+        (9, 3.0, 17.0),
+        (31, 10.0, 500.0),
+        (12, 0.0, 7.0),
+    ] {
+        let nf = n as f64;
+        let (flo, fhi) = ((nf - 1.0) * min + max, min + (nf - 1.0) * max);
+        for (lo, hi) in [
+            (flo, fhi),
+            (flo, flo + 7.0),
+            (fhi - 30.0, fhi),
+            (flo + 3.0, fhi - 11.0),
+        ] {
+            for kind in [SdKind::Sample, SdKind::Population] {
+                let mut want = f64::INFINITY;
+                let mut s = lo;
+                while s <= hi {
+                    let (ss, _) = min_squares(n, min, max, s, Scale::Integer);
+                    want = want.min(variance(n, s, ss, kind).sqrt());
+                    s += 1.0;
+                }
+                let got = sd_bounds(n, min, max, (lo, hi), kind, Scale::Integer).unwrap();
+                assert!(
+                    (got.0 .0 - want).abs() < 1e-9,
+                    "{n} {min} {max} {lo} {hi}: {got:?} {want}"
+                );
+            }
+        }
+    }
+}
