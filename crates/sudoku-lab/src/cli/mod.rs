@@ -6,6 +6,7 @@
 
 pub mod args;
 mod bench;
+mod check_tables;
 mod export;
 mod generate;
 mod list;
@@ -90,6 +91,7 @@ pub fn run() -> ExitCode {
         args::Command::Bench { quick } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
+        args::Command::CheckTables { paper, out } => check_tables::run(&paper, &out),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     };
     match result {
