@@ -39,6 +39,9 @@
 //! * [`kaplan_meier`], [`logrank_test`], [`LifeTable`] — censored run times
 //!   (unsolved runs censored where they stopped), matching Python's
 //!   `lifelines` 0.30;
+//! * [`consistency`] — is a published row possible at all: the bounds of its mean from its
+//!   count, minimum, median and maximum, of its SD from its count, extremes and mean, GRIM
+//!   and GRIMMER for means and SDs of whole numbers, rounding as intervals;
 //! * [`ecdf_band`], [`ert_interval`] — bootstrap bands on those curves and
 //!   intervals on ERT, with a documented resampling scheme and seed.
 //!
@@ -48,6 +51,7 @@
 
 mod bayes;
 mod bootstrap_bands;
+pub mod consistency;
 mod descriptive;
 mod detectable;
 mod ecdf;

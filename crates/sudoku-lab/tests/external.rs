@@ -638,8 +638,7 @@ fn sigterm_sigint_and_sighup_end_every_solver_and_leave_a_resumable_folder() {
         (libc::SIGINT, 130),
         (libc::SIGHUP, 129),
     ] {
-        let (status, d, out, said) =
-            signalled_protocol(&format!("signal{code}"), &[signal], false);
+        let (status, d, out, said) = signalled_protocol(&format!("signal{code}"), &[signal], false);
         assert_eq!(status.code(), Some(code), "{status:?}");
         for pair in pids(&d) {
             for pid in pair.split('-') {

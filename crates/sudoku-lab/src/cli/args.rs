@@ -233,6 +233,17 @@ pub enum Command {
     /// verdict that reconciles the report's tests (from its compare-answers.csv).
     #[command(alias = "pair")]
     Compare(CompareArgs),
+    /// Check the published tables' own arithmetic (can any sample have what a row prints: the
+    /// mean's bounds from the count, minimum, median and maximum, the SD's from the extremes
+    /// and the mean, GRIM and GRIMMER, counts, ETS) and write checks.csv and report.md.
+    CheckTables {
+        /// The folder of published tables (*.csv).
+        #[arg(long, default_value = "experiments/paper")]
+        paper: PathBuf,
+        /// Output folder.
+        #[arg(long, default_value = "results/table-checks")]
+        out: PathBuf,
+    },
     /// A static HTML site of every results folder: index.html (with each experiment's counts
     /// of published cells that differ or not), one page per experiment (the paper against ours
     /// coloured by verdict, report, statistics tables with filters, charts with captions,

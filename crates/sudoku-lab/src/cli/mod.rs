@@ -7,6 +7,7 @@
 pub mod args;
 mod bench;
 mod bench_stops;
+mod check_tables;
 mod compare;
 mod export;
 mod generate;
@@ -115,6 +116,7 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Compare(a) => compare::compare(&a),
+        args::Command::CheckTables { paper, out } => check_tables::run(&paper, &out),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     }
 }

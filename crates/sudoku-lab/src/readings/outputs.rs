@@ -85,14 +85,19 @@ fn csv_text(s: &str) -> String {
 
 /// published.csv: the rows raced against, in the layout of `experiments/paper/*.csv`.
 pub fn write_published(path: &Path, rows: &[PublishedRow]) -> Result<()> {
+    let text = published_text(rows);
+    write_atomic_with(path, |out| Ok(out.write_all(text.as_bytes())?))
+}
+
+/// The text of published.csv.
+fn published_text(rows: &[PublishedRow]) -> String {
+    use std::fmt::Write as _;
     let num = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
-    write_atomic_with(path, |out| {
-        writeln!(
-            out,
-            "level,givens,algorithm,runs,count,minimum,maximum,average,median,sd"
-        )?;
+    let mut out =
+        String::from("level,givens,algorithm,runs,count,minimum,maximum,average,median,sd\n");
+    {
         for r in rows {
-            writeln!(
+            let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{},{},{}",
                 csv_text(&r.level),
@@ -105,10 +110,33 @@ pub fn write_published(path: &Path, rows: &[PublishedRow]) -> Result<()> {
                 num(r.average),
                 num(r.median),
                 num(r.sd),
-            )?;
+            );
         }
-        Ok(())
-    })
+    }
+    out
+}
+
+/// The section of report.md on the raced table's own arithmetic
+/// ([`crate::reports::table_checks`]): empty when every check of the rows is ok.
+fn arithmetic_text(f: &Findings) -> String {
+    use crate::reports::table_checks::{check_table, race_section};
+    let mut rows: Vec<PublishedRow> = Vec::new();
+    for t in f.race.targets {
+        if !rows
+            .iter()
+            .any(|r| (&r.level, &r.algorithm) == (&t.row.level, &t.row.algorithm))
+        {
+            rows.push(t.row.clone());
+        }
+    }
+    let Ok(cells) = check_table(&published_text(&rows), "published.csv", "published") else {
+        return String::new();
+    };
+    let bad: Vec<_> = cells.iter().filter(|c| c.impossible()).collect();
+    let eliminated: Vec<String> = (f.fates.iter())
+        .filter_map(|x| x.eliminated.as_ref().map(|e| e.cell.clone()))
+        .collect();
+    race_section(&bad, &eliminated, f.fates.len(), None)
 }
 
 /// The effort of the race against the full factorial at the full protocol.
@@ -372,6 +400,7 @@ fn report_text(f: &Findings) -> String {
         cells_text(setup, f.race.targets)
     );
     s += &synthetic_text(f);
+    s += &arithmetic_text(f);
     s += &match survivors.len() {
         0 => format!(
             "## Survivors\n\nNone of the {} readings survives: every one is contradicted by some cell of the published table at the tests below.\n\n",

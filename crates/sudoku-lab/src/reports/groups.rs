@@ -167,7 +167,7 @@ pub struct PublishedRow {
 }
 
 /// The columns of a published table in the Table 1 layout, and those it must have.
-const PUBLISHED_COLUMNS: [&str; 12] = [
+pub(crate) const PUBLISHED_COLUMNS: [&str; 12] = [
     "level",
     "givens",
     "algorithm",

@@ -12,6 +12,9 @@
 //! - [`levels`] - per-puzzle results by difficulty level (Ret-GA journal Tables 2-4);
 //! - [`compare`] - the benchmark comparison of several solvers over many puzzles.
 //!
+//! Before any of them: [`table_checks`], the published tables' own arithmetic (can any sample
+//! have what a row prints?), written by `sudoku-lab check-tables`.
+//!
 //! Shared by them: [`groups`] (runs grouped per algorithm and puzzle entry, summary.csv, the
 //! published tables), [`verdicts`] (cell-by-cell tests against the paper), [`quick`] (the
 //! `--quick` marks), [`warnings`] (failed runs, skipped charts, wall limits and short budgets:
@@ -30,6 +33,7 @@ pub mod phase;
 mod published_csv;
 pub mod quick;
 pub mod table1;
+pub mod table_checks;
 pub mod verdicts;
 pub mod warnings;
 

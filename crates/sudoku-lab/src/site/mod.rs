@@ -25,6 +25,7 @@ mod races;
 pub mod summary;
 mod tables;
 
+use crate::reports::table_checks;
 use anyhow::{bail, Context, Result};
 use html::{escape, page, relative_url, url_path};
 use serde_json::Value;
@@ -140,21 +141,13 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     // docs/performance.md from the benchmark records, every record read (and checked) first.
     let performance = performance_page(&root, &out_abs)?;
     let sources = Sources::load(&root, &out_abs);
+    let checks = own_arithmetic(&root)?;
+    let checks = checks.as_ref();
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
     written.extend(sources.write_pages(&out)?);
-    let mut missing = 0;
-    for e in &experiments {
-        let (body, miss) = experiment_page(e, &base, results, &sources);
-        for m in &miss {
-            let text = format!("warning: {}: image {m} not found", e.dir.display());
-            eprintln!("{}", sudoku_core::error::shown(&text));
-        }
-        missing += miss.len();
-        let name = format!("{}.html", e.folder);
-        write_atomic(&out.join(&name), body.as_bytes())?;
-        written.push(name);
-    }
+    let found = (base.as_str(), &sources, checks);
+    let missing = write_experiment_pages(&experiments, &out, results, found, &mut written)?;
     for r in &searches {
         for (name, body) in races::pages(r, &base) {
             write_atomic(&out.join(&name), body.as_bytes())?;
@@ -169,7 +162,7 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     let readme = (out_abs == default_out(results)?)
         .then(|| root.join("README.md"))
         .filter(|r| r.is_file());
-    write_findings(&experiments, &out, &base, &sources, readme.as_deref())?;
+    write_findings(&experiments, &out, found, readme.as_deref())?;
     if let Some(block) = &readings_block {
         write_readings_block(&out, block, &sources.readme_prefix, readme.as_deref())?;
     }
@@ -184,6 +177,40 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Every experiment's page into `out` (their names added to `written`); the number of
+/// images their reports name that are missing (each warned on stderr).
+fn write_experiment_pages(
+    experiments: &[Experiment],
+    out: &Path,
+    results: &Path,
+    (base, sources, checks): Found,
+    written: &mut Vec<String>,
+) -> Result<usize> {
+    let mut missing = 0;
+    for e in experiments {
+        let (body, miss) = experiment_page(e, base, results, sources, checks);
+        for m in &miss {
+            let text = format!("warning: {}: image {m} not found", e.dir.display());
+            eprintln!("{}", sudoku_core::error::shown(&text));
+        }
+        missing += miss.len();
+        let name = format!("{}.html", e.folder);
+        write_atomic(&out.join(&name), body.as_bytes())?;
+        written.push(name);
+    }
+    Ok(missing)
+}
+
+/// The published tables' own arithmetic, from the transcriptions beside the results folder
+/// (None where there are none): a bad table is an error, as in `check-tables`.
+fn own_arithmetic(root: &Path) -> Result<Option<table_checks::Checked>> {
+    let paper = root.join(table_checks::PAPER);
+    paper
+        .is_dir()
+        .then(|| table_checks::check_folder(&paper))
+        .transpose()
 }
 
 /// What `report` wrote, in one line (the folder may hold any character: escaped by the caller).
@@ -335,18 +362,31 @@ fn restore_anchors(html: &str) -> String {
     out
 }
 
+/// What the findings are written from besides the experiments: the results folder's URL
+/// from the output folder, the sources, and the published tables' own arithmetic.
+type Found<'a> = (&'a str, &'a Sources, Option<&'a table_checks::Checked>);
+
 /// findings.md, findings.html and findings-summary.md (the glance, per paper and column) into
-/// `out` (`base`: the results folder's URL from `out`), and the glance into the README block
-/// of `readme` (the default output folder only), its links rebased to the README's folder.
+/// `out`, each with the published tables' own arithmetic where they were checked, and the
+/// glance into the README block of `readme` (the default output folder only), its links
+/// rebased to the README's folder.
 fn write_findings(
     exps: &[Experiment],
     out: &Path,
-    base: &str,
-    sources: &Sources,
+    (base, sources, checks): Found,
     readme: Option<&Path>,
 ) -> Result<()> {
     let entries = entries(exps);
-    let md = summary::findings_file(&entries, base);
+    let record = format!("{base}/{}/report.md", table_checks::FOLDER);
+    let mut md = summary::findings_file(&entries, base);
+    if let Some(c) = checks {
+        // After the summary table: the section before the first paper's.
+        let section = table_checks::findings_section(c, &record);
+        let at = (md.find("## Summary"))
+            .and_then(|s| md[s..].find("\n## ").map(|i| s + i + 1))
+            .unwrap_or(md.len());
+        md.insert_str(at, &section);
+    }
     write_atomic(&out.join("findings.md"), md.as_bytes())?;
     write_atomic(&out.join("findings.html"), findings_page(&md).as_bytes())?;
     let rows: Vec<glance::Row> = (entries.iter())
@@ -362,7 +402,14 @@ fn write_findings(
         &sources.docs_url,
         &sources.experiments_md,
     );
-    let doc = summary::summary_file(&table);
+    let mut doc = summary::summary_file(&table);
+    if let Some(c) = checks {
+        let _ = write!(
+            doc,
+            "\nThe published tables' own arithmetic, checked before any test: {} [Every check]({record}).\n",
+            table_checks::headline(c)
+        );
+    }
     write_atomic(&out.join("findings-summary.md"), doc.as_bytes())?;
     match readme {
         Some(readme) => update_block(
@@ -663,6 +710,7 @@ fn experiment_page(
     base: &str,
     results: &Path,
     sources: &Sources,
+    checks: Option<&table_checks::Checked>,
 ) -> (String, Vec<String>) {
     let files_url = format!("{base}/{}", url_path(&e.folder));
     let mut b = String::new();
@@ -686,6 +734,7 @@ fn experiment_page(
         escape(&results.join(&e.folder).to_string_lossy()),
     );
     b.push_str(&tables::agreement_section(&e.findings, &e.folder));
+    b.push_str(&arithmetic_section(e, checks, &files_url));
     b.push_str(&contents_list(e));
     b.push_str(&regenerate_section(e, results));
     b.push_str(&legend());
@@ -717,6 +766,34 @@ fn experiment_page(
         escape(&e.folder)
     );
     (page(&e.title(), &sub, &b), missing)
+}
+
+/// The own arithmetic of the published tables the experiment uses (its spec's `published`
+/// and `published_levels`), where some cell is impossible as printed; empty otherwise.
+fn arithmetic_section(
+    e: &Experiment,
+    checks: Option<&table_checks::Checked>,
+    files_url: &str,
+) -> String {
+    let Some(checks) = checks else {
+        return String::new();
+    };
+    let stem = |f: &str| {
+        let name = f.rsplit('/').next().unwrap_or(f);
+        name.strip_suffix(".csv").unwrap_or(name).to_string()
+    };
+    let levels = e.meta.pointer("/spec/published_levels");
+    let mut tables: Vec<String> = (levels.and_then(Value::as_object).into_iter())
+        .flat_map(|m| m.values().filter_map(Value::as_str).map(stem))
+        .collect();
+    tables.sort();
+    tables.extend(e.s("/spec/published").map(stem));
+    let md = table_checks::experiment_section(checks, &tables, levels.is_some());
+    if md.is_empty() {
+        return md;
+    }
+    let r = markdown::render(&md, &e.dir, files_url, None);
+    format!("<div class=\"report table-wrap\">{}</div>\n", r.html)
 }
 
 /// The ranking of a comparison in one sentence, from its compare-ranks.csv (the rows over

@@ -437,6 +437,7 @@ pub fn pages(r: &Races, base: &str) -> Vec<(String, String)> {
     match &r.race {
         Some(x) => {
             b += &facts(x);
+            b += &arithmetic(&r.dir, &files_url);
             b += &report(&r.dir, &files_url, "report.md");
             if let Some(fig) =
                 markdown::chart_figure(&r.dir, "spec-curve.svg", "specification curve", &files_url)
@@ -490,6 +491,67 @@ fn facts(x: &RaceRow) -> String {
         );
     }
     s + "</p>\n"
+}
+
+/// The race table's own arithmetic (its published.csv checked as `sudoku-lab check-tables`
+/// checks the transcriptions), with the readings eliminated at an impossible cell (its
+/// readings.csv): empty when every check is ok or the race has no published.csv; a note when
+/// a file cannot be read.
+fn arithmetic(dir: &Path, files_url: &str) -> String {
+    use crate::reports::table_checks::{check_table, race_section};
+    if !markdown::regular_file(dir, "published.csv") {
+        return String::new();
+    }
+    let read = |name: &str| -> Result<String> { Ok(crate::spec::read_regular(dir.join(name))?) };
+    let section = read("published.csv").and_then(|text| {
+        let cells = check_table(&text, "published.csv", "published")?;
+        let bad: Vec<_> = cells.iter().filter(|c| c.impossible()).collect();
+        if bad.is_empty() {
+            return Ok(String::new());
+        }
+        let (readings, eliminated) = cells_where(&read("readings.csv")?, "status", "eliminated")?;
+        let confirmed = match markdown::regular_file(dir, "confirm.csv") {
+            true => Some(cells_where(&read("confirm.csv")?, "confirmation", "rejected")?.1),
+            false => None,
+        };
+        Ok(race_section(
+            &bad,
+            &eliminated,
+            readings,
+            confirmed.as_deref(),
+        ))
+    });
+    match section {
+        Ok(md) if md.is_empty() => md,
+        Ok(md) => {
+            let r = markdown::render(&md, dir, files_url, None);
+            format!("<div class=\"report table-wrap\">{}</div>\n", r.html)
+        }
+        Err(e) => format!(
+            "<p class=\"missing\">the published table's own arithmetic: {}</p>\n",
+            escape(&format!("{e:#}"))
+        ),
+    }
+}
+
+/// The rows of a race's CSV (readings.csv, confirm.csv) and the `cell` of each whose
+/// `column` is `value`.
+fn cells_where(text: &str, column: &str, value: &str) -> Result<(usize, Vec<String>)> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let head = rdr.headers()?.clone();
+    let col = |name: &str| head.iter().position(|h| h == name);
+    let (Some(status), Some(cell)) = (col(column), col("cell")) else {
+        anyhow::bail!("no {column} or cell column");
+    };
+    let (mut n, mut out) = (0, Vec::new());
+    for rec in rdr.records() {
+        let rec = rec?;
+        n += 1;
+        if rec.get(status) == Some(value) {
+            out.push(rec.get(cell).unwrap_or_default().to_string());
+        }
+    }
+    Ok((n, out))
 }
 
 /// A Markdown file of the folder rendered (raw HTML shown as text), or a note that it is
