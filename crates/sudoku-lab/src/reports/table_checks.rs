@@ -520,6 +520,11 @@ fn cells_table(cells: &[&CheckedCell]) -> String {
 }
 
 /// The number of distinct printed cells (table, line, column) among `cells`.
+pub fn distinct_cells(cells: &[CheckedCell]) -> usize {
+    distinct(&cells.iter().collect::<Vec<_>>())
+}
+
+/// The number of distinct printed cells (table, line, column) among `cells`.
 fn distinct(cells: &[&CheckedCell]) -> usize {
     let mut keys: Vec<(&str, u64, &str)> = (cells.iter())
         .map(|c| (c.table.as_str(), c.line, c.column))
@@ -528,6 +533,9 @@ fn distinct(cells: &[&CheckedCell]) -> usize {
     keys.dedup();
     keys.len()
 }
+
+/// The heading of a race's section (report.md and the race's page).
+pub const RACE_HEADING: &str = "## The published table's own arithmetic";
 
 /// What a record of the checks is called in the reports and pages.
 const RECORD: &str = "`results/table-checks/report.md` (`sudoku-lab check-tables`)";
@@ -563,7 +571,7 @@ pub fn race_section(
         .map(|c| format!("`{c}`"))
         .collect();
     format!(
-        "## The published table's own arithmetic\n\nThe table as printed is inconsistent: no sample can have the values of {} of its cells, whatever algorithm made it (every check: {RECORD}):\n\n{}\nThe race tested these cells as printed; nothing was changed or dropped. They enter its cells {} (the mean of the successful runs, tested from the printed mean, SD and count): no reading can match a mean or SD that no sample has, so a reading eliminated there may be eliminated by the table rather than by its runs; {at} of the {readings} readings were eliminated at one of them{confirmed}. When no reading survives, this says that no reading fits the table as printed, not that the table could be fitted.\n\n",
+        "{RACE_HEADING}\n\nThe table as printed is inconsistent: no sample can have the values of {} of its cells, whatever algorithm made it (every check: {RECORD}):\n\n{}\nThe race tested these cells as printed; nothing was changed or dropped. They enter its cells {} (the mean of the successful runs, tested from the printed mean, SD and count): no reading can match a mean or SD that no sample has, so a reading eliminated there may be eliminated by the table rather than by its runs; {at} of the {readings} readings were eliminated at one of them{confirmed}. When no reading survives, this says that no reading fits the table as printed, not that the table could be fitted.\n\n",
         distinct(impossible),
         cells_table(impossible),
         if shown.is_empty() { "none".to_string() } else { shown.join(", ") },
@@ -694,6 +702,48 @@ Easy,36,Ret-GA,100,100,27,305,70.34,52,55.70
             e.to_string(),
             "t.csv:2: an average without a successful run"
         );
+    }
+
+    /// The sections of a race, an experiment and the headline: the impossible cells counted
+    /// once each, the race cells that test them, the readings eliminated or rejected there.
+    #[test]
+    fn sections_name_the_cells_and_what_was_done() {
+        let cells = check_table(TABLE1, "t.csv", "t").unwrap();
+        let bad: Vec<&CheckedCell> = cells.iter().filter(|c| c.impossible()).collect();
+        let eliminated = ["Difficult/average".to_string(), "Easy/count".to_string()];
+        let rejected = ["Difficult/average".to_string()];
+        let s = race_section(&bad, &eliminated, 5, Some(&rejected));
+        assert!(
+            s.contains("no sample can have the values of 2 of its cells"),
+            "{s}"
+        );
+        assert!(
+            s.contains("They enter its cells `Difficult/average` ("),
+            "{s}"
+        );
+        assert!(
+            s.contains("1 of the 5 readings were eliminated at one of them; of the readings its confirmation rejected, 1 were rejected at one of them."),
+            "{s}"
+        );
+        assert!(s.contains("tested these cells as printed; nothing was changed or dropped"));
+        assert!(race_section(&[], &eliminated, 5, None).is_empty());
+        let checked = Checked {
+            cells: cells.clone(),
+            tables: vec!["t".into()],
+            skipped: Vec::new(),
+        };
+        let e = experiment_section(&checked, &["t".into()], false);
+        assert!(
+            e.contains(
+                "`t` as printed is inconsistent: no sample can have the values of 2 of its cells"
+            ),
+            "{e}"
+        );
+        assert!(experiment_section(&checked, &["other".into()], false).is_empty());
+        let h = headline(&checked);
+        assert!(h.starts_with("1 of the 1 published tables print values that no sample can have: 2 printed cells fail 2 of the"), "{h}");
+        let f = findings_section(&checked, "../results/table-checks/report.md");
+        assert!(f.contains("| `t` | Difficult / GA (3) | average | mean_bounds | 20534.3 | 29534 to 29534.5 |\n"), "{f}");
     }
 
     /// A hostile or broken table: one line naming the file and the line, never its text.

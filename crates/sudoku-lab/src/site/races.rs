@@ -9,6 +9,7 @@ use super::html::{escape, page, url_path};
 use super::markdown;
 use super::summary::md_text;
 use crate::readings::summary::{load, RaceRow};
+use crate::reports::table_checks;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -223,6 +224,7 @@ fn short_summary(all: &[Races]) -> Result<String> {
         let _ = write!(s, "; none survives in {}", none.join(", "));
     }
     s.push_str(".\n");
+    s += &impossible_line(&paper)?;
     if !verdicts.is_empty() {
         let _ = writeln!(
             s,
@@ -256,6 +258,28 @@ fn short_summary(all: &[Races]) -> Result<String> {
     }
     s.push_str("[Every race, its readings and survivors](readings-summary.md).");
     Ok(s)
+}
+
+/// The races against published tables whose tables hold impossible values as printed, in
+/// one line; empty when there is none.
+fn impossible_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
+    let mut impossible = Vec::new();
+    for (r, _) in paper {
+        if !impossible_cells(&r.dir)?.is_empty() {
+            impossible.push(format!(
+                "[{}]({})",
+                md_text(&r.folder),
+                url_path(&r.page_name())
+            ));
+        }
+    }
+    Ok(match impossible.is_empty() {
+        true => String::new(),
+        false => format!(
+            "As printed, the tables of {} hold values that no sample can have (each page names them): no reading can fit those cells, which the races test as printed.\n",
+            impossible.join(", ")
+        ),
+    })
 }
 
 /// The races against published tables confirmed at a second seed (with confirm.csv): how
@@ -375,9 +399,13 @@ fn survivors_line(r: &Races) -> Result<String> {
     if all.len() > LISTED {
         shown.push(format!("and {} more", all.len() - LISTED));
     }
-    let list = match shown.is_empty() {
-        true => "none (no reading fits)".to_string(),
-        false => shown.join("; "),
+    let impossible = table_checks::distinct_cells(&impossible_cells(&r.dir)?);
+    let list = match (shown.is_empty(), impossible) {
+        (true, 0) => "none (no reading fits)".to_string(),
+        (true, n) => format!(
+            "none (no reading fits the table as printed, and no sample can: {n} of its cells hold impossible values)"
+        ),
+        (false, _) => shown.join("; "),
     };
     let mut keys: Vec<&str> = all.iter().flatten().map(|(k, _)| k.as_str()).collect();
     keys.sort_unstable();
@@ -495,17 +523,19 @@ fn facts(x: &RaceRow) -> String {
 
 /// The race table's own arithmetic (its published.csv checked as `sudoku-lab check-tables`
 /// checks the transcriptions), with the readings eliminated at an impossible cell (its
-/// readings.csv): empty when every check is ok or the race has no published.csv; a note when
-/// a file cannot be read.
+/// readings.csv) and rejected there by the confirmation (confirm.csv), for a race whose
+/// report.md predates the section: empty when every check is ok, the race has no
+/// published.csv or its report.md has the section; a note when a file cannot be read.
 fn arithmetic(dir: &Path, files_url: &str) -> String {
-    use crate::reports::table_checks::{check_table, race_section};
-    if !markdown::regular_file(dir, "published.csv") {
+    use crate::reports::table_checks::race_section;
+    let read = |name: &str| -> Result<String> { Ok(crate::spec::read_regular(dir.join(name))?) };
+    // A race written since the checks existed has the section in its report.md already.
+    let report = read("report.md").unwrap_or_default();
+    if report.contains(table_checks::RACE_HEADING) {
         return String::new();
     }
-    let read = |name: &str| -> Result<String> { Ok(crate::spec::read_regular(dir.join(name))?) };
-    let section = read("published.csv").and_then(|text| {
-        let cells = check_table(&text, "published.csv", "published")?;
-        let bad: Vec<_> = cells.iter().filter(|c| c.impossible()).collect();
+    let section = impossible_cells(dir).and_then(|cells| {
+        let bad: Vec<_> = cells.iter().collect();
         if bad.is_empty() {
             return Ok(String::new());
         }
@@ -532,6 +562,16 @@ fn arithmetic(dir: &Path, files_url: &str) -> String {
             escape(&format!("{e:#}"))
         ),
     }
+}
+
+/// The impossible cells of a race's published.csv (none without that file).
+fn impossible_cells(dir: &Path) -> Result<Vec<table_checks::CheckedCell>> {
+    if !markdown::regular_file(dir, "published.csv") {
+        return Ok(Vec::new());
+    }
+    let text = crate::spec::read_regular(dir.join("published.csv"))?;
+    let cells = table_checks::check_table(&text, "published.csv", "published")?;
+    Ok(cells.into_iter().filter(|c| c.impossible()).collect())
 }
 
 /// The rows of a race's CSV (readings.csv, confirm.csv) and the `cell` of each whose
