@@ -72,7 +72,10 @@ fn compare_folders(a: &Path, b: &Path) {
         ("runs.csv", &["wall_ms", "cpu_ms"][..]),
         ("trajectories.csv", &[][..]),
         ("summary.csv", &["wall_ms", "ets_seconds"][..]),
-        ("compare-success.csv", &["ert_seconds"][..]),
+        (
+            "compare-success.csv",
+            &["ert_seconds", "ert_cpu_seconds"][..],
+        ),
         ("compare-pairs.csv", &[][..]),
         ("compare-targets.csv", &[][..]),
         ("compare-budget.csv", &[][..]),

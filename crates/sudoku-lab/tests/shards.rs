@@ -22,9 +22,15 @@ fn without_wall(p: &Path) -> String {
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let drop: Vec<usize> = (0..header.len())
         .filter(|&i| {
-            ["wall_ms", "cpu_ms", "ets_seconds", "ert_seconds"]
-                .iter()
-                .any(|w| header[i].contains(w))
+            [
+                "wall_ms",
+                "cpu_ms",
+                "ets_seconds",
+                "ert_seconds",
+                "cpu_seconds",
+            ]
+            .iter()
+            .any(|w| header[i].contains(w))
         })
         .collect();
     // Rows ranked by ERT in seconds (compare-posthoc.csv's `seconds` rows) are wall times too.

@@ -24,6 +24,7 @@ paper = "none"
 master_seed = 7
 runs = 2
 quick_runs = 1
+quick_max_generations = 5
 report = "none"
 puzzles = [ { id = "p", file = "p.txt", all = true, take = 2 } ]
 

@@ -86,7 +86,7 @@ impl Progress {
                 let done = 100.0 * runs as f64 / self.total_runs.max(1) as f64;
                 (
                     format!("{done:.1} % of the runs"),
-                    format!("at most {bound} left (every run stops at its time limit)"),
+                    format!("at most {bound} left while the threads have whole cores (every run stops at its time limit; a loaded machine stretches a CPU limit in wall time)"),
                 )
             }
             None => (

@@ -338,18 +338,13 @@ fn chart(inp: &Inputs, sets: &[Set], algorithms: &[&str], n: usize, unit: &str) 
                 .missing(missing, "median not reached"),
         );
     }
-    let quick = if inp.quick_cap.is_some() {
-        "QUICK RUN: "
-    } else {
-        ""
-    };
     let x = XAxis::Numeric {
         min: 0.0,
         max: 100.0,
     };
     let panels = [
         LineChart {
-            title: format!("{quick}(a) {n}x{n}: runs solved"),
+            title: super::quick::title(format!("(a) {n}x{n}: runs solved")),
             x_label: "givens (% of cells)".into(),
             y_label: "solved (%, Wilson 95 %)".into(),
             x: x.clone(),
@@ -360,7 +355,7 @@ fn chart(inp: &Inputs, sets: &[Set], algorithms: &[&str], n: usize, unit: &str) 
             series: success,
         },
         LineChart {
-            title: format!("{quick}(b) {n}x{n}: median time to solve"),
+            title: super::quick::title(format!("(b) {n}x{n}: median time to solve")),
             x_label: "givens (% of cells)".into(),
             y_label: format!("median {unit} to solve (log)"),
             x,

@@ -154,8 +154,9 @@ const CAPTIONS: &[(&str, &str)] = &[
     ),
     (
         "compare-cd-seconds.svg",
-        "Critical-difference diagram as above, the ranks by wall time instead of evaluations. \
-         Look for algorithms that change place: cheap evaluations or expensive ones.",
+        "Critical-difference diagram as above, the ranks by time to solve (CPU seconds, or wall \
+         seconds in folders without CPU times) instead of evaluations: the one ranking that \
+         compares algorithms whose evaluations are different units.",
     ),
     (
         "compare-bayes-ert.svg",
@@ -171,6 +172,25 @@ const CAPTIONS: &[(&str, &str)] = &[
          the one above: bottom corners for A or B better by more than the ROPE, the top for \
          practically equivalent. Look for pairs whose mass straddles a line: undecided with \
          these runs.",
+    ),
+    (
+        "compare-bayes-ert-seconds.svg",
+        "Bayesian signed-rank test on per-puzzle ERT in seconds (log scale), read as the \
+         triangles above: the comparison of speed that holds across algorithms whose \
+         evaluations are different units.",
+    ),
+    (
+        "compare-cd-*",
+        "Critical-difference diagram of the mean Friedman ranks by evaluations, among the \
+         algorithms of one evaluation unit only (the file name names the unit): evaluations \
+         of different units are not comparable.",
+    ),
+    (
+        "phase-*",
+        "Against the fraction of givens of each puzzle set: (a) the runs solved, with Wilson \
+         95 % bars; (b) the median CPU time to solve (Kaplan-Meier, unsolved runs censored at \
+         the limit; a median not reached is marked at the bottom). Look for the dip of the \
+         phase transition and which solver stays up through it.",
     ),
 ];
 
