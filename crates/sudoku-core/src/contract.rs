@@ -68,6 +68,16 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every way a search stops (none of them a failure).
+    pub const ALL: [Termination; 6] = [
+        Termination::Solved,
+        Termination::GenerationLimit,
+        Termination::EvaluationLimit,
+        Termination::Converged,
+        Termination::CpuLimit,
+        Termination::WallClockLimit,
+    ];
+
     pub fn as_str(&self) -> &'static str {
         match self {
             Termination::Solved => "solved",

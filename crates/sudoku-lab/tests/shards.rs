@@ -33,9 +33,16 @@ fn without_wall(p: &Path) -> String {
             .any(|w| header[i].contains(w))
         })
         .collect();
-    // Rows ranked by ERT in seconds (compare-posthoc.csv's `seconds` rows) are wall times too.
+    // Rows of a comparison made on times (compare-posthoc.csv's, compare-survival.csv's and
+    // compare-logrank.csv's seconds rows) differ from one execution to the next too.
+    let timed = |l: &&str| {
+        l.split(',')
+            .any(|f| ["seconds", "cpu_seconds", "wall_seconds"].contains(&f))
+    };
     text.lines()
-        .filter(|l| !l.starts_with("seconds,"))
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || !timed(l))
+        .map(|(_, l)| l)
         .map(|l| {
             l.split(',')
                 .enumerate()

@@ -100,13 +100,7 @@ impl Failures {
 /// limit, converged), so that a reason added to the external protocol counts too.
 /// `invalid_claim` is a failure.
 pub fn is_failure(termination: &str) -> bool {
-    let stops = [
-        Termination::Solved,
-        Termination::GenerationLimit,
-        Termination::EvaluationLimit,
-        Termination::Converged,
-    ];
-    !stops.iter().any(|t| t.as_str() == termination)
+    !Termination::ALL.iter().any(|t| t.as_str() == termination)
 }
 
 /// Each algorithm's runs and failures (the spec's order), read row by row from `runs_path`.
