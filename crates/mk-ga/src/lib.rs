@@ -402,7 +402,7 @@ impl<'a> Run<'a> {
     /// the evaluation budget ran out when `budget` is given).
     fn init_population(&mut self, rng: &mut Rng, budget: Option<&Budget>) -> Option<Termination> {
         for s in 0..self.cfg.population {
-            if budget.is_some_and(|b| out_of_evaluations(b, self.evaluations)) {
+            if budget.is_some_and(|b| b.evaluations_spent(self.evaluations)) {
                 return Some(Termination::EvaluationLimit);
             }
             init_individual(
@@ -495,12 +495,12 @@ impl<'a> Run<'a> {
             if budget.max_generations.is_some_and(|m| generation >= m) {
                 return self.outcome(Termination::GenerationLimit, generation);
             }
-            if out_of_evaluations(budget, self.evaluations) {
+            if budget.evaluations_spent(self.evaluations) {
                 return self.outcome(Termination::EvaluationLimit, generation);
             }
             let g = generation + 1;
             for i in (elit..pop_n).rev() {
-                if out_of_evaluations(budget, self.evaluations) {
+                if budget.evaluations_spent(self.evaluations) {
                     return self.outcome(Termination::EvaluationLimit, generation);
                 }
                 if self.breed(i, rng) {
@@ -569,11 +569,6 @@ impl<'a> Run<'a> {
             ],
         }
     }
-}
-
-#[inline]
-fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
-    budget.max_evaluations.is_some_and(|m| evaluations >= m)
 }
 
 /// The options neither Das et al. nor the secondary summary (S4) settle, with their words: the
