@@ -163,6 +163,12 @@ report() {
   remember_states "$states"
   recorded=$(read_states) || exit 2
   r=$(last_round)
+  if [ "$r" = 0 ]; then
+    if ended; then echo "  race: ended; $out/report.md"; return 0; fi
+    echo "  no round submitted yet (its first sbatch was refused, or it is being submitted): submit.sh --race --recover $out submits round 1"
+    echo "  race: not ended"
+    return 1
+  fi
   echo "  round $r of the race (each round: $rec_n shards, then a decision)"
   for k in $(seq 1 "$rec_n"); do
     line="  shard $k: $(shard_state "$r" "$k")"

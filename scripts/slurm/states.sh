@@ -1,6 +1,16 @@
 # Slurm job states shared by submit.sh and race.sh (sourced, not run): both keep the last
 # state Slurm gave of each job in $work/slurm-states. Needs $work and job_ids.
 
+# An awk function: a state with how the job ended, from Slurm's exit code "STATUS:SIGNAL" (a
+# task killed by `kill -9` is "FAILED (JobLaunchFailure), killed by signal 9 (SIGKILL)", which
+# Slurm's state alone does not say), or the state alone when both are 0.
+ENDED_AWK='function ended(st, code,   p, names) {
+  split("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM", names, " ")
+  if (split(code, p, ":") != 2) return st
+  if (p[2] + 0 > 0) return st ", killed by signal " p[2] (p[2] + 0 <= 15 ? " (SIG" names[p[2] + 0] ")" : "")
+  if (p[1] + 0 > 0) return st ", exit code " p[1]
+  return st
+}'
 # Slurm's state of the jobs in OUT.shards/jobs as lines "JOB[_TASK] STATE", first match wins:
 # queued or running ones (squeue), then sacct where accounting is on, else what the controller
 # still remembers of ended ones (scontrol; it forgets them after MinJobAge, 5 minutes by default).
@@ -9,11 +19,12 @@ slurm_states() {
   ids=$(job_ids)
   [ -n "$ids" ] || return 0
   squeue -h -r -j "$ids" -o '%i %T %r' 2>/dev/null || true
-  if sacct -n -X -P -j "$ids" -o JobID,State 2>/dev/null | tr '|' ' ' | grep .; then return 0; fi
+  if sacct -n -X -P -j "$ids" -o JobID,State,ExitCode 2>/dev/null \
+    | awk -F'|' "$ENDED_AWK"' NF >= 2 {print $1, ended($2, $3)}' | grep .; then return 0; fi
   local j
   for j in ${ids//,/ }; do
-    scontrol -o show job "$j" 2>/dev/null | awk '{
-      id = ""; task = ""; st = "";
+    scontrol -o show job "$j" 2>/dev/null | awk "$ENDED_AWK"' {
+      id = ""; task = ""; st = ""; code = "";
       for (i = 1; i <= NF; i++) {
         split($i, kv, "=");
         if (kv[1] == "JobId") id = kv[2];
@@ -21,8 +32,9 @@ slurm_states() {
         if (kv[1] == "ArrayTaskId") task = kv[2];
         if (kv[1] == "JobState") st = kv[2];
         if (kv[1] == "Reason" && kv[2] != "None") st = st " (" kv[2] ")";
+        if (kv[1] == "ExitCode") code = kv[2];
       }
-      print (task == "" ? id : arr "_" task), st }' || true
+      print (task == "" ? id : arr "_" task), ended(st, code) }' || true
   done
 }
 # OUT.shards/slurm-states: the last state Slurm gave of each job ("JOB[_TASK] STATE ..."),
@@ -45,7 +57,7 @@ remember_states() {
   local f=$work/slurm-states old
   [ -n "$1" ] && [ -d "$work" ] || return 0
   old=$(read_states) || exit 2
-  { printf '%s\n' "$1" | tr -c '[:print:]\n' '?' | awk '$1 ~ /^[0-9]+(_[0-9]+)?$/ && $2 ~ /^[A-Z_]+$/'
+  { printf '%s\n' "$1" | tr -c '[:print:]\n' '?' | awk '$1 ~ /^[0-9]+(_[0-9]+)?$/ && $2 ~ /^[A-Z_]+,?$/'
     [ -z "$old" ] || printf '%s\n' "$old"
   } | awk '!seen[$1]++' >"$f.tmp-$$"
   mv "$f.tmp-$$" "$f"

@@ -277,11 +277,6 @@ impl State {
     }
 }
 
-#[inline]
-fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
-    budget.max_evaluations.is_some_and(|m| evaluations >= m)
-}
-
 /// One Markov chain of at most `moves` moves at the acceptance probabilities `accept` (indexed
 /// by the uphill cost change, 1 to 4; index 0 and 5 to 7 unused): the kernel walks until a new
 /// best, which is recorded here. Stops early at a solution.
@@ -366,7 +361,7 @@ impl Solver for LewisSa {
             let grids = observer.wants_grids();
             let mut samples = Vec::with_capacity(cfg.t0_samples);
             for _ in 0..cfg.t0_samples {
-                if out_of_evaluations(budget, st.evaluations) {
+                if budget.evaluations_spent(st.evaluations) {
                     early = Some(Termination::EvaluationLimit);
                     break;
                 }
@@ -460,8 +455,7 @@ impl Solver for LewisSa {
                     stale = 0;
                     reheats += 1;
                     t = t0;
-                    if cfg.reheat == Reheat::Randomise
-                        && !out_of_evaluations(budget, st.evaluations)
+                    if cfg.reheat == Reheat::Randomise && !budget.evaluations_spent(st.evaluations)
                     {
                         layout.random_fill(&mut st.cells, rng);
                         st.kernel.load(&layout, &st.cells);

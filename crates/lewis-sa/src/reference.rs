@@ -38,11 +38,6 @@ impl State<'_> {
     }
 }
 
-#[inline]
-pub(crate) fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
-    budget.max_evaluations.is_some_and(|m| evaluations >= m)
-}
-
 /// The annealing as it was before the hot loop moved to [`crate::ops::Kernel`]: every move
 /// through [`Layout::pick_move`] and the shared count tables [`Counts`].
 pub(crate) fn solve(
@@ -85,7 +80,7 @@ pub(crate) fn solve(
         let grids = observer.wants_grids();
         let mut samples = Vec::with_capacity(cfg.t0_samples);
         for _ in 0..cfg.t0_samples {
-            if out_of_evaluations(budget, st.evaluations) {
+            if budget.evaluations_spent(st.evaluations) {
                 early = Some(Termination::EvaluationLimit);
                 break;
             }
@@ -172,7 +167,7 @@ pub(crate) fn solve(
                 stale = 0;
                 reheats += 1;
                 t = t0;
-                if cfg.reheat == Reheat::Randomise && !out_of_evaluations(budget, st.evaluations) {
+                if cfg.reheat == Reheat::Randomise && !budget.evaluations_spent(st.evaluations) {
                     layout.random_fill(&mut st.cells, rng);
                     st.counts.recount(&layout, &st.cells);
                     st.cost = st.counts.cost();

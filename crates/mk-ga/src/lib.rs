@@ -402,7 +402,7 @@ impl<'a> Run<'a> {
     /// the evaluation budget ran out when `budget` is given).
     fn init_population(&mut self, rng: &mut Rng, budget: Option<&Budget>) -> Option<Termination> {
         for s in 0..self.cfg.population {
-            if budget.is_some_and(|b| out_of_evaluations(b, self.evaluations)) {
+            if budget.is_some_and(|b| b.evaluations_spent(self.evaluations)) {
                 return Some(Termination::EvaluationLimit);
             }
             init_individual(
@@ -498,7 +498,7 @@ impl<'a> Run<'a> {
             }
             let g = generation + 1;
             for i in (elit..pop_n).rev() {
-                if out_of_evaluations(budget, self.evaluations) {
+                if budget.evaluations_spent(self.evaluations) {
                     return self.outcome(Termination::EvaluationLimit, generation);
                 }
                 if self.breed(i, rng) {
@@ -567,11 +567,6 @@ impl<'a> Run<'a> {
             ],
         }
     }
-}
-
-#[inline]
-fn out_of_evaluations(budget: &Budget, evaluations: u64) -> bool {
-    budget.max_evaluations.is_some_and(|m| evaluations >= m)
 }
 
 /// The options neither Das et al. nor the secondary summary (S4) settle, with their words: the

@@ -34,6 +34,14 @@ impl Budget {
         self.reason(generations, evaluations).is_some()
     }
 
+    /// True when `evaluations` has reached the evaluation limit: the check an algorithm makes
+    /// within a generation (mk-ga after each child, Lewis SA before each move), where the
+    /// generation limit does not apply.
+    #[inline]
+    pub fn evaluations_spent(&self, evaluations: u64) -> bool {
+        self.max_evaluations.is_some_and(|m| evaluations >= m)
+    }
+
     /// Which limit `generations` and `evaluations` have reached, if any (the generation limit
     /// first when both have), then whether the run's time limit stops it here: the runner's
     /// [`crate::halt::Stop`] installed on this thread (CPU or wall seconds, or a replay's

@@ -262,3 +262,24 @@ fn the_exact_solver_settles_an_empty_25x25_grid() {
     let s = search(&esc.grid, 2);
     assert!(s.complete && s.count == 1);
 }
+
+/// The evaluation-budget check every algorithm makes inside a generation (mk-ga after each
+/// child, Lewis SA before every move): one method of `Budget`, table-driven. A limit is
+/// reached at exactly `max_evaluations`; no limit is never reached.
+#[test]
+fn the_evaluation_limit_is_reached_at_the_budget() {
+    for (max, spent, reached) in [
+        (None, 0, false),
+        (None, u64::MAX, false),
+        (Some(0), 0, true),
+        (Some(10), 9, false),
+        (Some(10), 10, true),
+        (Some(10), 11, true),
+    ] {
+        let budget = Budget {
+            max_generations: Some(1),
+            max_evaluations: max,
+        };
+        assert_eq!(budget.evaluations_spent(spent), reached, "{max:?} {spent}");
+    }
+}

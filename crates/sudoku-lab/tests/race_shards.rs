@@ -496,6 +496,15 @@ fn a_race_whose_first_sbatch_is_refused_is_recovered_either_way() {
         assert!(err.contains("Invalid partition name"), "{err}");
         let recover = format!("--race --recover {outs}");
         assert!(err.contains(&recover), "{err}");
+        // --status before any round says so (it printed "round  of the race").
+        let st = fake_submit(&["--status", &outs], &slurm).output().unwrap();
+        assert_eq!(st.status.code(), Some(1), "{}", text(&st));
+        assert!(
+            text(&st).contains("no round submitted yet"),
+            "{}",
+            text(&st)
+        );
+        assert!(!text(&st).contains("round  of"), "{}", text(&st));
         let o = if again {
             a[4] = "lab";
             a.insert(5, "--wait");
@@ -511,6 +520,49 @@ fn a_race_whose_first_sbatch_is_refused_is_recovered_either_way() {
         let last = calls.lines().last().unwrap();
         assert!(last.contains("--partition=lab"), "{calls}");
     }
+}
+
+/// A shard task's log (its stderr) shows its progress as a protocol's shard does: the runs it
+/// makes, lines of the planned effort done (the last when it ends), and, when a requeued task
+/// resumes its file, how many runs it kept.
+#[test]
+fn a_shard_task_logs_its_progress_and_the_runs_it_kept() {
+    let dir = fixture("race-progress");
+    let out = dir.join("race");
+    let rdir = format!("{}.shards/round-1", out.display());
+    let first = race(&dir, &out, &["--merge-shards", "2", "--shard-dir", &rdir]);
+    assert_eq!(first.status.code(), Some(3), "{}", text(&first));
+    let shard = || {
+        let extra = ["--shard", "1/2", "--shard-dir", &rdir, "--threads", "1"];
+        race(&dir, &out, &extra)
+    };
+    let o = shard();
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let file = format!("{rdir}/shard-1.csv");
+    let made = std::fs::read_to_string(&file).unwrap().lines().count() - 1;
+    assert!(made > 3, "{made}");
+    assert!(
+        err.contains(&format!("shard 1/2: {made} runs to make")),
+        "{err}"
+    );
+    let done = format!("% of the planned effort, {made}/{made} runs");
+    assert!(
+        err.contains("shard 1/2: 100.0 % of the planned effort"),
+        "{err}"
+    );
+    assert!(err.contains(&done), "{err}");
+    // A requeued task: its file cut to three runs, no .done.
+    let text_of = std::fs::read_to_string(&file).unwrap();
+    let kept: Vec<&str> = text_of.lines().take(4).collect();
+    std::fs::write(&file, kept.join("\n") + "\n").unwrap();
+    std::fs::remove_file(format!("{rdir}/shard-1.done")).unwrap();
+    let o = shard();
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let resumed = format!("shard 1/2: {} runs to make, 3 kept from {file}", made - 3);
+    assert!(err.contains(&resumed), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text_of);
 }
 
 fn cluster_up() -> bool {

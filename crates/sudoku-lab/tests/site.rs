@@ -730,3 +730,32 @@ fn report_writes_performance_md_from_the_bench_records_and_refuses_a_bad_one() {
     assert!(err.contains("callgrind-kernels.csv:2: 12 fields"), "{err}");
     assert_eq!(std::fs::read_to_string(&page).unwrap(), md);
 }
+
+/// The site is written through the protocol's one atomic write (`protocol::io`): a page name
+/// that is a symbolic link is refused, naming it, and the file it points to is left as it was
+/// (before, the site's own copy replaced the link without a word).
+#[cfg(unix)]
+#[test]
+fn a_page_that_is_a_link_is_refused_and_its_target_left_alone() {
+    let res = quick_results("site-link");
+    let site = res.parent().unwrap().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let elsewhere = res.parent().unwrap().join("elsewhere.html");
+    std::fs::write(&elsewhere, "mine").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, site.join("index.html")).unwrap();
+    let o = run(bin()
+        .args(["report", "--results"])
+        .arg(&res)
+        .arg("--out")
+        .arg(&site));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("index.html") && err.contains("symbolic link"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
+    assert!(std::fs::symlink_metadata(site.join("index.html"))
+        .unwrap()
+        .is_symlink());
+}

@@ -699,6 +699,27 @@ fn a_refused_sbatch_names_the_recovery() {
     assert!(text(&o).contains("done: "), "{}", text(&o));
 }
 
+/// A task killed by `kill -9` is reported with the signal that ended it (Slurm's exit code
+/// `0:9`), not only as "FAILED (JobLaunchFailure)". No Slurm needed (a fake one).
+#[test]
+fn a_task_killed_by_a_signal_is_reported_with_it() {
+    let dir = tmpdir("fake-killed");
+    let (out, slurm) = (dir.join("cluster"), dir.join("slurm"));
+    let args = ["reseda-table2", "2", "OUT", "--quick", "--wait"];
+    let o = fake_submit(&args, &out, &slurm)
+        .env("FAKE_SLURM_KILL", "2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let killed = "task 100_2 is FAILED (JobLaunchFailure), killed by signal 9 (SIGKILL)";
+    assert!(err.contains(killed), "{err}");
+    let o = fake_submit(&["--status", "OUT"], &out, &slurm)
+        .output()
+        .unwrap();
+    assert!(text(&o).contains(killed), "{}", text(&o));
+}
+
 /// A merge job that fails on the shards' content (a seed edited in shard 2 after its task
 /// ended) is reported with its own error, not as unfinished shards; `--recover` does not
 /// submit the same failing merge again but says which shard to rerun; `--recover --rerun 2`

@@ -198,7 +198,12 @@ fn write_share(
     let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
     let protocol = round.protocol;
     let mut file = Store::open(&shard::file(dir, k), protocol, setup.full(), true)?;
-    file.execute(Some(protocol), &mine, threads(a.threads)?)?;
+    file.execute_logged(
+        protocol,
+        &mine,
+        threads(a.threads)?,
+        &format!("shard {k}/{n}"),
+    )?;
     let done = dir.join(format!("shard-{k}.done"));
     let total = round.jobs.len();
     let note = format!("{} runs of {total} ({})\n", mine.len(), round.at);

@@ -10,6 +10,7 @@
 
 use crate::protocol::io::write_atomic_with;
 use crate::protocol::plan::Plan;
+use crate::protocol::progress::Progress;
 use crate::protocol::Protocol;
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
@@ -350,6 +351,56 @@ impl Store {
         jobs: &[Job],
         threads: usize,
     ) -> Result<()> {
+        self.execute_with(protocol, jobs, threads, None)
+    }
+
+    /// [`Store::execute`] with its progress on stderr, as a protocol's (a shard task's log on
+    /// a cluster): first how many runs it makes and how many the file already holds (a
+    /// requeued task resumes it), then a line of the planned effort done every period (see
+    /// [`Progress`]), and one when it ends. `what` names it ("shard 2/8").
+    pub fn execute_logged(
+        &mut self,
+        protocol: &Protocol,
+        jobs: &[Job],
+        threads: usize,
+        what: &str,
+    ) -> Result<()> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let todo = self.missing(jobs);
+        let kept = self.owned(jobs).len() - todo.len();
+        let shown = |s: String| eprintln!("{}", sudoku_core::error::shown(&s));
+        shown(format!(
+            "{what}: {} runs to make, {kept} kept from {}",
+            todo.len(),
+            self.path.display()
+        ));
+        let effort = (todo.iter())
+            .map(|&(r, _, _, cap)| {
+                crate::algos::expected_cost(&Budget {
+                    max_generations: Some(cap),
+                    max_evaluations: protocol.budgets[r as usize].max_evaluations,
+                })
+            })
+            .fold(0u64, u64::saturating_add);
+        let progress = Progress::new(what, effort, todo.len() as u64);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| progress.report(&stop));
+            let done = self.execute_with(Some(protocol), jobs, threads, Some(&progress));
+            stop.store(true, Ordering::Relaxed);
+            done
+        })?;
+        shown(progress.line());
+        Ok(())
+    }
+
+    fn execute_with(
+        &mut self,
+        protocol: Option<&Protocol>,
+        jobs: &[Job],
+        threads: usize,
+        progress: Option<&Progress>,
+    ) -> Result<()> {
         let todo = self.missing(jobs);
         let jobs = self.owned(jobs);
         if todo.is_empty() {
@@ -387,7 +438,7 @@ impl Store {
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 while let Some(job) = next.lock().ok().and_then(|mut n| n.next()) {
-                    let _ = tx.send(run_one(protocol, &plan, job, counter));
+                    let _ = tx.send(run_one(protocol, &plan, job, counter, progress));
                 }
             });
             drop(tx);
@@ -475,6 +526,7 @@ impl Store {
                         &plan,
                         (r.reading, r.puzzle, r.run, r.cap),
                         counter,
+                        None,
                     );
                     (again != *r).then(|| {
                         format!(
@@ -514,6 +566,7 @@ fn run_one(
     plan: &Plan,
     (reading, puzzle, run, cap): Job,
     counter: Option<&str>,
+    progress: Option<&Progress>,
 ) -> Record {
     let index = plan.index(reading as usize, puzzle as usize, run);
     let job = plan.job(index.unwrap_or(0));
@@ -521,7 +574,7 @@ fn run_one(
         max_generations: Some(cap),
         max_evaluations: protocol.budgets[reading as usize].max_evaluations,
     };
-    let done = protocol.execute_within(&job, &budget, None, None);
+    let done = protocol.execute_within(&job, &budget, None, progress);
     Record {
         reading,
         puzzle,

@@ -26,6 +26,9 @@ pub mod summary;
 mod tables;
 
 use crate::reports::table_checks;
+// Every page and Markdown file of the site goes through the protocol's one atomic write
+// (synced, renamed; a link or special file in its place refused).
+use crate::protocol::io::write_atomic;
 use anyhow::{bail, Context, Result};
 use html::{escape, page, relative_url, url_path};
 use serde_json::Value;
@@ -504,20 +507,6 @@ fn findings_page(md: &str) -> String {
             h.replace("<td>0</td>", "<td class=\"zero\">0</td>")
         ),
     )
-}
-
-/// Write `bytes` to a temporary file beside `path`, then rename it over `path`.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("page");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let r = std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .with_context(|| format!("cannot write {}", path.display()));
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r
 }
 
 /// Removes the pages of an earlier run (marked by the generator tag) not written now.

@@ -92,12 +92,14 @@ fn decimal(field: &str, what: &str, at: &str) -> Result<String> {
     Ok(f.to_string())
 }
 
-/// Text of a record shown in a code span: no backtick, no control character, `|` escaped.
+/// Text of a record shown in a code span ([`crate::readings::md::code_in_cell`]): a record is
+/// the project's own, so one with a backtick, a control character or too long is refused
+/// rather than shown otherwise than it is written.
 fn code(text: &str, what: &str, at: &str) -> Result<String> {
     if text.contains('`') || text.chars().any(char::is_control) || text.len() > 400 {
         bail!("{at}: {what} cannot be shown (a backtick, a control character or too long)");
     }
-    Ok(format!("`{}`", text.replace('|', "\\|")))
+    Ok(crate::readings::md::code_in_cell(text))
 }
 
 /// The data lines of a CSV record after its exact header: (line number, fields).

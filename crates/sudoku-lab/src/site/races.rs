@@ -414,14 +414,9 @@ fn survivors_line(r: &Races) -> Result<String> {
     Ok(format!("- {}: {list}{words}\n", md_text(&r.folder)))
 }
 
-/// `s` as a Markdown code span (a code span shows backslashes as they are, so the text is not
-/// escaped; backticks, pipes and line breaks, which would end it or the table, are dropped).
+/// `s` as a Markdown code span in a table cell ([`crate::readings::md::code_in_cell`]).
 fn code(s: &str) -> String {
-    let kept: String = s
-        .chars()
-        .filter(|c| !matches!(c, '`' | '|' | '\n' | '\r'))
-        .collect();
-    format!("`{kept}`")
+    crate::readings::md::code_in_cell(s)
 }
 
 /// The paper's words behind the options `keys` (from the raced algorithm's ambiguity table,
@@ -665,5 +660,16 @@ mod tests {
             super::START,
             super::END
         );
+    }
+
+    /// A code span in a race's table cell is the one code span of the site and the race
+    /// reports (`readings::md::code_in_cell`): a backtick or a pipe is kept and escaped,
+    /// not dropped, and a hidden character shown as messages show it.
+    #[test]
+    fn code_spans_keep_backticks_and_pipes() {
+        use super::code;
+        assert_eq!(code("elitism"), "`elitism`");
+        assert_eq!(code("a`b|c"), "``a`b\\|c``");
+        assert_eq!(code("x\ny"), "`x\\u{a}y`");
     }
 }
