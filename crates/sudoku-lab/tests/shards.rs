@@ -111,7 +111,7 @@ fn four_shards_merge_into_the_single_machine_folder() {
             "{f}"
         );
     }
-    assert!(merged.join("compare-cd.png").is_file());
+    assert!(merged.join("compare-cd-seconds.png").is_file());
     let meta = std::fs::read_to_string(merged.join("meta.json")).unwrap();
     assert!(
         meta.contains("\"status\": \"complete\"") && !meta.contains("\"shard\""),
