@@ -100,11 +100,9 @@ impl Termination {
     /// The termination a `runs.csv` field names, for the words of a time limit (what a
     /// replay must reproduce with [`crate::halt::Stop::At`]); None for any other word.
     pub fn time_limit(word: &str) -> Option<Termination> {
-        match word {
-            "cpu_limit" => Some(Termination::CpuLimit),
-            "wall_clock_limit" => Some(Termination::WallClockLimit),
-            _ => None,
-        }
+        [Termination::CpuLimit, Termination::WallClockLimit]
+            .into_iter()
+            .find(|t| t.as_str() == word)
     }
 }
 

@@ -37,7 +37,12 @@ pub fn run(out: Option<&Path>) -> Result<ExitCode> {
     let (check_ns, read_ns) = (check_cost(), read_cost());
     let mut rows = Vec::new();
     let hard = sudoku_core::bank_puzzle("mk_5star").context("mk_5star is in the bank")?;
-    let big = lewis_instance(25, 0.45, 7);
+    // Instance 0 of seed 7 of the phase-transition family at 45 % (`sudoku-lab instances`).
+    let geom = Geometry::for_order(25).context("25x25 is an order")?;
+    let fraction = "0.45".parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let options = sudoku_core::instances::LewisOptions::default();
+    let made = sudoku_core::instances::lewis_set_instance(7, geom, fraction, 0, &options);
+    let big = Puzzle::new("lewis-25x25-0.45-seed7", made.puzzle);
     // The benchmark's hardest 25x25 set (ACS solves most 25x25 grids above within the limit).
     let name = "puzzles/lewis/25x25-0.40.txt";
     let text = (crate::spec::EMBEDDED_PUZZLE_FILES.iter())
@@ -90,20 +95,6 @@ pub fn run(out: Option<&Path>) -> Result<ExitCode> {
         crate::protocol::io::write_output(out, csv.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A 25x25 (or other order) puzzle of the family Lewis (2007) uses: a random complete grid of
-/// the exact solver with each cell kept with probability `kept` (seeded).
-fn lewis_instance(order: usize, kept: f64, seed: u64) -> Puzzle {
-    use rand::Rng as _;
-    let geom = Geometry::for_order(order).expect("a square order");
-    let mut rng = rng_from_seed(seed);
-    let full = sudoku_core::exact::random_solution(geom, &mut rng);
-    let cells: Vec<u8> = (full.cells().iter())
-        .map(|&v| if rng.random_bool(kept) { v } else { 0 })
-        .collect();
-    let grid = sudoku_core::Grid::from_cells(geom, cells).expect("cells of the geometry");
-    Puzzle::new(format!("random-{order}x{order}-{kept}"), grid)
 }
 
 /// Runs of `solver` on `puzzle` under a CPU limit: the record's fields from `algorithm` to

@@ -243,7 +243,7 @@ fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<String> {
                 ("logrank-time", p)
             }
         };
-        lines.push((s, first, second, test, p));
+        lines.push((s, rows, first, second, test, p));
     }
     // Holm within each size.
     let mut out = String::from("size,puzzle_set,fraction_of_givens,leader,leader_solved,leader_runs,next,next_solved,next_runs,test,p_value,p_holm,verdict\n");
@@ -254,12 +254,12 @@ fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<String> {
             .collect();
         let ps: Vec<f64> = of
             .iter()
-            .map(|&i| if lines[i].4.is_nan() { 1.0 } else { lines[i].4 })
+            .map(|&i| if lines[i].5.is_nan() { 1.0 } else { lines[i].5 })
             .collect();
         let adj = lab_stats::holm_adjust(&ps);
         for (j, &i) in of.iter().enumerate() {
-            let (s, first, second, test, p) = lines[i];
-            let rows: Vec<Row> = s.cells.iter().map(row).collect::<Result<_>>()?;
+            let (s, rows, first, second, test, p) = &lines[i];
+            let (s, first, second, test, p) = (*s, *first, *second, *test, *p);
             let verdict = match (second, adj[j] < 0.05) {
                 (None, _) => "alone",
                 (Some(_), true) => "better",
