@@ -23,7 +23,7 @@ rev=$(git rev-parse --short HEAD)
 dirty=$(git status --porcelain --untracked-files=no | grep -q . && echo " (with uncommitted changes)" || true)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)
-if ! cargo test --workspace --locked >"$log" 2>&1; then
+if ! cargo test --workspace --locked --release >"$log" 2>&1; then
   echo "measure-suite: the suite failed; no record written (log: kept at $log.failed)" >&2
   cp "$log" "$log.failed"
   exit 1
@@ -40,7 +40,7 @@ note="the machine was not shared"
 cat >"$out.tmp" <<EOF
 # The test suite on this machine
 
-Written by \`scripts/measure-suite.sh\` (do not edit): \`cargo test --workspace --locked\`, the
+Written by \`scripts/measure-suite.sh\` (do not edit): \`cargo test --workspace --locked --release\`, the
 README's test command, at revision $rev$dirty, on $(date -u +%Y-%m-%d).
 
 | measure | value |

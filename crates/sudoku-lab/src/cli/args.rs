@@ -200,8 +200,25 @@ pub enum Command {
         /// clock reads) and how far past the limit its runs go (CSV on stdout).
         #[arg(long)]
         time_limits: bool,
-        /// With --time-limits: also write the CSV to this file.
-        #[arg(long, requires = "time_limits")]
+        /// Instead: every shipped experiment's protocol time at today's kernels, from a sample
+        /// of its committed runs re-executed (docs/performance.md, "Every protocol").
+        #[arg(long, conflicts_with = "time_limits")]
+        protocols: bool,
+        /// With --protocols: the results folder with one committed folder per experiment.
+        #[arg(long, default_value = "results", requires = "protocols")]
+        results: PathBuf,
+        /// With --protocols: only this experiment (repeatable).
+        #[arg(long, requires = "protocols")]
+        only: Vec<String>,
+        /// With --protocols: run this experiment's whole protocol on 2 threads instead of a
+        /// sample (repeatable).
+        #[arg(long, requires = "protocols")]
+        full: Vec<String>,
+        /// With --protocols: about how many CPU seconds (at the recorded speed) each sample costs.
+        #[arg(long, default_value_t = 20.0, requires = "protocols")]
+        sample_cpu_seconds: f64,
+        /// With --time-limits or --protocols: also write the CSV to this file.
+        #[arg(long)]
         out: Option<PathBuf>,
     },
     /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown

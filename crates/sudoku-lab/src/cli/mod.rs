@@ -6,6 +6,7 @@
 
 pub mod args;
 mod bench;
+mod bench_protocols;
 mod bench_stops;
 mod check_tables;
 mod compare;
@@ -112,6 +113,24 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
             out,
             ..
         } => bench_stops::run(out.as_deref()),
+        args::Command::Bench {
+            protocols: true,
+            results,
+            only,
+            full,
+            sample_cpu_seconds,
+            out,
+            ..
+        } => bench_protocols::run(&bench_protocols::Request {
+            results: &results,
+            only: &only,
+            full: &full,
+            sample_cpu_seconds,
+            out: out.as_deref(),
+        }),
+        args::Command::Bench { out: Some(_), .. } => {
+            anyhow::bail!("bench: --out needs --time-limits or --protocols")
+        }
         args::Command::Bench { quick, .. } => bench::run(quick),
         args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),

@@ -13,6 +13,9 @@ use anyhow::{Context, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// (algorithm label, what differs) of a row not reproduced.
+type Difference = (String, String);
+
 /// Trajectory blocks by (algorithm, puzzle, run).
 type Blocks = HashMap<(String, String, u64), String>;
 
@@ -30,6 +33,22 @@ pub struct Outcome {
     pub skipped: Vec<String>,
     /// The rows of external solvers not replayed (all of them, without `--run-external`).
     pub skipped_rows: usize,
+    /// The cost of the runs, for `bench --protocols`: over every row the replay could have
+    /// chosen (external rows without `--run-external` left out), their count and the sum of their
+    /// recorded CPU milliseconds (wall milliseconds in folders without `cpu_ms`); and for each
+    /// replayed row, (recorded, replayed CPU milliseconds).
+    pub cost: Cost,
+}
+
+/// Recorded and replayed run times (milliseconds) of a replay.
+#[derive(Debug, Default, Clone)]
+pub struct Cost {
+    /// Rows the sample was drawn from.
+    pub rows: usize,
+    /// The sum of their recorded times.
+    pub recorded_ms: f64,
+    /// (recorded, replayed) time of every replayed row.
+    pub pairs: Vec<(f64, f64)>,
 }
 
 /// What to replay.
@@ -69,10 +88,11 @@ pub fn replay(dir: &Path, o: &Options) -> Result<Outcome> {
     } else {
         Blocks::new()
     };
-    let (rows, skipped_rows) = sampled_rows(&dir.join("runs.csv"), &plan, o, |r| {
+    let (rows, skipped_rows, mut cost) = sampled_rows(&dir.join("runs.csv"), &plan, o, |r| {
         o.run_external || !external.contains(r.algorithm.as_str())
     })?;
-    let found = replay_rows(&protocol, &plan, &rows, &blocks);
+    let (found, pairs) = replay_rows(&protocol, &plan, &rows, &blocks);
+    cost.pairs = pairs;
     let (external_found, builtin): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|(r, _)| external.contains(r.as_str()));
@@ -82,6 +102,7 @@ pub fn replay(dir: &Path, o: &Options) -> Result<Outcome> {
         external_mismatches: external_found.into_iter().map(|f| f.1).collect(),
         skipped,
         skipped_rows,
+        cost,
     })
 }
 
@@ -111,8 +132,14 @@ fn external_notices(spec: &Spec, loaded: &crate::spec::Loaded, run: bool) -> Vec
         .collect()
 }
 
+/// A row's recorded run time in milliseconds: its CPU time, else (older folders) its wall time.
+pub fn recorded_ms(r: &Row) -> f64 {
+    r.cpu_ms.unwrap_or(r.wall_ms)
+}
+
 /// The rows of `path` to replay: every `every`-th (of the solved ones with `only_solved`) among
-/// those `keep` accepts, and how many rows `keep` left out. Every row's claim is checked at
+/// those `keep` accepts, how many rows `keep` left out, and the count and recorded time of the
+/// rows the sample was drawn from. Every row's claim is checked at
 /// read time ([`Plan::check_claim`]), as `--resume` and `merge` check it; an edited seed or a
 /// foreign run shows as a difference.
 fn sampled_rows(
@@ -120,8 +147,9 @@ fn sampled_rows(
     plan: &Plan,
     o: &Options,
     keep: impl Fn(&Row) -> bool,
-) -> Result<(Vec<Row>, usize)> {
+) -> Result<(Vec<Row>, usize, Cost)> {
     let mut rows = Vec::new();
+    let mut cost = Cost::default();
     let (mut k, mut left) = (0usize, 0usize);
     for_each_numbered_row(path, |line, r| {
         if let Some((_, job)) = plan.job_of(&r) {
@@ -131,23 +159,27 @@ fn sampled_rows(
             left += 1;
             return Ok(());
         }
-        if (!o.only_solved || r.solved == 1) && k.is_multiple_of(o.every) {
-            rows.push(r);
+        if !o.only_solved || r.solved == 1 {
+            cost.rows += 1;
+            cost.recorded_ms += recorded_ms(&r);
+            if k.is_multiple_of(o.every) {
+                rows.push(r);
+            }
+            k += 1;
         }
-        k += 1;
         Ok(())
     })?;
-    Ok((rows, left))
+    Ok((rows, left, cost))
 }
 
 /// Re-run `rows` in parallel with progress on stderr: (algorithm label, difference) of every
-/// row not reproduced.
+/// row not reproduced, and (recorded, replayed) milliseconds of every row that ran.
 fn replay_rows(
     protocol: &Protocol,
     plan: &Plan,
     rows: &[Row],
     blocks: &Blocks,
-) -> Vec<(String, String)> {
+) -> (Vec<Difference>, Vec<(f64, f64)>) {
     let effort: u64 = rows
         .iter()
         .filter_map(|r| plan.job_of(r))
@@ -158,15 +190,22 @@ fn replay_rows(
     std::thread::scope(|scope| {
         use rayon::prelude::*;
         scope.spawn(|| progress.report(&stop));
-        let found = rows
+        let checked: Vec<_> = rows
             .par_iter()
-            .filter_map(|r| {
-                let m = check_row(protocol, plan, r, blocks, &progress)?;
-                Some((r.algorithm.clone(), m))
-            })
+            .map(|r| (r, check_row(protocol, plan, r, blocks, &progress)))
             .collect();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        found
+        let mut found = Vec::new();
+        let mut pairs = Vec::new();
+        for (r, (difference, ms)) in checked {
+            if let Some(ms) = ms {
+                pairs.push((recorded_ms(r), ms));
+            }
+            if let Some(m) = difference {
+                found.push((r.algorithm.clone(), m));
+            }
+        }
+        (found, pairs)
     })
 }
 
@@ -183,22 +222,38 @@ fn read_meta(path: &Path) -> Result<(Spec, Settings, Option<PathBuf>)> {
     Ok((spec, settings, spec_dir))
 }
 
-/// Re-run one recorded row: None when it is reproduced, else what differs. The run is the
-/// plan's (its seed from the plan, not from the row), so an edited seed shows as a difference.
+/// Re-run one recorded row: None when it is reproduced, else what differs, and the replayed
+/// run's CPU milliseconds (wall for an external solver without a CPU measure) when it ran.
+/// The run is the plan's (its seed from the plan, not from the row), so an edited seed shows
+/// as a difference.
 fn check_row(
     protocol: &Protocol,
     plan: &Plan,
     r: &Row,
     blocks: &Blocks,
     progress: &Progress,
-) -> Option<String> {
+) -> (Option<String>, Option<f64>) {
     let key = format!("{}/{}/{}", r.algorithm, r.puzzle, r.run);
     let Some((_, job)) = plan.job_of(r) else {
-        return Some(format!(
-            "{key}: not in the spec of meta.json, cannot replay"
-        ));
+        return (
+            Some(format!(
+                "{key}: not in the spec of meta.json, cannot replay"
+            )),
+            None,
+        );
     };
     let done = protocol.execute_again(&job, r, Some(progress));
+    let ms = Some(recorded_ms(&done.row));
+    (compare_row(r, done, blocks, &key), ms)
+}
+
+/// What differs between a recorded row (and its trajectory block) and its replay, if anything.
+fn compare_row(
+    r: &Row,
+    done: crate::protocol::run::Done,
+    blocks: &Blocks,
+    key: &str,
+) -> Option<String> {
     let mut again = done.row;
     again.wall_ms = r.wall_ms;
     again.cpu_ms = r.cpu_ms;

@@ -538,6 +538,7 @@ pub fn render(dir: &Path, url: &str) -> Result<String> {
     md.push_str(&profile_section(&r, &pairs));
     md.push_str(&threads_section(&r.speedups, url)?);
     md.push_str(&time_limits_section(dir, url)?);
+    md.push_str(&protocols_section(dir, url)?);
     md.push_str(&suite_section(&r.suite, url));
     md.push_str(&more_section(&r.dir, url));
     Ok(wrap(&md, 100).replace(url, url_given))
@@ -829,6 +830,122 @@ last run dominate."
         }
     }
     Ok(s)
+}
+
+/// The record of `sudoku-lab bench --protocols`, and its header.
+const PROTOCOLS: &str = "protocols.csv";
+pub const PROTOCOLS_HEADER: &str = "experiment,runs,committed_wall_s,committed_threads,committed_revision,method,runs_timed,cpu_s,cpu_s_standard_error,wall_2_cores_s,reproduced,revision,date,load_before,load_after";
+
+/// A date as YYYY-MM-DD.
+fn date(field: &str, at: &str) -> Result<String> {
+    let b = field.as_bytes();
+    let ok = b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            matches!(i, 4 | 7) && *c == b'-' || !matches!(i, 4 | 7) && c.is_ascii_digit()
+        });
+    if !ok {
+        bail!("{at}: date {:?} is not YYYY-MM-DD", short(field));
+    }
+    Ok(field.to_string())
+}
+
+/// The goal for ret-ga-table1's protocol on 2 threads, in seconds.
+const RET_GA_TABLE1_GOAL_S: f64 = 900.0;
+
+/// Every experiment's protocol time at today's kernels, from [`PROTOCOLS`] (left out while the
+/// record does not exist).
+fn protocols_section(dir: &Path, url: &str) -> Result<String> {
+    if !dir.join(PROTOCOLS).exists() {
+        return Ok(String::new());
+    }
+    let rows = csv_rows(dir, PROTOCOLS, PROTOCOLS_HEADER)?;
+    let mut table = String::from(
+        "| experiment | runs | committed: wall s (threads, revision) | today: CPU s | today: wall s on 2 cores | how | runs reproduced | load before / after |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut total = None;
+    let mut goal = String::new();
+    for (at, f) in &rows {
+        let method = f[5].trim();
+        if method.is_empty()
+            || method.len() > 120
+            || !method
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || " ()._;+-".contains(c))
+        {
+            bail!("{at}: method {:?} is not a description", short(method));
+        }
+        if f[0] == "total" {
+            total = Some((
+                decimal(&f[2], "committed_wall_s", at)?,
+                decimal(&f[7], "cpu_s", at)?,
+                decimal(&f[8], "cpu_s_standard_error", at)?,
+                number::<f64>(&f[9], "wall_2_cores_s", at)?,
+                decimal(&f[9], "wall_2_cores_s", at)?,
+                short(&name(&f[11], "revision", at)?),
+                date(&f[12], at)?,
+                f[10] == "true",
+            ));
+            continue;
+        }
+        let id = name(&f[0], "experiment", at)?;
+        let wall2: f64 = number(&f[9], "wall_2_cores_s", at)?;
+        if id == "ret-ga-table1" {
+            let verdict = match wall2 <= RET_GA_TABLE1_GOAL_S {
+                true => "met".to_string(),
+                false => format!("missed by a factor of {:.1}", wall2 / RET_GA_TABLE1_GOAL_S),
+            };
+            goal = format!(
+                " ret-ga-table1, the longest published protocol with a goal, takes {} s on 2 cores ({}): the goal of at most {RET_GA_TABLE1_GOAL_S} s is {verdict}.",
+                decimal(&f[9], "wall_2_cores_s", at)?,
+                method
+            );
+        }
+        let se = decimal(&f[8], "cpu_s_standard_error", at)?;
+        let cpu = match se.parse::<f64>().unwrap_or(0.0) > 0.0 {
+            true => format!("{} ± {se}", decimal(&f[7], "cpu_s", at)?),
+            false => decimal(&f[7], "cpu_s", at)?,
+        };
+        let load = |x: &str, what: &str| match x.is_empty() {
+            true => Ok("-".to_string()),
+            false => decimal(x, what, at),
+        };
+        let _ = writeln!(
+            table,
+            "| {id} | {} | {} ({}, {}) | {cpu} | {} | {method} | {} | {} / {} |",
+            decimal(&f[1], "runs", at)?,
+            decimal(&f[2], "committed_wall_s", at)?,
+            decimal(&f[3], "committed_threads", at)?,
+            short(&name(&f[4], "committed_revision", at)?),
+            decimal(&f[9], "wall_2_cores_s", at)?,
+            match f[10].as_str() {
+                "true" => "all timed runs",
+                _ => "NOT all",
+            },
+            load(&f[13], "load_before")?,
+            load(&f[14], "load_after")?,
+        );
+    }
+    let Some((committed, cpu, se, wall, wall_text, revision, date, reproduced)) = total else {
+        bail!("{}: no total line", shown(dir, PROTOCOLS));
+    };
+    let hours = wall / 3600.0;
+    let same = match reproduced {
+        true => "every re-executed run reproduced its row",
+        false => "some re-executed runs did NOT reproduce their rows",
+    };
+    Ok(format!(
+        "\n<a id=\"protocols\"></a>\n## Every protocol\n\nA full reproduction of every shipped experiment \
+(`reproduce all`) takes about {hours:.1} hours on 2 cores at revision {revision} ({date}): {wall_text} s of \
+wall time, {cpu} CPU seconds with a standard error of {se}, against {committed} s of wall time summed over the \
+committed folders (at their own, older revisions).{goal} `sudoku-lab bench --protocols` measured it: for each \
+experiment it re-executes every k-th committed run (the same seed, moves and stop as the recorded run, so \
+today's time over the recorded time is the speed-up of today's kernels on that run) and scales the recorded \
+total by that ratio (the ratio estimator, standard error from the sample); where k = 1 every run was \
+re-executed and the CPU time is measured, and `--full` runs a whole protocol. The wall time on 2 cores is the \
+CPU time halved: the protocols run 1.5 to 2.1 times faster on 2 threads than on 1 (above), so this is the \
+ideal. Rows of external solvers are not re-executed (their recorded time is added). {same}. The record: \
+[{PROTOCOLS}]({url}/{PROTOCOLS}).\n\n{table}"
+    ))
 }
 
 /// The record of `sudoku-lab bench --time-limits`, and its header.

@@ -20,6 +20,11 @@ pub struct Cell {
     pub evaluations: Vec<f64>,
     /// Evaluations of every run, +infinity for a failure.
     pub censored: Vec<f64>,
+    /// Run time of every run in milliseconds (its CPU time, else its wall time), +infinity for
+    /// a failure: the effort compared across evaluation units.
+    pub censored_ms: Vec<f64>,
+    /// Whether every run of the cell has a CPU time (else `censored_ms` mixes in wall times).
+    pub all_cpu: bool,
     /// Final penalty (rows + columns missing values of the best grid) of every run.
     pub penalties: Vec<f64>,
     pub total_evaluations: f64,
@@ -29,11 +34,14 @@ pub struct Cell {
 impl Cell {
     /// Adds the runs of `other` to these (the sensitivity report pools the puzzle entries).
     pub(super) fn add(&mut self, other: &Cell) {
+        // An empty cell takes the other's flag; otherwise both must have CPU times.
+        self.all_cpu = (self.all_cpu || self.runs == 0) && other.all_cpu;
         self.runs += other.runs;
         self.successes += other.successes;
         self.generations.extend(&other.generations);
         self.evaluations.extend(&other.evaluations);
         self.censored.extend(&other.censored);
+        self.censored_ms.extend(&other.censored_ms);
         self.penalties.extend(&other.penalties);
         self.total_evaluations += other.total_evaluations;
         self.total_wall_ms += other.total_wall_ms;
@@ -88,6 +96,7 @@ pub fn cells(spec: &Spec, loaded: &Loaded, runs_path: &Path) -> Result<Vec<Vec<C
         })?;
         let u = units.entry(geom.n()).or_insert_with(|| Units::new(geom));
         let c = &mut out[a][e];
+        c.all_cpu = (c.all_cpu || c.runs == 0) && r.cpu_ms.is_some();
         c.runs += 1;
         c.total_evaluations += r.evaluations as f64;
         c.total_wall_ms += r.wall_ms;
@@ -97,8 +106,10 @@ pub fn cells(spec: &Spec, loaded: &Loaded, runs_path: &Path) -> Result<Vec<Vec<C
             c.generations.push(r.generations as f64);
             c.evaluations.push(r.evaluations as f64);
             c.censored.push(r.evaluations as f64);
+            c.censored_ms.push(crate::protocol::replay::recorded_ms(&r));
         } else {
             c.censored.push(f64::INFINITY);
+            c.censored_ms.push(f64::INFINITY);
         }
         Ok(())
     })?;

@@ -78,7 +78,7 @@ pub fn report(
         md.push_str("\nChart effort.png: success with its Wilson 95 % interval, and the median generations (CSO: cycles) of the successful runs with their quartiles; an open triangle on the bottom edge marks an algorithm and puzzle set where no run succeeded.\n");
     }
     if spec.report == "versus" {
-        md.push_str("\nPairwise tests (tests.csv), Holm-adjusted over the whole file:\n\n");
+        md.push_str("\nPairwise tests (tests.csv), Holm-adjusted over the whole file. The effort test compares evaluations only between algorithms that count the same unit of evaluation; between others (an evaluation is a different unit in each) it compares the runs' time to solve, CPU seconds where every run of the pair has them, else wall seconds:\n\n");
         md.push_str(&write_tests(spec, loaded, &cells, out)?);
     }
     if spec.chart.as_deref() == Some("sensitivity") {

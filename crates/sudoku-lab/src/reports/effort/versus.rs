@@ -1,11 +1,16 @@
 //! `report = "versus"`: tests.csv and its section of report.md. For every puzzle entry and pair
 //! of algorithms, Fisher's exact test on the success counts, the Mann-Whitney U test on the
-//! evaluations (failures censored at +infinity) and on the final penalty, all p-values of the
-//! file Holm-adjusted together.
+//! effort (failures censored at +infinity) and on the final penalty, all p-values of the
+//! file Holm-adjusted together. The effort is the evaluations when both algorithms count the
+//! same unit of evaluation ([`unit_of`]); across units an evaluation of one is not an
+//! evaluation of the other, so the effort is the run time: CPU seconds when every run of the
+//! pair has them, else wall seconds (folders recorded before the `cpu_ms` column), and the
+//! report says which.
 
 use super::cells::Cell;
 use super::format::f;
 use crate::protocol::io::write_atomic_with;
+use crate::reports::compare::data::unit_of;
 use crate::reports::format::p_value as pval;
 use crate::spec::{Loaded, Spec};
 use anyhow::Result;
@@ -20,11 +25,44 @@ struct Test {
     a: usize,
     b: usize,
     fisher: f64,
+    /// What the effort test compared.
+    measure: Measure,
     mw: Option<(f64, f64)>,
     pen: Option<(f64, f64)>,
     fisher_holm: f64,
     mw_holm: Option<f64>,
     pen_holm: Option<f64>,
+}
+
+/// What the effort test of a pair compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    /// Evaluations (both algorithms count the same unit).
+    Evaluations,
+    /// CPU seconds of the runs (units differ; every run has a CPU time).
+    CpuSeconds,
+    /// Wall seconds of the runs (units differ; some run has no CPU time).
+    WallSeconds,
+}
+
+impl Measure {
+    /// The word tests.csv writes.
+    fn as_str(self) -> &'static str {
+        match self {
+            Measure::Evaluations => "evaluations",
+            Measure::CpuSeconds => "cpu_seconds",
+            Measure::WallSeconds => "wall_seconds",
+        }
+    }
+
+    /// The effort measure of a pair: evaluations within one unit, run time across units.
+    fn of(same_unit: bool, x: &Cell, y: &Cell) -> Measure {
+        match (same_unit, x.all_cpu && y.all_cpu) {
+            (true, _) => Measure::Evaluations,
+            (false, true) => Measure::CpuSeconds,
+            (false, false) => Measure::WallSeconds,
+        }
+    }
 }
 
 /// tests.csv and report.md's section on it.
@@ -34,7 +72,7 @@ pub fn write_tests(
     cells: &[Vec<Cell>],
     out: &Path,
 ) -> Result<String> {
-    let mut tests = run_tests(loaded, cells, &pairs(spec));
+    let mut tests = run_tests(spec, loaded, cells, &pairs(spec));
     adjust(&mut tests);
     let verdicts = Verdicts { spec, cells };
     write_tests_csv(spec, loaded, cells, &tests, &verdicts, out)?;
@@ -55,20 +93,29 @@ fn pairs(spec: &Spec) -> Vec<(usize, usize)> {
 }
 
 /// The three tests of every pair on every puzzle entry (entry by entry), not yet adjusted.
-fn run_tests(loaded: &Loaded, cells: &[Vec<Cell>], pairs: &[(usize, usize)]) -> Vec<Test> {
+fn run_tests(
+    spec: &Spec,
+    loaded: &Loaded,
+    cells: &[Vec<Cell>],
+    pairs: &[(usize, usize)],
+) -> Vec<Test> {
     let mut tests = Vec::new();
     for (e, _) in loaded.entries.iter().enumerate() {
         for &(a, b) in pairs {
             let (x, y) = (&cells[a][e], &cells[b][e]);
+            let same = unit_of(&spec.algorithms[a]) == unit_of(&spec.algorithms[b]);
+            let measure = Measure::of(same, x, y);
+            let (ex, ey) = match measure {
+                Measure::Evaluations => (&x.censored, &y.censored),
+                _ => (&x.censored_ms, &y.censored_ms),
+            };
             let fisher = fisher_exact_two_sided(
                 x.successes,
                 x.runs - x.successes,
                 y.successes,
                 y.runs - y.successes,
             );
-            let mw = mann_whitney_u(&x.censored, &y.censored)
-                .ok()
-                .map(|r| (r.u, r.p_value));
+            let mw = mann_whitney_u(ex, ey).ok().map(|r| (r.u, r.p_value));
             let pen = mann_whitney_u(&x.penalties, &y.penalties)
                 .ok()
                 .map(|r| (r.u, r.p_value));
@@ -77,6 +124,7 @@ fn run_tests(loaded: &Loaded, cells: &[Vec<Cell>], pairs: &[(usize, usize)]) -> 
                 a,
                 b,
                 fisher,
+                measure,
                 mw,
                 pen,
                 fisher_holm: f64::NAN,
@@ -150,9 +198,14 @@ impl Verdicts<'_> {
         }
     }
 
-    /// The test on evaluations: which algorithm needs fewer.
+    /// The effort test: which algorithm needs fewer evaluations, or (across units) solves in
+    /// less time.
     fn effort(&self, t: &Test) -> String {
-        self.lower(t, t.mw, t.mw_holm, "needs fewer")
+        match t.measure {
+            Measure::Evaluations => self.lower(t, t.mw, t.mw_holm, "needs fewer"),
+            Measure::CpuSeconds => self.lower(t, t.mw, t.mw_holm, "solves in less CPU time"),
+            Measure::WallSeconds => self.lower(t, t.mw, t.mw_holm, "solves in less wall time"),
+        }
     }
 
     /// The test on final penalties: which algorithm ends lower.
@@ -171,12 +224,12 @@ fn write_tests_csv(
     out: &Path,
 ) -> Result<()> {
     write_atomic_with(&out.join("tests.csv"), |w| {
-        writeln!(w, "experiment,puzzle,label,algorithm_a,algorithm_b,successes_a,runs_a,successes_b,runs_b,fisher_p,fisher_p_holm,success_verdict,mw_u,mw_p,mw_p_holm,effort_verdict,penalty_mean_a,penalty_mean_b,penalty_u,penalty_p,penalty_p_holm,penalty_verdict")?;
+        writeln!(w, "experiment,puzzle,label,algorithm_a,algorithm_b,successes_a,runs_a,successes_b,runs_b,fisher_p,fisher_p_holm,success_verdict,effort_measure,mw_u,mw_p,mw_p_holm,effort_verdict,penalty_mean_a,penalty_mean_b,penalty_u,penalty_p,penalty_p_holm,penalty_verdict")?;
         for t in tests {
             let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
             writeln!(
                 w,
-                "{},{},{},{},{},{},{},{},{},{:.4e},{:.4e},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{:.4e},{:.4e},{},{},{},{},{},{},{},{},{},{},{},{}",
                 spec.id,
                 loaded.entries[t.entry].id,
                 spec.puzzles[t.entry].label(),
@@ -189,6 +242,7 @@ fn write_tests_csv(
                 t.fisher,
                 t.fisher_holm,
                 v.success(t),
+                t.measure.as_str(),
                 t.mw.map_or(String::new(), |m| format!("{:.1}", m.0)),
                 t.mw.map_or(String::new(), |m| format!("{:.4e}", m.1)),
                 t.mw_holm.map_or(String::new(), |q| format!("{q:.4e}")),
@@ -207,12 +261,12 @@ fn write_tests_csv(
 
 /// report.md's table of the tests: adjusted p-values and verdicts.
 fn tests_markdown(spec: &Spec, cells: &[Vec<Cell>], tests: &[Test], v: &Verdicts) -> String {
-    let mut md = String::from("| Puzzles | A | B | Success A / B | Fisher p (Holm) | Success | Evaluations, failures last: Mann-Whitney p (Holm) | Effort | Final penalty A / B | Mann-Whitney p (Holm) | Penalty |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut md = String::from("| Puzzles | A | B | Success A / B | Fisher p (Holm) | Success | Effort, failures last | Mann-Whitney p (Holm) | Effort | Final penalty A / B | Mann-Whitney p (Holm) | Penalty |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for t in tests {
         let (x, y) = (&cells[t.a][t.entry], &cells[t.b][t.entry]);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {}/{} vs {}/{} | {} | {} | {} | {} | {} / {} | {} | {} |",
+            "| {} | {} | {} | {}/{} vs {}/{} | {} | {} | {} | {} | {} | {} / {} | {} | {} |",
             spec.puzzles[t.entry].label(),
             v.label(t.a),
             v.label(t.b),
@@ -222,6 +276,11 @@ fn tests_markdown(spec: &Spec, cells: &[Vec<Cell>], tests: &[Test], v: &Verdicts
             y.runs,
             pval(Some(t.fisher_holm)),
             v.success(t),
+            match t.measure {
+                Measure::Evaluations => "evaluations",
+                Measure::CpuSeconds => "CPU seconds (units differ)",
+                Measure::WallSeconds => "wall seconds (units differ)",
+            },
             pval(t.mw_holm),
             v.effort(t),
             f(x.penalty().map(|s| s.mean), 2),
