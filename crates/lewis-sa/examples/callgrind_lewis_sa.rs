@@ -17,7 +17,10 @@ fn main() {
     let puzzle: Puzzle = match bank_puzzle(&args[1]) {
         Ok(p) => p.clone(),
         Err(bank) => parse_first(&args[1], "the command line").unwrap_or_else(|e| {
-            eprintln!("callgrind_lewis_sa: puzzle {}: {bank}, and not a puzzle: {e}", args[1]);
+            eprintln!(
+                "callgrind_lewis_sa: puzzle {}: {bank}, and not a puzzle: {e}",
+                args[1]
+            );
             std::process::exit(2)
         }),
     };

@@ -203,9 +203,16 @@ pub fn std_dev(costs: &[u32]) -> f64 {
 /// `random_range` over many ranges and seeds.
 #[inline(always)]
 pub fn below<R: rand::RngCore + ?Sized>(rng: &mut R, range: u32) -> u32 {
+    below_within(rng, range, range.wrapping_neg())
+}
+
+/// [`below`] with `range.wrapping_neg()` computed once by the caller (`neg`): the bound of the
+/// rare biased case, where a second `u32` is drawn.
+#[inline(always)]
+fn below_within<R: rand::RngCore + ?Sized>(rng: &mut R, range: u32, neg: u32) -> u32 {
     let m = u64::from(rng.next_u32()) * u64::from(range);
     let (mut hi, lo) = ((m >> 32) as u32, m as u32);
-    if lo > range.wrapping_neg() {
+    if lo > neg {
         let new_hi = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
         hi += u32::from(lo.checked_add(new_hi).is_none());
     }
@@ -231,6 +238,16 @@ struct Slot {
     val: u8,
 }
 
+/// A swappable box in the hot loop: its first slot, its free cells `m` and the bounds of the
+/// rare biased case of the two cell draws ([`below`] of `m` and of `m - 1`), computed once.
+#[derive(Debug, Clone, Copy, Default)]
+struct Span {
+    start: u32,
+    m: u32,
+    neg_m: u32,
+    neg_m1: u32,
+}
+
 /// The annealing's hot-loop state: the free cells of the swappable boxes (in
 /// [`Layout::swappable`] order) with their current values, and the row and column count
 /// tables in one array (rows first, then columns, stride N + 1). The arrays have fixed sizes
@@ -243,8 +260,10 @@ struct Slot {
 pub struct Kernel {
     table: [u8; TABLE],
     slots: [Slot; SLOTS],
-    spans: [(u16, u16); SPANS],
+    spans: [Span; SPANS],
     boxes: u32,
+    /// Slots in use (the free cells of the swappable boxes).
+    used: usize,
     pair_prefix: Vec<u64>,
     order: usize,
 }
@@ -265,15 +284,21 @@ impl Kernel {
                 val: 0,
             };
         }
-        let mut spans = [(0, 0); SPANS];
-        for (span, &(start, len)) in spans.iter_mut().zip(&layout.move_spans) {
-            *span = (start as u16, len as u16);
+        let mut spans = [Span::default(); SPANS];
+        for (span, &(start, m)) in spans.iter_mut().zip(&layout.move_spans) {
+            *span = Span {
+                start,
+                m,
+                neg_m: m.wrapping_neg(),
+                neg_m1: (m - 1).wrapping_neg(),
+            };
         }
         let mut k = Box::new(Kernel {
             slots,
             table: [0; TABLE],
             spans,
             boxes: layout.swappable.len() as u32,
+            used: layout.move_cells.len(),
             pair_prefix: layout.pair_prefix.clone(),
             order: n,
         });
@@ -290,7 +315,7 @@ impl Kernel {
             self.table[layout.row_of[cell] as usize * s + v] += 1;
             self.table[(self.order + layout.col_of[cell] as usize) * s + v] += 1;
         }
-        for slot in self.slots.iter_mut().take(layout.move_cells.len()) {
+        for slot in self.slots.iter_mut().take(self.used) {
             slot.val = cells[slot.cell as usize];
         }
     }
@@ -310,20 +335,25 @@ impl Kernel {
     #[inline(always)]
     pub fn pick<R: Rng + ?Sized>(&self, choice: BoxChoice, rng: &mut R) -> (usize, usize) {
         let slot = match choice {
-            BoxChoice::UniformBox => below(rng, self.boxes) as usize,
+            BoxChoice::UniformBox => {
+                below_within(rng, self.boxes, self.boxes.wrapping_neg()) as usize
+            }
             BoxChoice::UniformPair => {
                 let total = self.pair_prefix[self.pair_prefix.len() - 1];
                 let r = rng.random_range(0..total);
                 self.pair_prefix.partition_point(|&p| p <= r)
             }
         };
-        let (start, m) = self.spans[slot & (SPANS - 1)];
-        let i = below(rng, u32::from(m));
-        let mut j = below(rng, u32::from(m) - 1);
+        let span = self.spans[slot & (SPANS - 1)];
+        let i = below_within(rng, span.m, span.neg_m);
+        let mut j = below_within(rng, span.m - 1, span.neg_m1);
         if j >= i {
             j += 1;
         }
-        (start as usize + i as usize, start as usize + j as usize)
+        (
+            span.start as usize + i as usize,
+            span.start as usize + j as usize,
+        )
     }
 
     /// The cell of slot `p`.
@@ -432,7 +462,7 @@ impl Kernel {
             let (p, q) = self.pick(choice, &mut local);
             let delta = self.delta(p, q);
             if delta <= 0 || (local.next_u64() >> 11) < threshold[delta as usize & 7] {
-                self.apply(p, q, cells);
+                self.swap(p, q);
                 c = c.wrapping_add_signed(delta);
                 accepted += 1;
                 if delta < 0 {
@@ -443,6 +473,7 @@ impl Kernel {
                 }
             }
         }
+        self.store(cells);
         *rng = local;
         *cost = c;
         *tally = [accepted, improving];
@@ -452,6 +483,20 @@ impl Kernel {
     /// Swap the values of slots `p` and `q`, in the tables and in `cells`.
     #[inline(always)]
     pub fn apply(&mut self, p: usize, q: usize, cells: &mut [u8]) {
+        self.swap(p, q);
+        cells.swap(self.cell(p), self.cell(q));
+    }
+
+    /// Write the slots' values into `cells` (the walk keeps them in the slots only).
+    fn store(&self, cells: &mut [u8]) {
+        for slot in &self.slots[..self.used] {
+            cells[slot.cell as usize] = slot.val;
+        }
+    }
+
+    /// Swap the values of slots `p` and `q` in the slots and the tables (not in a grid).
+    #[inline(always)]
+    fn swap(&mut self, p: usize, q: usize) {
         let (p, q) = (p & (SLOTS - 1), q & (SLOTS - 1));
         let (a, b) = (self.slots[p], self.slots[q]);
         let (x, y) = (a.val, b.val);
@@ -465,6 +510,5 @@ impl Kernel {
         }
         self.slots[p].val = y;
         self.slots[q].val = x;
-        cells.swap(a.cell as usize, b.cell as usize);
     }
 }
