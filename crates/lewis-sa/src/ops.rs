@@ -256,11 +256,16 @@ struct Span {
 /// an index (the sizes bound every grid of sudoku-core). It draws its
 /// moves exactly as [`Layout::pick_move`] and computes the same cost changes as
 /// [`Counts::swap_delta`]; built once per run.
+///
+/// The fields stay in declaration order (`repr(C)`), the small tables first: with this order
+/// the compiled loop measured about one instruction per move fewer under callgrind than with
+/// the compiler's own order (the layout changes no value).
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct Kernel {
-    table: [u8; TABLE],
-    slots: [Slot; SLOTS],
     spans: [Span; SPANS],
+    slots: [Slot; SLOTS],
+    table: [u8; TABLE],
     boxes: u32,
     /// Slots in use (the free cells of the swappable boxes).
     used: usize,
