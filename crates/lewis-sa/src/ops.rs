@@ -403,7 +403,9 @@ impl Kernel {
     /// for delta 1 to 4). Returns the moves made: all of them, or fewer when a move brings the
     /// cost below `best` (the walk stops right after it, so the caller can record the new best
     /// and go on with the moves left). `tally` counts the accepted and the improving moves.
-    /// The generator is copied for the walk and written back, so its state stays in registers.
+    /// The generator is copied for the walk and written back, so its state stays in registers;
+    /// the moves change the slots and the count tables only, and `cells` gets the slots' values
+    /// once, on return (the caller reads the grid only between walks).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub fn walk<R: Rng + Clone>(
