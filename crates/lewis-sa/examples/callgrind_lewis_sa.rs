@@ -4,7 +4,8 @@
 //! <seed>`. Prints the run's generations, evaluations and whether it solved. It uses only the
 //! crate's public API of older revisions too, so the script can build it at any revision.
 use lewis_sa::{LewisConfig, LewisSa};
-use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Solver};
+use sudoku_core::parse::parse_first;
+use sudoku_core::{bank_puzzle, rng_from_seed, Budget, NoObserver, Puzzle, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -13,10 +14,16 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     }
-    let puzzle = bank_puzzle(&args[1]).unwrap_or_else(|e| {
-        eprintln!("callgrind_lewis_sa: puzzle {}: {e}", args[1]);
-        std::process::exit(2)
-    });
+    let puzzle: Puzzle = match bank_puzzle(&args[1]) {
+        Ok(p) => p.clone(),
+        Err(bank) => parse_first(&args[1], "the command line").unwrap_or_else(|e| {
+            eprintln!(
+                "callgrind_lewis_sa: puzzle {}: {bank}, and not a puzzle: {e}",
+                args[1]
+            );
+            std::process::exit(2)
+        }),
+    };
     let number = |s: &str, what: &str| -> u64 {
         s.parse().unwrap_or_else(|_| {
             eprintln!("callgrind_lewis_sa: {what} {s:?} is not a whole number; {usage}");
@@ -40,6 +47,6 @@ fn main() {
     };
     let solver = LewisSa::new(LewisConfig::default()).expect("the default configuration is valid");
     let mut rng = rng_from_seed(number(&args[4], "seed"));
-    let out = solver.solve(puzzle, &budget, &mut rng, &mut NoObserver);
+    let out = solver.solve(&puzzle, &budget, &mut rng, &mut NoObserver);
     println!("{} {} {}", out.generations, out.evaluations, out.solved);
 }

@@ -7,6 +7,9 @@
 //!   (`scripts/callgrind-kernels.sh`); AFTER is a kernel's last line, BEFORE the line of the
 //!   revision `callgrind-before.csv` names for the kernel (`kernel,revision`, written by
 //!   `scripts/performance.sh --before REV`) or, for a kernel it does not name, its first line;
+//! - `callgrind-lewis-sa-hard.csv` (optional): Lewis SA's instructions per move on the hard
+//!   puzzles, several seeds and two windows of each run (`scripts/callgrind-lewis-sa-hard.sh`);
+//!   BEFORE is the file's first revision, AFTER its last;
 //! - `callgrind-kernels-profile.md`: the hot spots of each (revision, kernel), the last
 //!   section of a pair counting; `callgrind-kernels-wall.csv`: the wall times beside them;
 //! - `threads-speedup*.md`: 1- against 2-thread wall times (`scripts/threads-speedup.sh`);
@@ -34,6 +37,10 @@ const BEFORE: &str = "callgrind-before.csv";
 const WALL: &str = "callgrind-kernels-wall.csv";
 const WALL_HEADER: &str = "revision,kernel,puzzle,seed,unit,long_units,wall_ms,load_average";
 const PROFILE: &str = "callgrind-kernels-profile.md";
+const HARD: &str = "callgrind-lewis-sa-hard.csv";
+const HARD_HEADER: &str = "revision,puzzle,seed,window,short_moves,long_moves,short_instructions,long_instructions,instructions_per_move,solved";
+/// Lewis SA's goal in instructions per move, on every hard puzzle too.
+const LEWIS_GOAL: f64 = 150.0;
 const SUITE: &str = "suite.md";
 const RUNS: &str = "performance-runs.csv";
 const RUNS_HEADER: &str = "date,revision,step,load_before,load_after,command";
@@ -186,6 +193,50 @@ fn before_after<'a>(dir: &Path, counts: &'a [Count]) -> Result<Vec<(&'a Count, &
             None => of().next().expect("a kernel of the list has a line"),
         };
         out.push((before, after));
+    }
+    Ok(out)
+}
+
+/// One line of callgrind-lewis-sa-hard.csv.
+struct Hard {
+    revision: String,
+    /// The puzzle (a bank id or a puzzle line) as code text.
+    puzzle: String,
+    window: String,
+    /// Instructions per move, as written and as a number.
+    per_move: (String, f64),
+}
+
+/// callgrind-lewis-sa-hard.csv, when it is there (an optional record).
+fn hard_counts(dir: &Path) -> Result<Vec<Hard>> {
+    if !(dir.join(HARD).exists() || dir.join(HARD).is_symlink()) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for (at, f) in csv_rows(dir, HARD, HARD_HEADER)? {
+        number::<u64>(&f[2], "seed", &at)?;
+        for (i, what) in [
+            (4, "short_moves"),
+            (5, "long_moves"),
+            (6, "short_instructions"),
+            (7, "long_instructions"),
+        ] {
+            number::<u64>(&f[i], what, &at)?;
+        }
+        if !matches!(f[9].as_str(), "true" | "false") {
+            bail!("{at}: solved {:?} is not true or false", short(&f[9]));
+        }
+        let per = decimal(&f[8], "instructions_per_move", &at)?;
+        let value: f64 = number(&per, "instructions_per_move", &at)?;
+        out.push(Hard {
+            revision: name(&f[0], "revision", &at)?,
+            puzzle: code(&f[1], "the puzzle", &at)?,
+            window: name(&f[3], "window", &at)?,
+            per_move: (per, value),
+        });
+    }
+    if out.is_empty() {
+        bail!("{}:2: no measurement", shown(dir, HARD));
     }
     Ok(out)
 }
@@ -508,6 +559,7 @@ struct Records {
     counts: Vec<Count>,
     walls: BTreeMap<(String, String), (String, String)>,
     profiles: Vec<Profile>,
+    hard: Vec<Hard>,
     speedups: Vec<SpeedupFile>,
     suite: Suite,
     steps: Vec<[String; 6]>,
@@ -520,6 +572,7 @@ pub fn render(dir: &Path, url: &str) -> Result<String> {
         counts: counts(dir)?,
         walls: walls(dir)?,
         profiles: profiles(dir)?,
+        hard: hard_counts(dir)?,
         speedups: speedup_files(dir)?,
         suite: suite(dir)?,
         steps: steps(dir)?,
@@ -535,6 +588,7 @@ pub fn render(dir: &Path, url: &str) -> Result<String> {
     let mut md = intro(url);
     md.push_str(&steps_section(&r.steps));
     md.push_str(&callgrind_section(&r, &pairs, url));
+    md.push_str(&hard_section(&r.hard, url));
     md.push_str(&profile_section(&r, &pairs));
     md.push_str(&threads_section(&r.speedups, url)?);
     md.push_str(&time_limits_section(dir, url)?);
@@ -687,6 +741,85 @@ a goal not met is stated with its measurement.\n\n\
             false => format!("no: {:.2}x the goal", a.per_unit as f64 / goal as f64),
         };
         let _ = writeln!(s, "| {kernel} | {goal} | {} | {met} |", a.per_unit);
+    }
+    s
+}
+
+/// Lewis SA per move on the hard puzzles: per puzzle and window, the lowest and highest count
+/// over the seeds at the file's first (BEFORE) and last (AFTER) revision, and the goal.
+fn hard_section(hard: &[Hard], url: &str) -> String {
+    let (Some(first), Some(last)) = (hard.first(), hard.last()) else {
+        return String::new();
+    };
+    let (before, after) = (&first.revision, &last.revision);
+    let mut s = format!(
+        "\n<a id=\"lewis-sa-hard\"></a>\n## Lewis SA per move on the hard puzzles\n\n\
+The count of one move depends on the puzzle and on the run's phase: a hot chain accepts more \
+moves, and an accepted move costs more than a rejected one. The record: [{HARD}]({url}/{HARD}), \
+appended by `scripts/callgrind-lewis-sa-hard.sh [revision]` (its header names the puzzles, the \
+seeds and the windows): the default configuration, several seeds a puzzle, and two windows of \
+each run, the `early` one (the first chains, the hottest) and the `late` one (the window of the \
+table above), each the difference of two instruction counts over the moves between them; a run \
+that solves its puzzle inside a window ends it there. BEFORE is the record's first revision \
+({before}), AFTER its last ({after}); each cell gives the lowest and the highest count over the \
+seeds, and the goal of at most {LEWIS_GOAL} instructions a move holds for the highest.\n\n\
+| puzzle | window | before: runs | before: per move, lowest to highest | after: runs | after: per move, lowest to highest | goal met |\n\
+|---|---|---|---|---|---|---|\n"
+    );
+    let mut groups: Vec<(&str, &str)> = Vec::new();
+    for h in hard {
+        if !groups.contains(&(h.puzzle.as_str(), h.window.as_str())) {
+            groups.push((&h.puzzle, &h.window));
+        }
+    }
+    let range = |rev: &str, puzzle: &str, window: &str| {
+        let of: Vec<&Hard> = (hard.iter())
+            .filter(|h| h.revision == rev && h.puzzle == puzzle && h.window == window)
+            .collect();
+        let low = of
+            .iter()
+            .min_by(|a, b| a.per_move.1.total_cmp(&b.per_move.1));
+        let high = of
+            .iter()
+            .max_by(|a, b| a.per_move.1.total_cmp(&b.per_move.1));
+        match (low, high) {
+            (Some(l), Some(h)) => (
+                of.len(),
+                format!("{} to {}", l.per_move.0, h.per_move.0),
+                Some(h.per_move.1),
+            ),
+            _ => (0, "not measured".to_string(), None),
+        }
+    };
+    let mut worst: Option<(f64, String)> = None;
+    for (puzzle, window) in groups {
+        let (nb, b, _) = range(before, puzzle, window);
+        let (na, a, high) = range(after, puzzle, window);
+        let met = match high {
+            Some(h) if h <= LEWIS_GOAL => "yes".to_string(),
+            Some(h) => format!("no: {:.2}x the goal", h / LEWIS_GOAL),
+            None => "-".to_string(),
+        };
+        if let Some(h) = high {
+            if worst.as_ref().is_none_or(|(w, _)| h > *w) {
+                worst = Some((h, format!("{puzzle}, {window}")));
+            }
+        }
+        let _ = writeln!(
+            s,
+            "| {puzzle} | {window} | {nb} | {b} | {na} | {a} | {met} |"
+        );
+    }
+    if let Some((w, at)) = worst {
+        let verdict = match w <= LEWIS_GOAL {
+            true => "met on every puzzle and window of the record",
+            false => "not met",
+        };
+        let _ = writeln!(
+            s,
+            "\nThe highest AFTER count is {w:.2} instructions a move ({at}): the goal of at most \
+{LEWIS_GOAL} is {verdict}."
+        );
     }
     s
 }
@@ -1201,6 +1334,59 @@ mod tests {
             md.contains("| aaa1111 | 600 | eee5555 | 200 | 3.00x |"),
             "{md}"
         );
+    }
+
+    /// The hard-puzzle record: per puzzle and window the range over the seeds at the first and
+    /// the last revision, the goal against the highest, and a malformed line refused.
+    #[test]
+    fn lewis_sa_on_the_hard_puzzles_ranges_the_seeds_and_checks_the_goal() {
+        let d = records("hard");
+        let md = render(&d, "../results-bench").unwrap();
+        assert!(
+            !md.contains("on the hard puzzles"),
+            "no record, no section: {md}"
+        );
+        let line = |rev: &str, puzzle: &str, seed: u64, window: &str, per: &str| {
+            format!("{rev},{puzzle},{seed},{window},1000,201000,10,20,{per},false\n")
+        };
+        let mut t = format!("{HARD_HEADER}\n");
+        for (rev, per) in [
+            ("aaa1111", ["151.20", "146.00"]),
+            ("bbb2222", ["141.50", "149.99"]),
+        ] {
+            for (seed, p) in per.iter().enumerate() {
+                t.push_str(&line(rev, "mk_5star", seed as u64, "early", p));
+            }
+            t.push_str(&line(rev, ".5.3..", 0, "late", "140.00"));
+        }
+        std::fs::write(d.join(HARD), &t).unwrap();
+        let md = render(&d, "../results-bench").unwrap();
+        let row = "| `mk_5star` | early | 2 | 146.00 to 151.20 | 2 | 141.50 to 149.99 | yes |";
+        assert!(md.contains(row), "{md}");
+        assert!(
+            md.contains("| `.5.3..` | late | 1 | 140.00 to 140.00 | 1 | 140.00 to 140.00 | yes |"),
+            "{md}"
+        );
+        let prose = md.replace('\n', " ");
+        assert!(prose.contains("The highest AFTER count is 149.99 instructions a move (`mk_5star`, early): the goal of at most 150 is met"), "{md}");
+        t.push_str(&line("ccc3333", "mk_5star", 0, "early", "150.01"));
+        std::fs::write(d.join(HARD), &t).unwrap();
+        let md = render(&d, "../results-bench").unwrap();
+        assert!(
+            md.contains("| 2 | 146.00 to 151.20 | 1 | 150.01 to 150.01 | no: 1.00x the goal |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `.5.3..` | late | 1 | 140.00 to 140.00 | 0 | not measured | - |"),
+            "{md}"
+        );
+        assert!(md.replace('\n', " ").contains("is not met"), "{md}");
+        std::fs::write(d.join(HARD), t.replace("150.01,false", "150.01,maybe")).unwrap();
+        assert!(error(&d).contains("callgrind-lewis-sa-hard.csv:8: solved"));
+        std::fs::write(d.join(HARD), t.replace("150.01", "fast")).unwrap();
+        assert!(error(&d).contains("callgrind-lewis-sa-hard.csv:8: instructions_per_move"));
+        std::fs::write(d.join(HARD), format!("{HARD_HEADER}\n")).unwrap();
+        assert!(error(&d).contains("callgrind-lewis-sa-hard.csv:2: no measurement"));
     }
 
     #[test]
