@@ -338,8 +338,8 @@ impl Race<'_> {
     }
 
     /// Whether reading `r`'s elimination at the capped look after target `j` is decided by
-    /// its first `upto` runs there: every outcome of its remaining runs (each solved by the
-    /// median, solved by the maximum only, or neither; for a mean cap, solved within it or
+    /// its first `upto` runs there: every outcome of its remaining runs (each solved before
+    /// the median, at it, by the maximum only, or neither; for a mean cap, solved within it or
     /// not) leaves a Holm-adjusted p-value at most the threshold. Only runs 0..upto count,
     /// even where a folder holds later ones (from an earlier binary), so the decision and its
     /// p-value do not depend on the folder's history. None when no run is left (the look
@@ -375,10 +375,16 @@ impl Race<'_> {
             .rev()
             .flat_map(move |a| (0..=if flat { 0 } else { left - a }).map(move |b| (a, b)));
         let order = std::iter::once(likely).chain(every);
+        // Of the a runs solved by the median, those strictly before it only lower the median
+        // cell's p-value (it tests them only when they are too many): the largest p-value is
+        // where all a are at the median, which a run can be only when the median is a whole
+        // number (generations are); else all a are before it.
+        let tied = t.row.median.is_some_and(|m| m.fract() == 0.0);
         for (a, b) in order {
             let mut y = x.clone();
             y.runs += left;
             y.by_median += a;
+            y.before_median += if tied { 0 } else { a };
             y.by_max += a + b;
             y.by_cap += a;
             y.solved += a + b;
