@@ -668,7 +668,13 @@ mod tests {
         let mut old_fails = 0;
         for (i, &mean) in [4.0, 1.0 / 0.6, 1.0 / 0.7, 1.0 / 0.8].iter().enumerate() {
             for (j, &p) in [1.0, 0.94].iter().enumerate() {
-                let r = quantile_rejections_of(Dist::Geometric, (p, mean), 1.0, (reps, 20 + 2 * i + j), v2);
+                let r = quantile_rejections_of(
+                    Dist::Geometric,
+                    (p, mean),
+                    1.0,
+                    (reps, 20 + 2 * i + j),
+                    v2,
+                );
                 for (cell, &(at_1, at_race)) in r.iter().filter(|c| c.0 != "old_median") {
                     assert!(!exceeds(at_1, reps, 0.01), "{p} {mean} {cell}: {at_1}");
                     assert!(!exceeds(at_race, reps, v2), "{p} {mean} {cell}: {at_race}");

@@ -25,9 +25,10 @@
 //! Fisher test (ours lower than the paper's); a bound below the paper's true count only
 //! raises the p-value, so the test stays valid.
 
+use super::procedure::Procedure;
 use crate::reports::groups::PublishedRow;
 use anyhow::{bail, Result};
-use lab_stats::{fisher_exact_two_sided, holm_adjust, summarize, welch_t_test};
+use lab_stats::{fisher_exact_two_sided, guarded_mean_test, holm_adjust, summarize, welch_t_test};
 
 /// One published row a race compares with one of its puzzles.
 #[derive(Debug, Clone)]
@@ -260,10 +261,20 @@ pub fn median_p((by, before, runs): (u64, u64, u64), s: u64, paper_n: u64) -> f6
     low.min(high)
 }
 
-/// The tests of comparison.csv, which need full-budget runs: the success count (Fisher) and
+/// The tests that need full-budget runs, under `procedure`: the success count (Fisher) and
+/// the mean generations of successes (or a counter's mean), with Welch's t-test under v1 and
+/// the guarded mean test under v2.
+pub fn full_tests(procedure: Procedure, t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    match procedure {
+        Procedure::V1 => welch_full_tests(t, x, out),
+        Procedure::V2 => guarded_full_tests(t, x, out),
+    }
+}
+
+/// Procedure v1's full-budget tests, those of comparison.csv: the success count (Fisher) and
 /// the mean generations of successes (Welch, from the published mean, SD and count; at least
 /// two successes on each side).
-pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+fn welch_full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
     if x.runs == 0 {
         return;
     }
@@ -301,6 +312,41 @@ fn counter_test(t: &Target, x: &Tally, out: &mut Vec<Test>) {
         out.push(Test {
             cell: format!("{}/mean", t.level),
             p: w.p_value,
+        });
+    }
+}
+
+/// The full-budget tests of v2: the count (Fisher, as v1) and the mean generations of
+/// successes, or a counter's mean over every run, with the guarded mean test (at least two
+/// observations on each side).
+fn guarded_full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    if x.runs == 0 {
+        return;
+    }
+    let r = &t.row;
+    if !t.counter {
+        if let (Some(s), Some(n)) = (r.count, r.runs) {
+            let p = fisher_exact_two_sided(x.solved, x.runs - x.solved, s, n.saturating_sub(s));
+            out.push(Test {
+                cell: format!("{}/count", t.level),
+                p,
+            });
+        }
+    }
+    let (sample, published_n, name) = match t.counter {
+        true => (&x.values, r.runs, "mean"),
+        false => (&x.generations, r.count, "average"),
+    };
+    let (Some(avg), Some(sd), Some(m)) = (r.average, r.sd, published_n) else {
+        return;
+    };
+    let Some(ours) = summarize(sample).filter(|o| o.n >= 2 && m >= 2) else {
+        return;
+    };
+    if let Ok(p) = guarded_mean_test(ours.mean, ours.sd, ours.n as u64, avg, sd, m) {
+        out.push(Test {
+            cell: format!("{}/{name}", t.level),
+            p,
         });
     }
 }
@@ -413,7 +459,7 @@ mod tests {
         }
         let mut tests = Vec::new();
         capped_tests(&t, &y, &mut tests);
-        full_tests(&t, &y, &mut tests);
+        full_tests(Procedure::V1, &t, &y, &mut tests);
         assert_eq!(tests.len(), 4);
         assert!(tests.iter().take(3).all(|t| t.p > 0.5), "{tests:?}");
         let (i, q) = holm_min(&tests).unwrap();
@@ -443,7 +489,7 @@ mod tests {
                         }
                         let mut tests = Vec::new();
                         capped_tests(&t, &x, &mut tests);
-                        full_tests(&t, &x, &mut tests);
+                        full_tests(Procedure::V1, &t, &x, &mut tests);
                         assert!(!tests.is_empty());
                         for test in &tests {
                             assert!((0.0..=1.0).contains(&test.p), "{runs} {count}: {tests:?}");
@@ -560,9 +606,20 @@ mod tests {
             let old = lab_stats::fisher_exact_two_sided(x.by_median, x.runs - x.by_median, 50, 50);
             let mut tests = Vec::new();
             capped_tests(&t, &x, &mut tests);
-            let new = tests.iter().find(|t| t.cell.ends_with("/solved_by_median")).unwrap().p;
-            assert_eq!((old <= 0.01, new <= 0.01), (old_rejects, new_rejects), "{what}: {old} {new}");
-            assert!(new >= old, "{what}: the new rule is never stricter: {old} {new}");
+            let new = tests
+                .iter()
+                .find(|t| t.cell.ends_with("/solved_by_median"))
+                .unwrap()
+                .p;
+            assert_eq!(
+                (old <= 0.01, new <= 0.01),
+                (old_rejects, new_rejects),
+                "{what}: {old} {new}"
+            );
+            assert!(
+                new >= old,
+                "{what}: the new rule is never stricter: {old} {new}"
+            );
         }
     }
 
@@ -573,7 +630,14 @@ mod tests {
     /// contains it (the two-sided value itself is not monotone: its sawtooth).
     #[test]
     fn the_median_cell_is_fishers_without_ties_and_its_tail_is_monotone() {
-        let cases = [(5u64, 100u64, 100u64), (20, 9, 100), (20, 94, 100), (50, 16, 16), (100, 1000, 1000), (7, 3, 3)];
+        let cases = [
+            (5u64, 100u64, 100u64),
+            (20, 9, 100),
+            (20, 94, 100),
+            (50, 16, 16),
+            (100, 1000, 1000),
+            (7, 3, 3),
+        ];
         for (runs, s, paper_n) in cases {
             let c = s.div_ceil(2);
             for k in 0..=runs {
@@ -582,7 +646,14 @@ mod tests {
             }
         }
         let ok = |a: f64, b: f64| a <= b * (1.0 + 1e-9) + 1e-300;
-        for (runs, paper_n) in [(5u64, 100u64), (10, 16), (20, 100), (50, 9), (100, 100), (37, 41)] {
+        for (runs, paper_n) in [
+            (5u64, 100u64),
+            (10, 16),
+            (20, 100),
+            (50, 9),
+            (100, 100),
+            (37, 41),
+        ] {
             for k in 0..=runs {
                 let two = |m: u64| lab_stats::fisher_exact_two_sided(k, runs - k, m, paper_n - m);
                 // Our share below the paper's: the lower tail P(X <= k).

@@ -17,7 +17,7 @@
 //! ([`super::procedure`]).
 
 use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
-use super::procedure::{self, Levels, Procedure};
+use super::procedure::{Levels, Procedure};
 use super::store::{Job, Pending, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
@@ -96,6 +96,34 @@ pub struct Race<'a> {
     pub verbose: bool,
 }
 
+impl<'a> Race<'a> {
+    /// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
+    /// its `targets` and cumulative `rounds`: the one place a race of a request is built
+    /// (the calibration study builds its own on simulated tables).
+    pub fn of(
+        setup: &super::Setup,
+        protocol: &'a Protocol<'a>,
+        (targets, rounds): (&'a [Target], &'a [u64]),
+        threads: usize,
+        verbose: bool,
+    ) -> Race<'a> {
+        Race {
+            protocol: Some(protocol),
+            readings: protocol.solvers.len() / setup.entries.len().max(1),
+            runs: &protocol.runs,
+            targets,
+            rounds,
+            full: setup.full(),
+            alpha: setup.request.alpha,
+            threads,
+            entries: setup.entries.len(),
+            curtail: setup.request.curtail,
+            procedure: setup.request.procedure,
+            verbose,
+        }
+    }
+}
+
 impl Race<'_> {
     /// The stages of a round: with a cap on some target, capped runs first.
     fn stages(&self) -> Vec<Stage> {
@@ -135,10 +163,7 @@ impl Race<'_> {
 
     /// The full-budget tests of the race's procedure.
     pub fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
-        match self.procedure {
-            Procedure::V1 => full_tests(t, x, out),
-            Procedure::V2 => procedure::full_tests(t, x, out),
-        }
+        full_tests(self.procedure, t, x, out)
     }
 
     /// Run the race, executing and recording runs in `store` (runs already there are not
