@@ -211,13 +211,14 @@ impl Settings {
 fn lenient_eq(recorded: &Value, new: &Value) -> bool {
     match (recorded, new) {
         (Value::Object(a), Value::Object(b)) => {
-            let keys = a.keys().chain(b.keys());
-            keys.into_iter().all(|k| match (a.get(k), b.get(k)) {
-                (Some(x), Some(y)) => lenient_eq(x, y),
-                (None, Some(y)) => y.is_null(),
-                (Some(_), None) => false,
-                (None, None) => true,
-            })
+            a.keys()
+                .chain(b.keys())
+                .all(|k| match (a.get(k), b.get(k)) {
+                    (Some(x), Some(y)) => lenient_eq(x, y),
+                    (None, Some(y)) => y.is_null(),
+                    (Some(_), None) => false,
+                    (None, None) => true,
+                })
         }
         (Value::Array(a), Value::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| lenient_eq(x, y))
