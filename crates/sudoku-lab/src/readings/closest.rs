@@ -284,7 +284,11 @@ pub fn sentence(a: &Answer) -> String {
         (false, c) if c == survivors.len() => {
             format!(
                 ", and the second seed confirms {}: consistent (both seeds)",
-                if c == 1 { "it" } else { "all" }
+                match c {
+                    1 => "it",
+                    2 => "both",
+                    _ => "all",
+                }
             )
         }
         (false, 0) => ", but the second seed rejects every one".into(),
@@ -304,6 +308,8 @@ pub fn sentence(a: &Answer) -> String {
             let whom = if k == last.len() {
                 if k == 1 {
                     "it".to_string()
+                } else if k == 2 {
+                    "both".to_string()
                 } else {
                     format!("all {k}")
                 }

@@ -460,7 +460,7 @@ fn survivors_table(f: &Findings, survivors: &[usize]) -> String {
         .filter(|r| survivors.contains(r))
         .take(50)
     {
-        let p = f.fates[r].min_p.map_or("-".into(), |p| format!("{p:.3}"));
+        let p = crate::reports::format::p_value(f.fates[r].min_p);
         s += &format!(
             "| {} | {} | {p} |\n",
             space.id(r),
