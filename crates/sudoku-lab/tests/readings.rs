@@ -1532,3 +1532,43 @@ fn a_race_from_a_spec_file_replays_from_any_folder() {
     assert!(err.contains("race/command.json"), "{err}");
     assert!(err.contains("spec.toml"), "{err}");
 }
+
+/// Every committed race report opens with its answer in one sentence (before its title): no
+/// reading fits, naming the last to fall and the cell each fell on, or how many survive and
+/// what the second seed says of them. The Ret-GA column's names its last four and the cells.
+#[test]
+fn a_race_report_opens_with_its_answer() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    for race in committed_races(&results) {
+        let report = std::fs::read_to_string(race.join("report.md")).unwrap();
+        let mut lines = report.lines();
+        let first = lines.next().unwrap();
+        let at = race.display();
+        assert!(
+            !first.starts_with('#') && first.ends_with('.'),
+            "{at}: {first}"
+        );
+        assert!(
+            first.starts_with("No reading fits: all ")
+                || first.contains(" readings survive the race"),
+            "{at}: {first}"
+        );
+        assert_eq!(lines.next(), Some(""), "{at}");
+        assert!(lines.next().unwrap().starts_with("# Readings of "), "{at}");
+        assert!(report.contains("\n## Last to fall\n"), "{at}");
+    }
+    let report =
+        std::fs::read_to_string(results.join("readings-ret-ga-table1-ret-ga/report.md")).unwrap();
+    let first = report.lines().next().unwrap();
+    for want in [
+        "No reading fits: all 384 are eliminated",
+        "r299",
+        "r302",
+        "elitism = best",
+        "fall in round 5",
+        "Challenging, solved by the published maximum",
+        "against 94/100",
+    ] {
+        assert!(first.contains(want), "{want}: {first}");
+    }
+}

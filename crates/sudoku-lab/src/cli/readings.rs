@@ -404,6 +404,10 @@ pub(super) fn write_outputs(
         hidden,
         source,
         verdicts,
+        standings: crate::readings::closest::standings(setup, race, fates, store),
+        confirmed: (confirmation.iter().flat_map(|c| &c.verdicts))
+            .map(|v| (v.reading, v.confirmed))
+            .collect(),
     };
     let tail = (confirmation.as_ref()).map(|c| confirm_report::section(setup, c));
     outputs::write_report(&out.join("report.md"), &findings, &tail.unwrap_or_default())?;
@@ -411,7 +415,7 @@ pub(super) fn write_outputs(
         confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
     }
     outputs::write_race(&out.join("race.csv"), &findings)?;
-    outputs::write_chart(out, setup, race, fates)?;
+    outputs::write_chart(out, &findings)?;
     let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
     eprintln!("{}", sudoku_core::error::shown(&format!(
         "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",

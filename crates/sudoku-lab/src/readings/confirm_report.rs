@@ -73,9 +73,9 @@ fn table(setup: &Setup, c: &Confirmation) -> String {
     );
     for v in &c.verdicts {
         let texts: Vec<String> = space.texts(v.reading).iter().map(|t| md::text(t)).collect();
-        let worst = v
-            .worst()
-            .map_or("-".to_string(), |w| format!("{:.3}", w.p_holm));
+        let worst = v.worst().map_or("-".to_string(), |w| {
+            crate::reports::format::p_value(Some(w.p_holm))
+        });
         s += &format!(
             "| {} | {} | {} | {worst} | {} | {} |\n",
             space.id(v.reading),
@@ -114,12 +114,12 @@ fn cells(setup: &Setup, c: &Confirmation, v: &Verdict) -> String {
     );
     for cell in &v.cells {
         s += &format!(
-            "| {} | {} | {} | {:.3e} | {:.3e} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             md::text(&cell.cell),
             md::text(&cell.ours),
             md::text(&cell.published),
-            cell.p,
-            cell.p_holm,
+            crate::reports::format::p_value(Some(cell.p)),
+            crate::reports::format::p_value(Some(cell.p_holm)),
             if cell.p_holm <= c.alpha {
                 "rejects"
             } else {

@@ -12,6 +12,8 @@
 //! - [`confirm`] - the survivors and the last round's eliminations rerun at a second master
 //!   seed and tested once ([`confirm_report`]: its report section);
 //! - [`outputs`] - readings.csv, race.csv, report.md, the specification-curve chart;
+//! - [`closest`] - the race's answer in one sentence, the readings that came closest and the
+//!   cells that reject every reading;
 //! - [`summary`] - the races of a folder in one table (`readings-summary`);
 //! - [`verdicts`] - what survival is worth: detectable departures and verdicts per survivor;
 //! - [`md`] - input-derived text as it goes into their Markdown, escaped.
@@ -22,6 +24,7 @@
 pub mod calibration;
 pub mod calibration_report;
 pub mod cells;
+pub mod closest;
 pub mod confirm;
 pub mod confirm_report;
 pub mod md;

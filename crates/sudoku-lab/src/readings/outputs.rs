@@ -356,6 +356,23 @@ pub struct Findings<'a> {
     pub source: String,
     /// The survivors' verdicts ([`super::verdicts`]).
     pub verdicts: Vec<super::verdicts::Reading>,
+    /// Where every reading stands at its last look ([`super::closest`]).
+    pub standings: Vec<super::closest::Standing>,
+    /// The readings the confirmation judged, and whether it confirmed each (empty without
+    /// a confirmation).
+    pub confirmed: Vec<(usize, bool)>,
+}
+
+impl Findings<'_> {
+    /// The race's answer in one sentence ([`super::closest::sentence`]).
+    pub fn answer(&self) -> String {
+        super::closest::sentence(&super::closest::Answer {
+            setup: self.setup,
+            standings: &self.standings,
+            confirmed: &self.confirmed,
+            hidden: self.hidden.map(|h| h.0),
+        })
+    }
 }
 
 /// report.md: what was raced, which readings survive, the cost, the statistics.
@@ -372,7 +389,8 @@ fn report_text(f: &Findings) -> String {
         .collect();
     let plural = if setup.entries.len() > 1 { "s" } else { "" };
     let mut s = format!(
-        "# Readings of {}: {} against the published column{plural}\n\n",
+        "{}\n\n# Readings of {}: {} against the published column{plural}\n\n",
+        f.answer(),
         super::md::text(&setup.request.spec.id),
         setup.names(),
     );
@@ -416,6 +434,7 @@ fn report_text(f: &Findings) -> String {
         ),
     };
     s += &survivors_table(f, &survivors);
+    s += &super::closest::section(f.setup, &f.standings, &f.confirmed, f.race);
     let id = |r: usize| space.id(r);
     let margins = setup.request.margins;
     s += &super::verdicts::section(&f.verdicts, &fit_order(f.fates), &id, margins, f.race);
@@ -441,7 +460,7 @@ fn survivors_table(f: &Findings, survivors: &[usize]) -> String {
         .filter(|r| survivors.contains(r))
         .take(50)
     {
-        let p = f.fates[r].min_p.map_or("-".into(), |p| format!("{p:.3}"));
+        let p = crate::reports::format::p_value(f.fates[r].min_p);
         s += &format!(
             "| {} | {} | {p} |\n",
             space.id(r),
@@ -570,7 +589,7 @@ fn looks_text(f: &Findings) -> String {
     }
     let levels = r.levels();
     let spent: Vec<String> = levels.rounds.iter().map(|a| format!("{a:.2e}")).collect();
-    format!("- Procedure v2. Full-budget tests: successes with Fisher's exact test; the mean generations of the successful runs (a counter's mean over every run) with the guarded mean test: the difference of means over sqrt(max(our variance, the published one) / our n + the published variance / its n), against Student's t with min(n) - 1 degrees of freedom (at least two on each side); unlike Welch's test it keeps its level with few skewed successes of ours (measured: results/readings-calibration).\n\
+    format!("- Procedure v2. Full-budget tests: successes with Fisher's exact test; the mean generations of the successful runs (a counter's mean over every run) with the guarded mean test: the difference of means over sqrt(max(our variance, the published one) x (1 / our n + 1 / its n)), against Student's t with min(n) - 1 degrees of freedom (at least two on each side); unlike Welch's test it keeps its level with few skewed successes of ours (measured: results/readings-calibration).\n\
         - Alpha is spent over the rounds (Pocock-type Lan-DeMets spending of the rounds' run counts): the rounds get {} of alpha = {}. Within a round, a cell's p-value is the same at every look (looks only add cells), and the reading is eliminated in round k when some cell has p at most alpha_k / C, C = {} being the cells a reading can have: probability at most alpha_k per round, {} over the race, for a reading whose runs follow the paper's distribution (the count and maximum cells exact; the median cell, whose paper count the table only bounds when runs tie at the median, and the mean cells as measured in the calibration study). The p-value reported (`p_holm`, the curve) is Holm-adjusted over the round's C cells and scaled by alpha / alpha_k, so every round eliminates at {}.\n",
         spent.join(", "),
         r.alpha,
@@ -639,49 +658,90 @@ fn mean_cap_text(f: &Findings) -> String {
     )
 }
 
-/// spec-curve.svg and spec-curve.png: the readings by fit (survivors first), their score
-/// -log10 of the smallest Holm-adjusted p-value at their last look (capped at 20), the
-/// elimination threshold as a line, and their option values as a dot matrix beneath.
-pub fn write_chart(out: &Path, setup: &Setup, race: &Race, fates: &[Fate]) -> Result<()> {
-    let order = fit_order(fates);
-    let score = |f: &Fate| {
-        f.min_p
-            .map_or(0.0, |p| (-p.max(1e-20).log10()).clamp(0.0, 20.0))
+/// spec-curve.svg and spec-curve.png: the readings ranked as the report's *Last to fall*
+/// ([`super::closest::rank`]: survivors first, then how long each lasted, then distance), each
+/// at how long it lasted in rounds (a survivor the whole race), the last to fall in a third
+/// colour with their failing cells written under the title, and their option values as a
+/// dot matrix beneath.
+pub fn write_chart(out: &Path, f: &Findings) -> Result<()> {
+    use super::closest;
+    let (setup, race, fates) = (f.setup, f.race, f.fates);
+    let st = &f.standings;
+    let order = closest::rank(st);
+    let last = closest::last_to_fall(st);
+    let per_round = (race.looks() / race.rounds.len().max(1)).max(1);
+    let lasted = |r: usize| match fates[r].eliminated {
+        None => race.rounds.len() as f64,
+        Some(_) => (fates[r].last_look + 1) as f64 / per_round as f64,
     };
     let space = &setup.space;
     let mut rows = Vec::new();
     for (k, key) in space.keys.iter().enumerate() {
         for (v, value) in space.values[k].iter().enumerate() {
-            let marks = order.iter().map(|&r| space.choice(r)[k] == v).collect();
+            let marks = order
+                .iter()
+                .map(|&i| space.choice(st[i].reading)[k] == v)
+                .collect();
             rows.push((
                 format!("{key} = {}", super::space::value_text(value)),
                 marks,
             ));
         }
     }
+    let survivors = fates.iter().filter(|x| x.eliminated.is_none()).count();
+    let status = match survivors {
+        0 => "none survives".to_string(),
+        n => format!("{n} survive"),
+    };
+    let against = if setup.entries.len() > 1 {
+        format!("{} columns", setup.entries.len())
+    } else {
+        format!(
+            "\"{}\"",
+            setup.algorithm.paper_label.as_deref().unwrap_or("")
+        )
+    };
+    let mut notes: Vec<String> = Vec::new();
+    for &i in last.iter().take(4) {
+        let x = &st[i];
+        let cells: Vec<String> = (x.failing().into_iter().take(2))
+            .map(|c| format!("{} {} against {}", c.cell, c.ours, c.published))
+            .collect();
+        notes.push(format!(
+            "{} ({}): {}",
+            space.id(x.reading),
+            match x.round {
+                None => "survived".to_string(),
+                Some(r) => format!("fell in round {r}"),
+            },
+            if cells.is_empty() {
+                "no cell differs at 0.05".into()
+            } else {
+                cells.join("; ")
+            }
+        ));
+    }
+    if last.len() > 4 {
+        notes.push(format!(
+            "and {} more of the last to fall (report.md)",
+            last.len() - 4
+        ));
+    }
     let curve = lab_charts::SpecCurve {
         title: format!(
-            "{}: {} readings of {} against {} (survivors blue)",
+            "{}: {} readings of {} against {}: {status}; the closest (survivors, else the last to fall) in green, leftmost",
             setup.request.spec.id,
             space.len(),
             setup.algorithm.algorithm,
-            if setup.entries.len() > 1 {
-                format!("{} columns", setup.entries.len())
-            } else {
-                format!(
-                    "\"{}\"",
-                    setup.algorithm.paper_label.as_deref().unwrap_or("")
-                )
-            }
+            against,
         ),
-        y_label: "-log10 smallest Holm-adjusted p (last look)".into(),
-        scores: order.iter().map(|&r| score(&fates[r])).collect(),
-        survived: order
-            .iter()
-            .map(|&r| fates[r].eliminated.is_none())
-            .collect(),
-        threshold: Some(-race.threshold().log10()),
+        y_label: "rounds of the race each reading lasted (ranked: how long, then distance to the table)".into(),
+        scores: order.iter().map(|&i| lasted(st[i].reading)).collect(),
+        survived: order.iter().map(|&i| st[i].survived()).collect(),
+        threshold: Some((race.rounds.len() as f64, "end of race".into())),
         rows,
+        highlight: order.iter().map(|i| last.contains(i)).collect(),
+        notes,
     };
     let height = lab_charts::spec_curve_height(&curve, 260);
     if height > 8192 {

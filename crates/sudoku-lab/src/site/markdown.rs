@@ -23,6 +23,27 @@ pub const VERDICTS: &[(&str, &str)] = &[
     ("v-neither", "neither solves"),
 ];
 
+/// The words of the reading races (`sudoku-lab readings`) for a fit: the race's, the second
+/// seed's and the per-cell tests' (docs/readings.md, *Words*).
+const RACE_FITS: &[&str] = &[
+    "survived",
+    "fits",
+    "confirmed",
+    "consistent (both seeds)",
+    "within margin",
+    "within margins",
+];
+
+/// Their words for a misfit.
+const RACE_FAILS: &[&str] = &[
+    "rejects",
+    "rejected",
+    "contradicted",
+    "eliminated",
+    "eliminated (last round)",
+    "survived the race, not confirmed",
+];
+
 /// The verdict class of a whole table cell, if the cell states one (also at the end, after
 /// ` : `, as in "A12 0.36, p 0.041 : differs (ours lower)").
 pub fn cell_class(text: &str) -> Option<&'static str> {
@@ -44,8 +65,12 @@ pub fn cell_class(text: &str) -> Option<&'static str> {
         })
     } else if t == "differs" || t.starts_with("differs ") {
         Some("v-differs")
-    } else if t == "consistent" {
+    } else if t == "consistent" || RACE_FITS.contains(&t.as_str()) {
         Some("v-same")
+    } else if RACE_FAILS.contains(&t.as_str()) || t.starts_with("eliminated in round ") {
+        Some("v-differs")
+    } else if t.starts_with("undecided") {
+        Some("v-lowpower")
     } else if t.starts_with("descriptive") {
         Some("v-descriptive")
     } else if t.contains(" faster than ") || t.ends_with(" ranks better") {

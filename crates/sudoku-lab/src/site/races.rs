@@ -178,11 +178,38 @@ pub fn readme_block(all: &[Races], results: &str) -> Result<String> {
             crate::readings::summary::survivors(&r.dir)?;
         }
     }
+    s += &answers(all)?;
     if !lists.is_empty() {
         s += "\nSurvivors of the races against published tables, by the options where each differs from the race's first reading (every option at its first-listed value):\n\n";
         s += &lists;
     }
     Ok(s)
+}
+
+/// Each race against a published table in one sentence: the first line of its report.md
+/// (its answer), as a list; empty without such races.
+fn answers(all: &[Races]) -> Result<String> {
+    let mut s = String::new();
+    let races = all.iter().flat_map(|r| match r.race {
+        Some(_) => vec![r],
+        None => r.members.iter().collect(),
+    });
+    for r in races {
+        let Some(x) = &r.race else { continue };
+        if !x.get("hidden").is_empty() || !markdown::regular_file(&r.dir, "report.md") {
+            continue;
+        }
+        let report = crate::spec::read_regular(r.dir.join("report.md"))?;
+        let first = report.lines().next().unwrap_or("");
+        if first.starts_with('#') || first.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "- {}: {}", md_text(&r.folder), md_text(first));
+    }
+    Ok(match s.is_empty() {
+        true => s,
+        false => format!("\nThe answer of each race against a published table (the first line of its report):\n\n{s}"),
+    })
 }
 
 /// The races in three lines: how many races against published tables keep a reading, which
@@ -233,6 +260,7 @@ fn short_summary(all: &[Races]) -> Result<String> {
         );
     }
     s += &confirmed_line(&paper)?;
+    s += &disagreement_line(&paper)?;
     s += &procedure_line(&rows)?;
     for set in all.iter().filter(|r| r.race.is_none()) {
         let rows: Vec<RaceRow> = set.members.iter().filter_map(|m| m.race.clone()).collect();
@@ -329,6 +357,87 @@ fn confirmed_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
         0 => String::new(),
         n => format!("Confirmed at a second master seed: {kept} of {n} races keep a reading consistent (both seeds).\n"),
     })
+}
+
+/// Races of one experiment and raced entries (so the same readings, whose runs have the same
+/// seeds) at different levels alpha that disagree on a reading: one sentence each, saying
+/// that only the level differs. Empty when none disagree.
+fn disagreement_line(paper: &[(&Races, &RaceRow)]) -> Result<String> {
+    let mut out = String::new();
+    for (i, (a, x)) in paper.iter().enumerate() {
+        for (b, y) in &paper[i + 1..] {
+            let same =
+                x.get("experiment") == y.get("experiment") && x.get("entries") == y.get("entries");
+            if !same {
+                continue;
+            }
+            let (Some(alpha_a), Some(alpha_b)) = (alpha_of(&a.dir)?, alpha_of(&b.dir)?) else {
+                continue;
+            };
+            if alpha_a == alpha_b {
+                continue;
+            }
+            let (sa, sb) = (statuses(&a.dir)?, statuses(&b.dir)?);
+            for ((keep, k_alpha), (drop, d_alpha), ids) in [
+                ((a, alpha_a), (b, alpha_b), differ(&sa, &sb)),
+                ((b, alpha_b), (a, alpha_a), differ(&sb, &sa)),
+            ] {
+                if ids.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(
+                    out,
+                    "{} survive [{}]({}) at alpha {k_alpha} but are eliminated by [{}]({}) at alpha {d_alpha}: the same readings on runs of the same seeds, so only the level differs, and the table does not clearly keep or reject them (each race's answer says what the second seed and the per-cell tests at 0.05 say).",
+                    crate::readings::closest::id_list(&ids),
+                    md_text(&keep.folder),
+                    url_path(&keep.page_name()),
+                    md_text(&drop.folder),
+                    url_path(&drop.page_name()),
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The race's alpha from its settings.json (None without one).
+fn alpha_of(dir: &Path) -> Result<Option<f64>> {
+    if !markdown::regular_file(dir, "settings.json") {
+        return Ok(None);
+    }
+    let path = dir.join("settings.json");
+    let text = crate::spec::read_regular(&path)?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), e.line()))?;
+    Ok(value.get("alpha").and_then(|v| v.as_f64()))
+}
+
+/// Each reading's status in a race's readings.csv.
+fn statuses(dir: &Path) -> Result<Vec<(String, String)>> {
+    let path = dir.join("readings.csv");
+    let text = crate::spec::read_regular(&path)?;
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let head = rdr.headers()?.clone();
+    let Some(status) = head.iter().position(|h| h == "status") else {
+        anyhow::bail!("{}: no status column", path.display());
+    };
+    let mut out = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec?;
+        out.push((
+            rec.get(0).unwrap_or_default().to_string(),
+            rec.get(status).unwrap_or_default().to_string(),
+        ));
+    }
+    Ok(out)
+}
+
+/// The readings that survived in `a` and were eliminated in `b`.
+fn differ(a: &[(String, String)], b: &[(String, String)]) -> Vec<String> {
+    (a.iter())
+        .filter(|(r, s)| s == "survived" && b.iter().any(|(q, t)| q == r && t == "eliminated"))
+        .map(|(r, _)| r.clone())
+        .collect()
 }
 
 /// The README's block of the races: the first line of `readings-summary.md` (the generated
@@ -484,6 +593,9 @@ pub fn pages(r: &Races, base: &str) -> Vec<(String, String)> {
             b += "</ul>\n";
         }
     }
+    if r.race.is_some() {
+        b += &regenerate(&r.dir, &r.folder);
+    }
     b += &files(&r.dir, &files_url);
     let title = format!("Reading search: {}", r.folder);
     let sub = format!("{back} · <code>{}</code>", escape(&r.folder));
@@ -608,6 +720,46 @@ fn report(dir: &Path, files_url: &str, name: &str) -> String {
             escape(name),
             escape(&e.to_string())
         ),
+    }
+}
+
+/// The commands that regenerate a race from its command.json: its outputs from the runs it
+/// holds (`--resume`, nothing run), and every run from scratch into a new folder; a note
+/// when the folder has no readable command.json.
+fn regenerate(dir: &Path, folder: &str) -> String {
+    let args: Result<Vec<String>> = crate::spec::read_regular(dir.join("command.json"))
+        .map_err(anyhow::Error::from)
+        .and_then(|t| Ok(serde_json::from_str(&t)?));
+    let mut s = String::from("<h2 id=\"regenerate\">Regenerate</h2>\n");
+    let args = match args {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(
+                s,
+                "<p class=\"missing\">command.json: {}</p>",
+                escape(&format!("{e:#}"))
+            );
+            return s;
+        }
+    };
+    let quoted: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
+    let cmd = format!("cargo run --release -p sudoku-lab -- {}", quoted.join(" "));
+    let _ = writeln!(
+        s,
+        "<p>Report, verdicts and chart from the runs this folder holds (nothing is run; runs.csv stays as it is):</p><code class=\"cmd\">{}</code>\n<p>Every run from scratch, into a new folder (same seeds, same runs):</p><code class=\"cmd\">{}</code>",
+        escape(&format!("{cmd} --out results/{folder} --resume")),
+        escape(&format!("{cmd} --out my-results/{folder}")),
+    );
+    s
+}
+
+/// A word for a POSIX shell: as it is when it holds only safe characters, else single-quoted.
+fn shell_word(w: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=,:@+".contains(c);
+    if !w.is_empty() && w.chars().all(safe) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
     }
 }
 
