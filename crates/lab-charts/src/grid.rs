@@ -229,7 +229,5 @@ pub fn render_grids(
         f.write_all(svg.as_bytes())?;
         f.sync_all()
     })?;
-    write_atomic(png_path, |tmp| {
-        crate::encode_png(tmp, &png, width, height)
-    })
+    write_atomic(png_path, |tmp| crate::encode_png(tmp, &png, width, height))
 }

@@ -174,9 +174,7 @@ pub fn render_spec_curve(
         f.write_all(svg.as_bytes())?;
         f.sync_all()
     })?;
-    write_atomic(png_path, |tmp| {
-        crate::encode_png(tmp, &png, width, height)
-    })
+    write_atomic(png_path, |tmp| crate::encode_png(tmp, &png, width, height))
 }
 
 #[cfg(test)]

@@ -36,8 +36,12 @@ pub fn temporary_path(path: &Path) -> PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path.file_name().map_or("out".into(), |n| n.to_string_lossy());
-    let ext = path.extension().map_or("part".into(), |e| e.to_string_lossy());
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let ext = path
+        .extension()
+        .map_or("part".into(), |e| e.to_string_lossy());
     dir.join(format!(
         ".{name}.{}-{}.tmp.{ext}",
         std::process::id(),
@@ -55,7 +59,10 @@ pub fn replace_with<E: From<io::Error>>(
     fill: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<(), E> {
     if let Some(what) = not_regular(path)? {
-        let e = io::Error::new(io::ErrorKind::InvalidInput, format!("{what}, not a regular file"));
+        let e = io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{what}, not a regular file"),
+        );
         return Err(e.into());
     }
     let tmp = temporary_path(path);
@@ -84,7 +91,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("sudoku-core-atomic-{name}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("sudoku-core-atomic-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
@@ -105,7 +113,11 @@ mod tests {
         let p = d.join("chart.svg");
         std::fs::write(&p, "old").unwrap();
         replace_with(&p, |tmp| {
-            assert!(tmp.to_string_lossy().ends_with(".tmp.svg"), "{}", tmp.display());
+            assert!(
+                tmp.to_string_lossy().ends_with(".tmp.svg"),
+                "{}",
+                tmp.display()
+            );
             std::fs::write(tmp, "new")
         })
         .unwrap();
@@ -134,7 +146,10 @@ mod tests {
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
         assert!(e.to_string().contains("a symbolic link"), "{e}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
-        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         std::fs::create_dir(d.join("dir.svg")).unwrap();
         let e = replace_with(&d.join("dir.svg"), |tmp| std::fs::write(tmp, "x")).unwrap_err();
         assert!(e.to_string().contains("a folder"), "{e}");

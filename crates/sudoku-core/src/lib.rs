@@ -12,8 +12,8 @@
 //! - [`fitness::rows_cols_missing`]: Lewis (2007) and the CSO thesis, rows + columns.
 
 pub mod algorithm;
-pub mod atomic;
 pub mod ambiguity;
+pub mod atomic;
 pub mod bank;
 pub mod contract;
 pub mod counts;

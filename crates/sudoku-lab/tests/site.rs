@@ -342,7 +342,13 @@ fn a_site_written_elsewhere_has_no_broken_link() {
         .args(["report", "--results", "results", "--out"])
         .arg(&out));
     assert!(check_links(&out) > 1000);
-    for doc in ["experiments", "guide", "readings", "reliability", "performance"] {
+    for doc in [
+        "experiments",
+        "guide",
+        "readings",
+        "reliability",
+        "performance",
+    ] {
         assert!(out.join(format!("{doc}.html")).is_file(), "{doc}.html");
     }
     let why = std::fs::read_to_string(out.join("experiments.html")).unwrap();
@@ -362,9 +368,15 @@ fn a_site_written_elsewhere_has_no_broken_link() {
     // reads in a narrow one: each experiment a card whose facts are labelled with units.
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     for label in ["Status", "Runs", "Wall time", "Protocol"] {
-        assert!(index.contains(&format!("data-label=\"{label}\"")), "{label}");
+        assert!(
+            index.contains(&format!("data-label=\"{label}\"")),
+            "{label}"
+        );
     }
-    assert!(index.contains("data-label=\"Wall time\">11.8 s</td>"), "wall time in s");
+    assert!(
+        index.contains("data-label=\"Wall time\">11.8 s</td>"),
+        "wall time in s"
+    );
     let css = std::fs::read_to_string(out.join("site.css")).unwrap();
     assert!(css.contains("table.index { width: 100%; }"));
     assert!(css.contains("@media (max-width: 1000px)") && css.contains("attr(data-label)"));

@@ -24,8 +24,12 @@ pub fn find(name: &str) -> Result<&'static dyn Algorithm> {
     match REGISTRY.iter().find(|a| a.name() == name) {
         Some(a) => Ok(*a),
         None => {
-            let hint = sudoku_core::error::unknown_name_hint(name, REGISTRY.iter().map(|a| a.name()));
-            bail!("unknown algorithm '{}'{hint}", sudoku_core::error::shown(name))
+            let hint =
+                sudoku_core::error::unknown_name_hint(name, REGISTRY.iter().map(|a| a.name()));
+            bail!(
+                "unknown algorithm '{}'{hint}",
+                sudoku_core::error::shown(name)
+            )
         }
     }
 }

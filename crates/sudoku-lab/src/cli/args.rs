@@ -392,7 +392,11 @@ mod tests {
         assert!(long.is_empty(), "long short help:\n{}", long.join("\n"));
         // The detail is kept for `CMD --help`.
         let report = cmd.find_subcommand("report").unwrap();
-        assert!(report.get_long_about().unwrap().to_string().contains("findings-summary"));
+        assert!(report
+            .get_long_about()
+            .unwrap()
+            .to_string()
+            .contains("findings-summary"));
     }
 
     /// The lists in the help come from the registry and the embedded specs.

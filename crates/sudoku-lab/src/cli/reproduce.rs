@@ -594,13 +594,19 @@ mod tests {
             success_generations: vec![0.0, 0.0],
             ..Group::default()
         };
-        assert_eq!(generation_cells(&solved, false), ("n/a".into(), "n/a".into()));
+        assert_eq!(
+            generation_cells(&solved, false),
+            ("n/a".into(), "n/a".into())
+        );
         let counted = Group {
             success_generations: vec![10.0, 20.0],
             total_generations: 30.0,
             ..solved.clone()
         };
-        assert_eq!(generation_cells(&counted, true), ("15.0".into(), "7.1".into()));
+        assert_eq!(
+            generation_cells(&counted, true),
+            ("15.0".into(), "7.1".into())
+        );
         let failed = Group {
             runs: 2,
             total_generations: 40.0,

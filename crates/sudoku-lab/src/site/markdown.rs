@@ -277,11 +277,9 @@ impl<'a> RenderState<'a> {
                 let html = match self.resolve {
                     Some(resolve) if link_kind(&dest) == LinkKind::Relative => {
                         match resolve(&dest) {
-                            Some(url) => format!(
-                                "<img src=\"{}\" alt=\"{}\">",
-                                escape(&url),
-                                escape(&alt)
-                            ),
+                            Some(url) => {
+                                format!("<img src=\"{}\" alt=\"{}\">", escape(&url), escape(&alt))
+                            }
                             None => {
                                 self.r.missing.push(dest.clone());
                                 format!(

@@ -182,7 +182,10 @@ mod tests {
         let v = MetaView::parse(&serde_json::to_string(&meta).unwrap()).unwrap();
         let s = v.settings().unwrap();
         assert_eq!(s.master_seed, Some(spec.master_seed));
-        assert_eq!((s.runs, s.forced_runs, s.quick), (Some(3), Some(3), Some(true)));
+        assert_eq!(
+            (s.runs, s.forced_runs, s.quick),
+            (Some(3), Some(3), Some(true))
+        );
         assert_eq!(s.shard.as_deref(), Some("1/2"));
         let sp = v.spec().unwrap();
         assert_eq!(sp.id.as_deref(), Some("reseda-table2"));
@@ -192,13 +195,24 @@ mod tests {
         assert_eq!(sp.puzzles.as_ref().unwrap().len(), spec.puzzles.len());
         let algos = sp.algorithms.as_ref().unwrap();
         assert_eq!(algos.len(), spec.algorithms.len());
-        assert_eq!(algos[0].label.as_deref(), Some(spec.algorithms[0].label.as_str()));
-        assert_eq!(algos[0].algorithm.as_deref(), Some(spec.algorithms[0].algorithm.as_str()));
-        assert!(algos.iter().any(|a| a.params.as_ref().is_some_and(|p| !p.is_empty())));
+        assert_eq!(
+            algos[0].label.as_deref(),
+            Some(spec.algorithms[0].label.as_str())
+        );
+        assert_eq!(
+            algos[0].algorithm.as_deref(),
+            Some(spec.algorithms[0].algorithm.as_str())
+        );
+        assert!(algos
+            .iter()
+            .any(|a| a.params.as_ref().is_some_and(|p| !p.is_empty())));
         assert_eq!(v.status.as_deref(), Some("complete"));
         assert_eq!(v.wall_seconds, Some(1.5));
         assert_eq!(v.threads, Some(2));
-        assert_eq!((v.runs_executed_this_session, v.runs_resumed), (Some(5), Some(4)));
+        assert_eq!(
+            (v.runs_executed_this_session, v.runs_resumed),
+            (Some(5), Some(4))
+        );
         assert!(v.git_revision.is_some() && v.machine.is_some() && v.started_utc.is_some());
         assert!(v.sudoku_lab_version.is_some() && v.dependencies.is_some());
         assert!(v.finished_utc.is_some());
@@ -243,12 +257,24 @@ mod tests {
             assert!(v.status.is_some(), "{at}: status");
             assert!(v.wall_seconds.is_some(), "{at}: wall_seconds");
             let s = v.settings().unwrap_or_else(|| panic!("{at}: settings"));
-            assert!(s.master_seed.is_some() && s.quick.is_some(), "{at}: settings");
+            assert!(
+                s.master_seed.is_some() && s.quick.is_some(),
+                "{at}: settings"
+            );
             let sp = v.spec().unwrap_or_else(|| panic!("{at}: spec"));
             assert!(sp.id.is_some() && sp.title.is_some(), "{at}: spec");
-            let algos = sp.algorithms.as_ref().unwrap_or_else(|| panic!("{at}: algorithms"));
-            assert!(!algos.is_empty() && algos.iter().all(|a| a.algorithm.is_some()), "{at}");
-            assert!(sp.puzzles.as_ref().is_some_and(|p| !p.is_empty()), "{at}: puzzles");
+            let algos = sp
+                .algorithms
+                .as_ref()
+                .unwrap_or_else(|| panic!("{at}: algorithms"));
+            assert!(
+                !algos.is_empty() && algos.iter().all(|a| a.algorithm.is_some()),
+                "{at}"
+            );
+            assert!(
+                sp.puzzles.as_ref().is_some_and(|p| !p.is_empty()),
+                "{at}: puzzles"
+            );
             n += 1;
         }
         assert!(n >= 20, "only {n} results folders with meta.json");

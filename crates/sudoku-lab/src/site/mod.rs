@@ -157,7 +157,10 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
     // Every page of the site by name, so that the docs' links can lead to them.
     let docs = sources.doc_sources(performance.as_deref());
-    let race_pages: Vec<(String, String)> = searches.iter().flat_map(|r| races::pages(r, &base)).collect();
+    let race_pages: Vec<(String, String)> = searches
+        .iter()
+        .flat_map(|r| races::pages(r, &base))
+        .collect();
     let pages: std::collections::BTreeSet<String> = (written.iter().cloned())
         .chain(experiments.iter().map(|e| format!("{}.html", e.folder)))
         .chain(race_pages.iter().map(|(n, _)| n.clone()))
@@ -347,7 +350,12 @@ impl Sources {
             }
             let title = match name {
                 "experiments" => "Why: experiment by experiment".to_string(),
-                _ => md.lines().next().unwrap_or(name).trim_start_matches("# ").to_string(),
+                _ => md
+                    .lines()
+                    .next()
+                    .unwrap_or(name)
+                    .trim_start_matches("# ")
+                    .to_string(),
             };
             v.push((format!("{name}.html"), md, title));
         }
@@ -417,11 +425,14 @@ impl Sources {
         let m = std::fs::symlink_metadata(&target).ok()?;
         (m.is_file() || m.is_dir()).then(|| {
             let url = relative_url(&self.out_abs, &target);
-            let slash = if m.is_dir() && path.ends_with('/') { "/" } else { "" };
+            let slash = if m.is_dir() && path.ends_with('/') {
+                "/"
+            } else {
+                ""
+            };
             format!("{url}{slash}{frag}")
         })
     }
-
 
     /// The paper text of a spec with its codes as linked citations (HTML).
     fn cite(&self, paper: &str) -> String {
@@ -516,9 +527,12 @@ fn slug(inner: &str) -> String {
             _ => {}
         }
     }
-    let text = (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\""))
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
+    let text = (text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\""))
+    .replace("&#39;", "'")
+    .replace("&amp;", "&");
     text.to_lowercase()
         .chars()
         .filter_map(|c| match c {
@@ -1296,7 +1310,10 @@ fn facts_section(e: &Experiment) -> String {
         ("Protocol", mode),
         ("Git revision", shown(m.git_revision.as_ref())),
         ("Master seed", shown(settings.and_then(|s| s.master_seed))),
-        ("Runs per (algorithm, puzzle)", shown(settings.and_then(|s| s.runs))),
+        (
+            "Runs per (algorithm, puzzle)",
+            shown(settings.and_then(|s| s.runs)),
+        ),
         (
             "Forced runs (--runs / --quick)",
             shown(settings.and_then(|s| s.forced_runs)),
@@ -1419,10 +1436,7 @@ fn algorithms_section(e: &Experiment) -> String {
         );
     }
     s.push_str("</tbody></table>\n");
-    let mut names: Vec<String> = algos
-        .iter()
-        .map(|a| shown(a.algorithm.as_ref()))
-        .collect();
+    let mut names: Vec<String> = algos.iter().map(|a| shown(a.algorithm.as_ref())).collect();
     names.sort();
     names.dedup();
     for name in names {

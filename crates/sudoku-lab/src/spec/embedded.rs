@@ -294,7 +294,10 @@ pub const PAPER_FILES: &[(&str, &str)] = &[
 pub fn embedded(id: &str) -> Result<Spec> {
     let (_, text) = EMBEDDED.iter().find(|(k, _)| *k == id).with_context(|| {
         let hint = sudoku_core::error::unknown_name_hint(id, EMBEDDED.iter().map(|e| e.0));
-        format!("unknown experiment '{}'{hint}", sudoku_core::error::shown(id))
+        format!(
+            "unknown experiment '{}'{hint}",
+            sudoku_core::error::shown(id)
+        )
     })?;
     Spec::parse(text, &format!("experiments/{id}.toml"))
 }

@@ -599,7 +599,10 @@ mod tests {
         assert!(inf.starts_with("Iman-Davenport F = inf, p = "), "{inf}");
         assert!(inf.contains("perfect agreement"), "{inf}");
         let finite = super::iman_davenport(3.14159, 0.02);
-        assert!(finite.starts_with("Iman-Davenport F = 3.14, p = "), "{finite}");
+        assert!(
+            finite.starts_with("Iman-Davenport F = 3.14, p = "),
+            "{finite}"
+        );
         assert!(!finite.contains("agreement"));
     }
 }
