@@ -191,7 +191,7 @@ impl<'a> Run<'a> {
     }
 
     fn evaluations_left(&self) -> bool {
-        !matches!(self.budget.max_evaluations, Some(m) if self.evaluations >= m)
+        !self.budget.evaluations_spent(self.evaluations)
     }
 
     /// Refill the grid at random (one evaluation).
@@ -311,7 +311,7 @@ impl Algorithm for HillClimbAlgorithm {
         "hill-climb"
     }
     fn summary(&self) -> &'static str {
-        "Stochastic hill climber with restarts (baseline, template)"
+        "Stochastic hill climber with restarts (baseline; the template `new-solver` copies)"
     }
     fn build(&self, options: &Options) -> Result<Box<dyn Solver>, OptionError> {
         Ok(Box::new(HillClimbSolver::new(

@@ -1049,6 +1049,28 @@ fn draw_marker<DB: DrawingBackend>(
                 ))
             })
         }
+        Marker::TriangleDown => {
+            let a = 1.25 * r;
+            root.draw(&poly(&[
+                (0.0, a),
+                (0.866 * a, -0.5 * a),
+                (-0.866 * a, -0.5 * a),
+            ]))
+        }
+        Marker::Plus => {
+            let a = 1.2 * r;
+            let style = ShapeStyle::from(&color).stroke_width(px_width(0.45 * r));
+            root.draw(&PathElement::new(
+                vec![ipt((x - a, y)), ipt((x + a, y))],
+                style,
+            ))
+            .and_then(|_| {
+                root.draw(&PathElement::new(
+                    vec![ipt((x, y - a)), ipt((x, y + a))],
+                    style,
+                ))
+            })
+        }
         Marker::None => Ok(()),
     };
     res.map_err(draw_err)

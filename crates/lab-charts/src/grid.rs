@@ -224,12 +224,10 @@ pub fn render_grids(
         .into_drawing_area(),
         1,
     )?;
-    write_atomic(svg_path, "svg", |tmp| {
+    write_atomic(svg_path, |tmp| {
         let mut f = std::fs::File::create(tmp)?;
         f.write_all(svg.as_bytes())?;
         f.sync_all()
     })?;
-    write_atomic(png_path, "png", |tmp| {
-        crate::encode_png(tmp, &png, width, height)
-    })
+    write_atomic(png_path, |tmp| crate::encode_png(tmp, &png, width, height))
 }

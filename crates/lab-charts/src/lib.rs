@@ -31,12 +31,12 @@
 //!   PNGs render identically on machines without fonts. SVG text elements use
 //!   `font-family="sans-serif"`.
 //! * Both files are written atomically (temporary file in the target
-//!   directory, then rename), and only after both charts rendered.
+//!   directory, synced, then renamed; a symbolic link in a target's place is
+//!   refused: `sudoku_core::atomic`), and only after both charts rendered.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use plotters::prelude::*;
 
@@ -81,6 +81,10 @@ pub enum Marker {
     Triangle,
     Cross,
     Diamond,
+    /// A triangle pointing down.
+    TriangleDown,
+    /// An upright cross (+).
+    Plus,
     /// No marker: a plain line (e.g. an ECDF with hundreds of points). Not
     /// part of [`Marker::ALL`].
     None,
@@ -88,12 +92,14 @@ pub enum Marker {
 
 impl Marker {
     /// All visible markers, in a fixed order.
-    pub const ALL: [Marker; 5] = [
+    pub const ALL: [Marker; 7] = [
         Marker::Circle,
         Marker::Square,
         Marker::Triangle,
         Marker::Diamond,
         Marker::Cross,
+        Marker::TriangleDown,
+        Marker::Plus,
     ];
 
     /// The `i`-th marker of [`Marker::ALL`], cycling; handy to give series
@@ -356,12 +362,12 @@ pub(crate) fn render_figure(
     font::ensure_font()?;
     let svg = render_svg(figure, width, height)?;
     let png = render_png_pixels(figure, width, height)?;
-    write_atomic(svg_path, "svg", |tmp| {
+    write_atomic(svg_path, |tmp| {
         let mut f = File::create(tmp)?;
         f.write_all(svg.as_bytes())?;
         f.sync_all()
     })?;
-    write_atomic(png_path, "png", |tmp| encode_png(tmp, &png, width, height))
+    write_atomic(png_path, |tmp| encode_png(tmp, &png, width, height))
 }
 
 fn check_size(width: u32, height: u32, columns: usize, rows: usize) -> Result<(), ChartError> {
@@ -700,42 +706,16 @@ fn encode_png(path: &Path, pixels: &[u8], width: u32, height: u32) -> std::io::R
     File::open(path)?.sync_all()
 }
 
-/// Writes `path` by letting `write` fill a temporary file next to it and
-/// renaming that over `path`; the temporary file is removed on failure.
+/// Writes `path` by letting `write` fill a temporary file next to it, synced and renamed
+/// over `path`: the workspace's one atomic replacement ([`sudoku_core::atomic::replace_with`]),
+/// which refuses a symbolic link, FIFO, device or folder in `path`'s place. The temporary
+/// file ends in `path`'s extension, so that the PNG encoder picks the format.
 fn write_atomic(
     path: &Path,
-    ext: &str,
     write: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), ChartError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let io_err = |source| ChartError::Io {
+    sudoku_core::atomic::replace_with(path, write).map_err(|source| ChartError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let name = path.file_name().ok_or_else(|| {
-        io_err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "the path names no file",
-        ))
-    })?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.{}-{}.tmp.{ext}",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = write(&tmp).and_then(|()| fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(io_err(e));
-    }
-    // Make the rename itself durable where directories can be synced.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    })
 }

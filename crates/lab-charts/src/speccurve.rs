@@ -213,14 +213,12 @@ pub fn render_spec_curve(
     )
     .map_err(|e| ChartError::Draw(e.to_string()))?;
     draw(c, backend.into_drawing_area())?;
-    write_atomic(svg_path, "svg", |tmp| {
+    write_atomic(svg_path, |tmp| {
         let mut f = std::fs::File::create(tmp)?;
         f.write_all(svg.as_bytes())?;
         f.sync_all()
     })?;
-    write_atomic(png_path, "png", |tmp| {
-        crate::encode_png(tmp, &png, width, height)
-    })
+    write_atomic(png_path, |tmp| crate::encode_png(tmp, &png, width, height))
 }
 
 #[cfg(test)]

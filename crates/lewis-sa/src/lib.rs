@@ -415,9 +415,7 @@ impl Solver for LewisSa {
                 });
                 // The evaluation limit, checked once for the whole chain: it ends the chain
                 // after exactly the moves left.
-                let room = budget
-                    .max_evaluations
-                    .map_or(u64::MAX, |m| m.saturating_sub(st.evaluations));
+                let room = budget.evaluations_left(st.evaluations);
                 let moves = chain_length.min(room);
                 match cfg.box_choice {
                     BoxChoice::UniformBox => chain(

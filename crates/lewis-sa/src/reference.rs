@@ -130,9 +130,7 @@ pub(crate) fn solve(
             // exp(-delta / t) for the possible uphill deltas (a swap changes at most two
             // rows and two columns by one missing value each, so delta <= 4), once a chain.
             let accept: [f64; 5] = std::array::from_fn(|d| acceptance_probability(d as i32, t));
-            let room = budget
-                .max_evaluations
-                .map_or(u64::MAX, |m| m.saturating_sub(st.evaluations));
+            let room = budget.evaluations_left(st.evaluations);
             for _ in 0..chain_length.min(room) {
                 let (a, b) = layout
                     .pick_move(cfg.box_choice, rng)

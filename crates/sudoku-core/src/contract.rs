@@ -42,6 +42,15 @@ impl Budget {
         self.max_evaluations.is_some_and(|m| evaluations >= m)
     }
 
+    /// The evaluations left before the evaluation limit once `evaluations` are spent (0 when it
+    /// is reached; `u64::MAX` without a limit): how far a step of many evaluations, such as a
+    /// Markov chain of moves, may go before it must stop.
+    #[inline]
+    pub fn evaluations_left(&self, evaluations: u64) -> u64 {
+        self.max_evaluations
+            .map_or(u64::MAX, |m| m.saturating_sub(evaluations))
+    }
+
     /// Which limit `generations` and `evaluations` have reached, if any (the generation limit
     /// first when both have), then whether the run's time limit stops it here: the runner's
     /// [`crate::halt::Stop`] installed on this thread (CPU or wall seconds, or a replay's
@@ -161,4 +170,24 @@ pub trait Solver: Send + Sync {
         rng: &mut Rng,
         observer: &mut dyn Observer,
     ) -> RunOutcome;
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::Budget;
+
+    /// The evaluation limit, asked within a generation: spent, and what is left of it.
+    #[test]
+    fn evaluations_spent_and_left() {
+        let b = Budget {
+            max_generations: None,
+            max_evaluations: Some(100),
+        };
+        assert!(!b.evaluations_spent(99) && b.evaluations_spent(100));
+        assert_eq!(b.evaluations_left(30), 70);
+        assert_eq!(b.evaluations_left(130), 0);
+        let unlimited = Budget::generations(5);
+        assert!(!unlimited.evaluations_spent(u64::MAX));
+        assert_eq!(unlimited.evaluations_left(1_000), u64::MAX);
+    }
 }

@@ -118,3 +118,71 @@ pub fn shown(s: &str) -> String {
 pub fn shown_lines(s: &str) -> String {
     s.split('\n').map(shown).collect::<Vec<_>>().join("\n")
 }
+
+/// `unknown` against the names of `known`: a "did you mean" phrase (leading space) naming the
+/// closest one when it is a plausible typo (at most a third of its letters edited, two at
+/// least), then the whole list sorted: ` (did you mean 'b'? known: a, b, c)`.
+pub fn unknown_name_hint<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let mut names: Vec<&str> = known.into_iter().collect();
+    names.sort_unstable();
+    names.dedup();
+    let closest = (names.iter())
+        .map(|k| (edit_distance(unknown, k), *k))
+        .min()
+        .filter(|(d, k)| *d <= (k.chars().count() / 3).max(2));
+    match closest {
+        Some((_, k)) => format!(" (did you mean '{k}'? known: {})", names.join(", ")),
+        None => format!(" (known: {})", names.join(", ")),
+    }
+}
+
+/// The Levenshtein distance of `a` and `b` (insertions, deletions and substitutions of
+/// characters, each one), with a transposition of two neighbours also one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_gets_the_closest_name_and_the_sorted_list() {
+        let known = ["reseda-table2", "reseda-table1", "benbassat"];
+        assert_eq!(
+            unknown_name_hint("reseda-tabel1", known),
+            " (did you mean 'reseda-table1'? known: benbassat, reseda-table1, reseda-table2)"
+        );
+        assert_eq!(
+            unknown_name_hint("resda", ["reseda", "mk-ga"]),
+            " (did you mean 'reseda'? known: mk-ga, reseda)"
+        );
+        // Nothing close: only the list.
+        assert_eq!(
+            unknown_name_hint("tabu", ["reseda", "mk-ga"]),
+            " (known: mk-ga, reseda)"
+        );
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

@@ -13,6 +13,7 @@
 
 pub mod algorithm;
 pub mod ambiguity;
+pub mod atomic;
 pub mod bank;
 pub mod contract;
 pub mod counts;

@@ -308,6 +308,10 @@ fn bad_inputs_fail_cleanly() {
             "unknown experiment 'nope'",
         ),
         (
+            vec!["reproduce".into(), "reseda-tabel1".into()],
+            "unknown experiment 'reseda-tabel1' (did you mean 'reseda-table1'? known: benbassat, benchmark-9x9,",
+        ),
+        (
             vec!["run".into(), bad_spec.display().to_string()],
             "unknown field `bogus`",
         ),
@@ -371,6 +375,15 @@ fn bad_inputs_fail_cleanly() {
                 "mk_easy".into(),
             ],
             "unknown algorithm 'nope'",
+        ),
+        (
+            vec![
+                "solve".into(),
+                "--algo".into(),
+                "resda".into(),
+                "mk_easy".into(),
+            ],
+            "unknown algorithm 'resda' (did you mean 'reseda'? known: acs, cso, external,",
         ),
         (
             vec![

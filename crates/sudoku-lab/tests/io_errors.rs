@@ -31,7 +31,7 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
         .map(|rd| {
             rd.filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.contains(".tmp-"))
+                .filter(|n| n.contains(".tmp-") || n.contains(".tmp."))
                 .collect()
         })
         .unwrap_or_default()

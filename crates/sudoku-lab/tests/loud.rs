@@ -195,6 +195,8 @@ fn a_budget_below_the_cooling_schedule_of_lewis_sa_is_warned_about() {
     let at = err
         .find(&format!("warning: {want}"))
         .unwrap_or_else(|| panic!("{err}"));
+    // Once for the protocol, not once per run (the spec makes two runs of it).
+    assert_eq!(err.matches(want).count(), 1, "{err}");
     // Before the runs: ahead of the end-of-protocol line.
     let end = err.find("runs, ").unwrap_or_else(|| panic!("{err}"));
     assert!(at < end, "{err}");

@@ -24,6 +24,13 @@ fn a_crate_for_another_name_differs_only_in_the_names() {
         d.canonicalize().unwrap().join("tabu-demo").display()
     );
     assert!(stdout.contains(&dep), "{stdout}");
+    // The checklist of what to change in the copy, the solver named as it is now.
+    assert!(stdout.contains("Then change, in the new crate"), "{stdout}");
+    assert!(
+        stdout.contains("[ ] src/ops.rs and TabuDemoSolver::solve"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("solve --algo tabu-demo"), "{stdout}");
     let mut entries: Vec<String> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

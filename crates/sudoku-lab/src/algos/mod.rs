@@ -24,8 +24,12 @@ pub fn find(name: &str) -> Result<&'static dyn Algorithm> {
     match REGISTRY.iter().find(|a| a.name() == name) {
         Some(a) => Ok(*a),
         None => {
-            let names: Vec<&str> = REGISTRY.iter().map(|a| a.name()).collect();
-            bail!("unknown algorithm '{name}' (known: {})", names.join(", "))
+            let hint =
+                sudoku_core::error::unknown_name_hint(name, REGISTRY.iter().map(|a| a.name()));
+            bail!(
+                "unknown algorithm '{}'{hint}",
+                sudoku_core::error::shown(name)
+            )
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct ProtocolFlags {
     /// Master seed, overriding the spec.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Run only the k-th of n disjoint slices of the plan (K/N).
+    ///
     /// Run only the k-th of n disjoint slices of the plan (balanced by expected cost), e.g.
     /// `--shard 2/4`, into its own folder; `merge` joins the n folders.
     #[arg(long, value_name = "K/N")]
@@ -51,7 +53,7 @@ pub enum Command {
     #[command(allow_negative_numbers = true)]
     Reproduce {
         // Help generated from the embedded specs (see `experiment_help`).
-        #[arg(help = experiment_help())]
+        #[arg(help = "The experiment: `all` or an id of `list`", long_help = experiment_help())]
         experiment: String,
         #[command(flatten)]
         flags: ProtocolFlags,
@@ -67,6 +69,7 @@ pub enum Command {
         flags: ProtocolFlags,
     },
     /// Solve one puzzle: an 81-character string, a bank id or a file (its first puzzle).
+    ///
     /// Exit 0 when solved, 1 when the budget ran out, 2 on bad input.
     // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
@@ -76,6 +79,8 @@ pub enum Command {
         #[command(subcommand)]
         command: PuzzlesCommand,
     },
+    /// Join the shard folders of one plan into the folder one machine would have written.
+    ///
     /// Join the folders of `--shard 1/n` ... `--shard n/n` into OUT, the folder one machine
     /// would have written: checks that they share spec, seeds and revision and cover the plan
     /// exactly once, then writes runs.csv (and trajectories.csv) in plan order and every report.
@@ -90,15 +95,21 @@ pub enum Command {
         /// Threads for the reports (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Only check the shards and write nothing.
+        ///
         /// Only check the shards, as the merge does before writing, and write nothing: exit 0
         /// when they can be merged into OUT, 2 naming what is wrong.
         #[arg(long)]
         check: bool,
+        /// Also re-run every K-th row of every shard.
+        ///
         /// Also re-run every K-th row of every shard (K >= 1; 1 re-runs them all) and refuse
         /// a shard with a row that is not reproduced (an edited value the checks cannot see).
         #[arg(long, value_name = "K")]
         verify: Option<usize>,
     },
+    /// Re-execute the runs of a results folder and check that they are reproduced.
+    ///
     /// Re-execute the runs of a results folder from their runs.csv rows and check that every
     /// field but wall_ms and cpu_ms is reproduced. Exit 0 when all are identical, 1 otherwise.
     // `--runs -1` says the value is invalid (not "unexpected argument '-1'").
@@ -112,12 +123,16 @@ pub enum Command {
         /// Replay only solved runs (fast: failed runs use the whole budget).
         #[arg(long)]
         solved_only: bool,
+        /// Also replay the runs of external solvers (runs their recorded command).
+        ///
         /// Also replay the runs of external solvers, running the command recorded in the
         /// folder's meta.json (shown first). Without it their rows are skipped with a notice
         /// naming the command: verifying a folder someone hands over runs none of its code.
         #[arg(long)]
         run_external: bool,
     },
+    /// Puzzles with a unique solution, made from solved boards.
+    ///
     /// Puzzles from solved boards: the boards of a seeded gen-ga run (Benbassat's GA, first
     /// row 1..9), random full grids of any order from the exact solver, or a file; then givens
     /// removed in a seeded random order while the exact solver still finds exactly one
@@ -141,6 +156,8 @@ pub enum Command {
         /// Order of the grid: 6 (2x3 boxes), 9, 12 (3x4 boxes), 16, ...
         #[arg(long, default_value_t = 9)]
         size: usize,
+        /// Where the solved grids come from.
+        ///
         /// Solved grids: a gen-ga run (default for 9x9) or random full grids from the exact
         /// solver (default for other sizes).
         #[arg(long, value_enum)]
@@ -151,11 +168,15 @@ pub enum Command {
         /// Write the puzzles here (atomically) instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Search nodes the uniqueness checks may spend per puzzle.
+        ///
         /// Search nodes the exact solver's uniqueness checks may spend per puzzle, over all
         /// its removal orders; when they run out, generate stops with exit code 1.
         #[arg(long, default_value_t = super::generate::DEFAULT_NODE_LIMIT)]
         node_limit: u64,
     },
+    /// Instances of the phase-transition family (random grids with a fraction of givens).
+    ///
     /// Instances of the phase-transition family of Lewis (2007) and Lloyd & Amos (2020): a
     /// random complete grid with a fraction of its cells kept, the rest blank (no uniqueness
     /// required). Instance k of a --seed uses the same complete grid at every fraction. Each
@@ -163,6 +184,8 @@ pub enum Command {
     /// solution is unique (the exact solver, within its node limit: unique, multiple or
     /// unknown). Exit 0, or 2 on bad input (nothing written).
     Instances(InstancesArgs),
+    /// Race the readings of a paper's ambiguities against its published table.
+    ///
     /// Race every combination of a paper's named ambiguities (the algorithm's ambiguity
     /// options, or those named) against its published table: rounds of runs with the
     /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
@@ -171,19 +194,27 @@ pub enum Command {
     /// round's eliminations rerun at a second master seed. Writes readings.csv, report.md,
     /// power.csv, verdicts.csv, confirm.csv and spec-curve.svg/png.
     Readings(Box<ReadingsArgs>),
+    /// The races of a folder in one table (summary.csv and summary.md).
+    ///
     /// The races of a folder in one table: summary.csv and summary.md (from each race
     /// folder's race.csv), with how often a synthetic race kept its hidden reading.
     ReadingsSummary(ReadingsSummaryArgs),
+    /// The race engine's error rates, measured by simulation.
+    ///
     /// The race engine's error rates measured by simulation: error-rates.csv, a chart and
     /// report.md (false elimination of a reading that follows the paper's distribution, and
     /// power, under procedures v1 and v2, on tables shaped like the papers').
     ReadingsCalibration(ReadingsCalibrationArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
-    /// A new algorithm crate NAME, copied from the template crate hill-climb (a stochastic
-    /// hill climber with its options, ambiguity table and tests) under the new name; prints
-    /// the two lines that register it (docs/adding-a-solver.md).
+    /// A new algorithm crate NAME, copied from the template crate hill-climb.
+    ///
+    /// The template is a stochastic hill climber with its options, ambiguity table and tests,
+    /// copied under the new name; prints the two lines that register it and a checklist of
+    /// what to change (docs/adding-a-solver.md).
     NewSolver {
+        /// The algorithm's name (lowercase words joined by '-').
+        ///
         /// The algorithm's name: lowercase words of letters and digits joined by '-' (e.g.
         /// tabu-search); the crate's folder, the spec's `algorithm` and the runs' label.
         name: String,
@@ -196,6 +227,8 @@ pub enum Command {
         /// Shorter measurement.
         #[arg(long)]
         quick: bool,
+        /// Instead: measure what a CPU-seconds limit costs (CSV on stdout).
+        ///
         /// Instead: what a CPU-seconds limit costs each algorithm's runs (budget checks and
         /// clock reads) and how far past the limit its runs go (CSV on stdout).
         #[arg(long)]
@@ -221,6 +254,8 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// A results folder as LaTeX or Markdown tables, or as IOHprofiler data.
+    ///
     /// A results folder for other tools: its report tables as LaTeX (booktabs) or Markdown
     /// tables, or its anytime data (trajectories.csv) as IOHprofiler data for IOHanalyzer and
     /// iohinspector.
@@ -230,11 +265,15 @@ pub enum Command {
         format: crate::export::Format,
         /// A results folder.
         dir: PathBuf,
+        /// Output folder (default: under exports/).
+        ///
         /// Output folder (default `exports/<id>/` in the current folder for latex and markdown,
         /// `exports/<id>/ioh/` for ioh: never inside the results folder).
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// How many runs per puzzle a comparison needs, from a pilot's runs.csv.
+    ///
     /// How many runs per puzzle a comparison needs, from a pilot's runs.csv, before a
     /// protocol is run: for every pair of algorithms over all the pilot's puzzles, the runs per
     /// puzzle that give the compare report's tests the asked power to detect a success
@@ -245,11 +284,15 @@ pub enum Command {
     // `--power -1` says the value is invalid (not "unexpected argument '-1'").
     #[command(allow_negative_numbers = true)]
     PlanRuns(PlanRunsArgs),
+    /// One pair of algorithms of a compare report, in one paragraph.
+    ///
     /// One pair of algorithms of a compare report's results folder, in one paragraph: success
     /// with Wilson intervals, time to solve in CPU (or, in older folders, wall) seconds, and one
     /// verdict that reconciles the report's tests (from its compare-answers.csv).
     #[command(alias = "pair")]
     Compare(CompareArgs),
+    /// Check the published tables' own arithmetic (checks.csv, report.md).
+    ///
     /// Check the published tables' own arithmetic (can any sample have what a row prints: the
     /// mean's bounds from the count, minimum, median and maximum, the SD's from the extremes
     /// and the mean, GRIM and GRIMMER, counts, ETS) and write checks.csv and report.md.
@@ -261,6 +304,8 @@ pub enum Command {
         #[arg(long, default_value = "results/table-checks")]
         out: PathBuf,
     },
+    /// A static HTML site of every results folder, and the findings generated from them.
+    ///
     /// A static HTML site of every results folder: index.html (with each experiment's counts
     /// of published cells that differ or not), one page per experiment (the paper against ours
     /// coloured by verdict, report, statistics tables with filters, charts with captions,
@@ -282,8 +327,11 @@ pub enum Command {
 #[derive(Subcommand)]
 pub enum PuzzlesCommand {
     /// Givens, conflicts and number of solutions (0, 1, many) of every puzzle in a file.
+    ///
     /// Exit 0 when every puzzle has a unique solution, 1 otherwise, 2 on unreadable input.
     Check {
+        /// A puzzle file (any format the project reads).
+        ///
         /// A puzzle file: one puzzle per line, grids (N lines of N cells, with or without
         /// separators), Kennett's compact format, or the bank's TSV.
         file: PathBuf,
@@ -331,6 +379,41 @@ mod tests {
         // The walk reaches the flattened protocol flags and the nested `puzzles check`.
         assert!(seen > 40, "only {seen} arguments seen");
         assert!(missing.is_empty(), "without help:\n{}", missing.join("\n"));
+    }
+
+    /// `sudoku-lab --help` shows one short line per command, and `CMD -h` one short line per
+    /// option: the first paragraph of each doc comment is short, the detail follows it (in
+    /// `CMD --help`).
+    #[test]
+    fn short_help_is_one_short_line() {
+        fn walk(cmd: &clap::Command, path: &str, long: &mut Vec<String>) {
+            let path = format!("{path} {}", cmd.get_name());
+            let about = cmd.get_about().map(|a| a.to_string()).unwrap_or_default();
+            if about.len() > 90 || about.contains('\n') {
+                long.push(format!("{path}: {about}"));
+            }
+            for arg in cmd.get_arguments() {
+                let help = arg.get_help().map(|a| a.to_string()).unwrap_or_default();
+                if help.len() > 100 || help.contains('\n') {
+                    long.push(format!("{path} {}: {help}", arg.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &path, long);
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut long = Vec::new();
+        walk(&cmd, "", &mut long);
+        assert!(long.is_empty(), "long short help:\n{}", long.join("\n"));
+        // The detail is kept for `CMD --help`.
+        let report = cmd.find_subcommand("report").unwrap();
+        assert!(report
+            .get_long_about()
+            .unwrap()
+            .to_string()
+            .contains("findings-summary"));
     }
 
     /// The lists in the help come from the registry and the embedded specs.
@@ -396,6 +479,8 @@ pub struct CompareArgs {
 pub struct PlanRunsArgs {
     /// The pilot: a runs.csv, or a results folder holding one.
     pub pilot: PathBuf,
+    /// The ERT ratio to detect.
+    ///
     /// The ERT ratio to detect: the slower algorithm needs this many times the evaluations
     /// of the faster one on every run (above 1, at most 1000).
     #[arg(long, default_value_t = 2.0)]
@@ -414,6 +499,8 @@ pub struct PlanRunsArgs {
     /// (default: the most evaluations any pilot run spent).
     #[arg(long)]
     pub budget: Option<u64>,
+    /// Also answer for each puzzle on its own.
+    ///
     /// Also answer for each puzzle on its own (a comparison per puzzle, as in tables of
     /// per-puzzle success): the CSV gets a row per puzzle and pair, the printed table the
     /// median and the largest answer over the puzzles.
@@ -428,6 +515,8 @@ pub struct PlanRunsArgs {
 pub struct ReadingsArgs {
     /// An embedded experiment id (see `list`) or a spec file (.toml).
     pub experiment: String,
+    /// The spec's algorithm label(s) whose published column is raced.
+    ///
     /// The spec's algorithm label whose published column is raced (its options are the base);
     /// several labels joined by commas, or `all` (every entry with a paper_label), race one
     /// set of readings against all their columns.
@@ -437,6 +526,8 @@ pub struct ReadingsArgs {
     /// does not hold are not tested.
     #[arg(long)]
     pub published: Option<PathBuf>,
+    /// An option to vary and its values, KEY=V1,V2 (repeatable).
+    ///
     /// An option to vary and its values, KEY=V1,V2 (repeatable); default: the spec's
     /// `readings`, else every ambiguity option of the algorithm.
     #[arg(long = "options", value_name = "KEY=V1,V2")]
@@ -450,6 +541,8 @@ pub struct ReadingsArgs {
     /// Capped runs stop at this multiple of the published maximum generations (0: no caps).
     #[arg(long, default_value_t = 2.0)]
     pub cap: f64,
+    /// The mean cap: a multiple of the published mean generations.
+    ///
     /// On rows that print a mean but no maximum, capped runs stop at this multiple of the
     /// published mean generations of successes, tested against Markov's bound (0: no mean caps).
     #[arg(long, default_value_t = 20.0)]
@@ -457,14 +550,20 @@ pub struct ReadingsArgs {
     /// Family-wise error rate of a reading's elimination over the whole race.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// The success-rate margin of a survivor.
+    ///
     /// A survivor's success rate is within margins when it lies within this difference of the
     /// published rate (0.10: ten points), by two one-sided tests at --alpha.
     #[arg(long, default_value_t = 0.10)]
     pub margin_success: f64,
+    /// The mean margin of a survivor (a share of the published mean).
+    ///
     /// A survivor's mean is within margins when it lies within this share of the published
     /// mean (0.25: a quarter), by two one-sided tests at --alpha.
     #[arg(long, default_value_t = 0.25)]
     pub margin_mean: f64,
+    /// The statistical procedure: v2 or v1.
+    ///
     /// The statistical procedure: v2 (alpha spent over rounds, the guarded mean test; the
     /// default of a new race) or v1 (Bonferroni over every look, Welch). Default: a resumed
     /// folder's own (v1 where its settings.json names none), else v2.
@@ -482,14 +581,20 @@ pub struct ReadingsArgs {
     /// Discard the race's earlier files in the output folder and start over.
     #[arg(long)]
     pub fresh: bool,
+    /// Give every reading all its capped runs of a round.
+    ///
     /// Give every reading all its capped runs of a round, even once its elimination is
     /// decided (the same eliminations; more runs; to check curtailment).
     #[arg(long)]
     pub no_curtail: bool,
+    /// Give every reading its own runs (no sharing).
+    ///
     /// Give every reading its own runs, even where the algorithm knows that two readings make
     /// the same runs (the same eliminations; more runs; to check the sharing).
     #[arg(long)]
     pub no_shared_runs: bool,
+    /// Race against a table made from this hidden reading.
+    ///
     /// Race against a table made from this hidden reading (KEY=V,...; options left out take
     /// their first value) instead of the published one.
     #[arg(long, value_name = "KEY=V,...")]
@@ -497,6 +602,8 @@ pub struct ReadingsArgs {
     /// The master seed of the synthetic table's runs (default: the race's plus one).
     #[arg(long)]
     pub synthetic_seed: Option<u64>,
+    /// The master seed of the confirmation.
+    ///
     /// The master seed of the confirmation: the survivors and the last round's eliminations
     /// rerun at the full protocol and tested once. Default: a v2 race's is a hash of its
     /// master seed; a resumed folder keeps its own (none where its settings.json names none).
@@ -509,6 +616,8 @@ pub struct ReadingsArgs {
     /// SHARD-DIR/shard-K.csv (docs/cluster.md).
     #[arg(long, value_name = "K/N", requires = "shard_dir", conflicts_with_all = ["merge_shards", "fresh"])]
     pub shard: Option<String>,
+    /// On a cluster: take the runs of N shard files into the race.
+    ///
     /// On a cluster: take the runs of the N shard files in SHARD-DIR into the race in --out
     /// and go on with it; exit 0 when it has ended (its outputs written), 3 when it needs
     /// another round of shards.
@@ -533,6 +642,8 @@ pub struct InstancesArgs {
     /// Order of the grid: 9, 16 or 25 (the papers' 3x3, 4x4 and 5x5 boxes); 4, 6 and 12 also.
     #[arg(long)]
     pub size: usize,
+    /// Fraction of the cells kept as givens, from 0 to below 1.
+    ///
     /// Fraction of the cells kept as givens, from 0 (an empty grid) to below 1, read exactly
     /// (at most 6 decimals): the papers sweep 0.00 to 0.95 in steps of 0.05.
     #[arg(long)]

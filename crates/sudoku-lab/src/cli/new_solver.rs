@@ -182,7 +182,28 @@ pub fn new_solver(name: &str, dir: &Path) -> Result<ExitCode> {
     );
     println!("  crates/sudoku-lab/src/algos/registry.rs, REGISTRY:");
     println!("    {}::ALGORITHM,", spellings(name)[1]);
+    for line in checklist(name) {
+        println!("{}", sudoku_core::error::shown(&line));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to change in the copy, in the order of docs/adding-a-solver.md: the copy is the
+/// template's hill climber under a new name until each of these is done.
+fn checklist(name: &str) -> Vec<String> {
+    let solver = format!("{}Solver::solve", spellings(name)[2]);
+    [
+        "Then change, in the new crate (docs/adding-a-solver.md):".to_string(),
+        "  [ ] src/lib.rs: the crate docs and your paper's citation (and docs/bibliography.md)".to_string(),
+        "  [ ] src/lib.rs: the options table, the paper's words in place of the placeholders".to_string(),
+        format!("  [ ] src/ops.rs and {solver}: the method (operators, main loop, exact evaluation count)"),
+        "  [ ] src/lib.rs: AMBIGUITIES, the options the paper leaves open (what `readings` races)".to_string(),
+        "  [ ] src/lib.rs, the registry entry: summary() (it still says hill climber), evaluation_unit(), counters()".to_string(),
+        "  [ ] src/tests.rs and src/ops.rs: the tests, adapted to the method".to_string(),
+        format!("  [ ] run it: cargo run --release -p sudoku-lab -- solve --algo {name} <PUZZLE>"),
+        "  [ ] cargo fmt --all, cargo clippy --workspace --all-targets -- -D warnings, cargo test --workspace".to_string(),
+    ]
+    .to_vec()
 }
 
 #[cfg(test)]

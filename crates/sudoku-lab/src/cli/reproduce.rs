@@ -549,22 +549,69 @@ fn print_summary(spec: &Spec, puzzles: &[crate::spec::Entry], g: &[Vec<Group>]) 
         "algorithm", "puzzle", "success", "mean gen", "sd gen"
     );
     for (a, alg) in spec.algorithms.iter().enumerate() {
+        // A solver that reports no generations (every run 0: an external solver that counts
+        // none) has no mean to show, not a mean of 0.
+        let counts = g[a].iter().any(|x| x.total_generations > 0.0);
         for (i, p) in puzzles.iter().enumerate() {
             let x = &g[a][i];
-            let s = x.generations();
+            let (mean, sd) = generation_cells(x, counts);
             println!(
                 "{}",
                 sudoku_core::error::shown(&format!(
                     "{:<12} {:<24} {:>4}/{:<4} {:>10} {:>10}",
-                    alg.label,
-                    p.id,
-                    x.successes,
-                    x.runs,
-                    s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
-                    s.filter(|s| s.n >= 2)
-                        .map_or("-".into(), |s| format!("{:.1}", s.sd)),
+                    alg.label, p.id, x.successes, x.runs, mean, sd,
                 ))
             );
         }
+    }
+}
+
+/// The mean and SD cells of the summary for group `x`: `-` without the successes they need,
+/// `n/a` when the algorithm counts no generations (`counts` false).
+fn generation_cells(x: &Group, counts: bool) -> (String, String) {
+    if !counts {
+        return ("n/a".into(), "n/a".into());
+    }
+    let s = x.generations();
+    (
+        s.map_or("-".into(), |s| format!("{:.1}", s.mean)),
+        s.filter(|s| s.n >= 2)
+            .map_or("-".into(), |s| format!("{:.1}", s.sd)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solver that counts no generations shows n/a, not "mean gen 0.0"; one that counts
+    /// them shows its mean, and `-` where no run succeeded.
+    #[test]
+    fn a_solver_without_generations_shows_no_mean() {
+        let solved = Group {
+            runs: 2,
+            successes: 2,
+            success_generations: vec![0.0, 0.0],
+            ..Group::default()
+        };
+        assert_eq!(
+            generation_cells(&solved, false),
+            ("n/a".into(), "n/a".into())
+        );
+        let counted = Group {
+            success_generations: vec![10.0, 20.0],
+            total_generations: 30.0,
+            ..solved.clone()
+        };
+        assert_eq!(
+            generation_cells(&counted, true),
+            ("15.0".into(), "7.1".into())
+        );
+        let failed = Group {
+            runs: 2,
+            total_generations: 40.0,
+            ..Group::default()
+        };
+        assert_eq!(generation_cells(&failed, true), ("-".into(), "-".into()));
     }
 }

@@ -86,17 +86,23 @@ pub fn default_max_generations(algo: &str) -> u64 {
 #[derive(Args, Clone, Debug)]
 pub struct SolveArgs {
     // Help generated from the algorithm registry (see `algo_help`).
-    #[arg(long, help = algo_help())]
+    #[arg(long, help = "The algorithm (see `list`)", long_help = algo_help())]
     pub algo: String,
     /// Seed of the run's random numbers: the same seed gives the same run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     // Help generated from the per-algorithm defaults (see `max_generations_help`).
-    #[arg(long, help = max_generations_help())]
+    #[arg(
+        long,
+        help = "Stop after this many generations (default per algorithm)",
+        long_help = max_generations_help()
+    )]
     pub max_generations: Option<u64>,
     /// Stop once this many fitness evaluations are spent (default: no limit).
     #[arg(long)]
     pub max_evaluations: Option<u64>,
+    /// With --algo external: the solver's program and arguments.
+    ///
     /// With --algo external: the solver's program and arguments, split at spaces (no
     /// quoting), run in the current folder, e.g. --command "python3 solver.py".
     #[arg(long)]
@@ -107,6 +113,8 @@ pub struct SolveArgs {
     /// Algorithm option as key=value (TOML value), repeatable: --param reset_rule=never.
     #[arg(long = "param")]
     pub params: Vec<String>,
+    /// The puzzle: a bank id, a file or the grid itself.
+    ///
     /// The puzzle: a bank id (see `list`), a file (its first puzzle, any format `puzzles
     /// check` reads), or the grid itself (81 characters, '.' or '0' for blanks).
     pub puzzle: String,

@@ -44,33 +44,24 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> Result<()> {
     .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// A temporary file beside `path` (created anew: never through a link left under its name),
-/// filled, synced and renamed over `path`; removed on failure.
+/// The workspace's one atomic replacement ([`sudoku_core::atomic::replace_with`]: a temporary
+/// file beside `path`, synced, renamed over it, removed on failure), its temporary file
+/// created anew (never through a link left under its name) and filled through a buffer.
 fn replace_file(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<()>,
 ) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    let result = (|| -> Result<()> {
+    sudoku_core::atomic::replace_with(path, |tmp: &Path| -> Result<()> {
         let f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&tmp)
+            .open(tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
+        w.into_inner().map_err(|e| e.into_error())?;
         Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    })
 }
 
 /// Refuse `path` as a file to append to or replace unless it is absent or a regular file: a
@@ -79,25 +70,15 @@ fn replace_file(
 /// (`symlink_metadata`), not what it points to. The one check of every file the protocol
 /// writes: runs.csv, trajectories.csv, meta.json, reports, the lock file.
 pub fn check_regular(path: &Path) -> Result<()> {
-    let t = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
-        Ok(m) => m.file_type(),
-    };
-    if t.is_file() {
-        return Ok(());
+    let what = sudoku_core::atomic::not_regular(path)
+        .with_context(|| format!("cannot inspect {}", path.display()))?;
+    if let Some(what) = what {
+        bail!(
+            "{}: {what}, not a regular file: sudoku-lab writes only regular files in a results folder (remove it or use another --out)",
+            path.display()
+        )
     }
-    let what = if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_dir() {
-        "a folder"
-    } else {
-        "a FIFO, socket or device"
-    };
-    bail!(
-        "{}: {what}, not a regular file: sudoku-lab writes only regular files in a results folder (remove it or use another --out)",
-        path.display()
-    )
+    Ok(())
 }
 
 /// [`check_regular`] on every entry of folder `dir` but its subfolders: run before a protocol

@@ -90,8 +90,9 @@ impl Drop for Lock {
     }
 }
 
-/// The pid in the name of a temporary file written by sudoku-lab (`.<name>.tmp-<pid>`, see
-/// `io::write_atomic`) or lab-charts (`.<name>.<pid>-<n>.tmp.<ext>`).
+/// The pid in the name of a temporary file of the atomic write (`.<name>.<pid>-<n>.tmp.<ext>`,
+/// `sudoku_core::atomic`, for sudoku-lab and lab-charts alike) or of an older sudoku-lab
+/// (`.<name>.tmp-<pid>`).
 fn temp_pid(name: &str) -> Option<i32> {
     if !name.starts_with('.') {
         return None;

@@ -153,6 +153,21 @@ p.headline { font-size: 1.05em; margin: 10px 0; }
 nav.toc { margin: 10px 0; padding: 6px 12px; border: 1px solid #ddd; display: inline-block; }
 nav.toc ol { margin: 4px 0; padding-left: 22px; columns: 2; }
 td.glance .column { margin: 2px 0; white-space: nowrap; }
+table.index { width: 100%; }
+table.index td.glance { min-width: 0; }
+table.index td.glance .column { white-space: normal; }
+table.index td.title { min-width: 11em; }
+@media (max-width: 1000px) {
+  main { padding: 8px 14px 30px; }
+  table.index, table.index tbody, table.index tfoot, table.index tr { display: block; }
+  table.index thead { display: none; }
+  table.index tr { border: 1px solid var(--line); margin: 0 0 10px; padding: 4px 8px; }
+  table.index td, table.index tfoot th { display: block; border: none; padding: 2px 0; }
+  table.index .num { text-align: left; }
+  table.index .fact { display: inline-block; margin-right: 16px; }
+  table.index [data-label]::before { content: attr(data-label) ": "; color: var(--muted);
+    font-weight: normal; }
+}
 "#;
 
 /// The stylesheet's file name beside the pages.

@@ -208,10 +208,30 @@ pub fn render(md: &str, dir: &Path, files_url: &str, findings: Option<&Findings>
     state.finish()
 }
 
+/// Where a relative link or image of a hand-written doc leads on the site: its URL from the
+/// page, or None when the target does not exist (the link is then dropped, its text kept).
+pub type Resolve<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Renders `md`, a hand-written doc, as [`render`] does a report, its relative links and
+/// images taken where `resolve` says.
+pub fn render_doc(md: &str, resolve: Resolve<'_>) -> Rendered {
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let mut state = RenderState::new(Path::new("."), ".");
+    state.resolve = Some(resolve);
+    for ev in Parser::new_ext(md, opts) {
+        state.event(ev);
+    }
+    state.finish()
+}
+
 /// What [`render`] carries from one Markdown event to the next.
 struct RenderState<'a> {
     dir: &'a Path,
     files_url: &'a str,
+    /// A doc's link resolver ([`render_doc`]); None for a report.
+    resolve: Option<Resolve<'a>>,
+    /// Inside a link dropped because its target does not exist.
+    dead_link: bool,
     r: Rendered,
     /// The events to write, as rewritten.
     events: Vec<Event<'a>>,
@@ -243,6 +263,8 @@ impl<'a> RenderState<'a> {
         RenderState {
             dir,
             files_url,
+            resolve: None,
+            dead_link: false,
             r: Rendered::default(),
             events: Vec::new(),
             aligns: Vec::new(),
@@ -277,7 +299,23 @@ impl<'a> RenderState<'a> {
         match ev {
             Event::End(TagEnd::Image) => {
                 let (dest, alt) = self.image.take().unwrap_or_default();
-                let html = image_html(&dest, &alt, self.dir, self.files_url, &mut self.r);
+                let html = match self.resolve {
+                    Some(resolve) if link_kind(&dest) == LinkKind::Relative => {
+                        match resolve(&dest) {
+                            Some(url) => {
+                                format!("<img src=\"{}\" alt=\"{}\">", escape(&url), escape(&alt))
+                            }
+                            None => {
+                                self.r.missing.push(dest.clone());
+                                format!(
+                                    "<span class=\"missing\">missing image: {}</span>",
+                                    escape(&dest)
+                                )
+                            }
+                        }
+                    }
+                    _ => image_html(&dest, &alt, self.dir, self.files_url, &mut self.r),
+                };
                 self.push(Event::InlineHtml(html.into()));
             }
             Event::Text(t) | Event::Code(t) => alt.push_str(&t),
@@ -300,6 +338,15 @@ impl<'a> RenderState<'a> {
                 id,
             }) => {
                 let dest_url = match link_kind(&dest_url) {
+                    LinkKind::Relative if self.resolve.is_some() => {
+                        match self.resolve.and_then(|r| r(&dest_url)) {
+                            Some(url) => CowStr::from(url),
+                            None => {
+                                self.dead_link = true;
+                                return None;
+                            }
+                        }
+                    }
                     LinkKind::Relative => CowStr::from(format!("{}/{dest_url}", self.files_url)),
                     LinkKind::Kept => dest_url,
                     LinkKind::Unsafe => {
@@ -313,6 +360,10 @@ impl<'a> RenderState<'a> {
                     title,
                     id,
                 })
+            }
+            Event::End(TagEnd::Link) if self.dead_link => {
+                self.dead_link = false;
+                return None;
             }
             Event::End(TagEnd::Link) if self.dropped_link => {
                 self.dropped_link = false;

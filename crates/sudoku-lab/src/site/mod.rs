@@ -7,7 +7,10 @@
 //! linked, the facts of meta.json, the algorithm options used with the algorithm crates' own
 //! doc comments, and the command that regenerates it. `findings.md` and `findings.html` count
 //! the verdicts paper by paper; `findings-summary.md` is the README's summary table (see
-//! `summary.rs`). Pages are plain HTML and CSS with relative links (they open from the file
+//! `summary.rs`). The hand-written docs of docs/ (the "why" page experiments.html, the guide,
+//! the bibliography, ...) are pages too, their links led to the site's pages (a doc's, an
+//! experiment's for its report.md) or else to the file where it is, so that a site written
+//! anywhere (`--out`) has no broken link. Pages are plain HTML and CSS with relative links (they open from the file
 //! system, nothing from the network); the only script is the few inline lines of the verdict
 //! filters, without which every row stays shown. The results' files are linked where they are
 //! (not copied), so the site stays valid while it sits at the same place relative to the
@@ -20,6 +23,7 @@ pub mod findings;
 mod glance;
 mod html;
 mod markdown;
+mod meta;
 pub mod performance;
 mod races;
 pub mod summary;
@@ -31,7 +35,7 @@ use crate::reports::table_checks;
 use crate::protocol::io::write_atomic;
 use anyhow::{bail, Context, Result};
 use html::{escape, page, relative_url, url_path};
-use serde_json::Value;
+use meta::{shown, AlgorithmView, MetaView};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,7 +45,8 @@ struct Experiment {
     /// Folder name (the page is `<folder>.html`).
     folder: String,
     dir: PathBuf,
-    meta: Value,
+    /// meta.json, read leniently ([`meta::MetaView`]: a field it lacks is absent).
+    meta: MetaView,
     /// Why meta.json could not be read, if it could not.
     meta_error: Option<String>,
     /// Data rows of runs.csv.
@@ -53,21 +58,23 @@ struct Experiment {
 }
 
 impl Experiment {
-    fn s(&self, ptr: &str) -> Option<&str> {
-        self.meta.pointer(ptr).and_then(Value::as_str)
+    /// The spec's paper, id and published file (as meta.json has them).
+    fn paper(&self) -> Option<&str> {
+        self.meta.spec()?.paper.as_deref()
+    }
+    fn spec_id(&self) -> Option<&str> {
+        self.meta.spec()?.id.as_deref()
     }
     fn title(&self) -> String {
-        self.s("/spec/title").unwrap_or(&self.folder).to_string()
+        (self.meta.spec().and_then(|s| s.title.clone())).unwrap_or_else(|| self.folder.clone())
     }
     fn quick(&self) -> Option<bool> {
-        self.meta
-            .pointer("/settings/quick")
-            .and_then(Value::as_bool)
+        self.meta.settings()?.quick
     }
     /// `--runs N` of a reduced protocol (not `--quick`): every puzzle run N times.
     fn reduced_runs(&self) -> Option<u64> {
         match self.quick() {
-            Some(false) => self.meta.pointer("/settings/forced_runs")?.as_u64(),
+            Some(false) => self.meta.settings()?.forced_runs,
             _ => None,
         }
     }
@@ -83,14 +90,14 @@ impl Experiment {
         }
     }
     fn status(&self) -> String {
-        match (&self.meta_error, self.s("/status")) {
+        match (&self.meta_error, &self.meta.status) {
             (Some(_), _) => "meta.json unreadable".into(),
-            (None, Some(s)) => s.to_string(),
+            (None, Some(s)) => s.clone(),
             (None, None) => "unknown".into(),
         }
     }
     fn wall(&self) -> Option<f64> {
-        self.meta.pointer("/wall_seconds").and_then(Value::as_f64)
+        self.meta.wall_seconds
     }
     /// The protocol in words: "full", "reduced (--runs N)", "quick".
     fn protocol(&self) -> String {
@@ -143,19 +150,31 @@ pub fn run(results: Option<&Path>, out: Option<&Path>) -> Result<ExitCode> {
     let root = results_abs.parent().unwrap_or(&results_abs).to_path_buf();
     // docs/performance.md from the benchmark records, every record read (and checked) first.
     let performance = performance_page(&root, &out_abs)?;
-    let sources = Sources::load(&root, &out_abs);
+    let sources = Sources::load(&root, &results_abs, &out_abs);
     let checks = own_arithmetic(&root)?;
     let checks = checks.as_ref();
     let mut written = vec!["index.html".to_string(), "findings.html".to_string()];
     write_atomic(&out.join(html::STYLESHEET), html::CSS.as_bytes())?;
-    written.extend(sources.write_pages(&out)?);
+    // Every page of the site by name, so that the docs' links can lead to them.
+    let docs = sources.doc_sources(performance.as_deref());
+    let race_pages: Vec<(String, String)> = searches
+        .iter()
+        .flat_map(|r| races::pages(r, &base))
+        .collect();
+    let pages: std::collections::BTreeSet<String> = (written.iter().cloned())
+        .chain(experiments.iter().map(|e| format!("{}.html", e.folder)))
+        .chain(race_pages.iter().map(|(n, _)| n.clone()))
+        .chain(docs.iter().map(|(n, _, _)| n.clone()))
+        .chain(["findings.md", "findings-summary.md", html::STYLESHEET].map(String::from))
+        .chain((!searches.is_empty()).then(|| "readings-summary.md".to_string()))
+        .chain(performance.is_some().then(|| performance::PAGE.to_string()))
+        .collect();
+    written.extend(sources.write_pages(&out, &docs, &pages)?);
     let found = (base.as_str(), &sources, checks);
     let missing = write_experiment_pages(&experiments, &out, results, found, &mut written)?;
-    for r in &searches {
-        for (name, body) in races::pages(r, &base) {
-            write_atomic(&out.join(&name), body.as_bytes())?;
-            written.push(name);
-        }
+    for (name, body) in race_pages {
+        write_atomic(&out.join(&name), body.as_bytes())?;
+        written.push(name);
     }
     let index = index_page(&experiments, &sources).replace(
         "</main>",
@@ -240,7 +259,7 @@ fn entries(exps: &[Experiment]) -> Vec<summary::Entry<'_>> {
         .map(|e| summary::Entry {
             folder: &e.folder,
             title: e.title(),
-            paper: e.s("/spec/paper").unwrap_or("").to_string(),
+            paper: e.paper().unwrap_or("").to_string(),
             protocol: e.protocol(),
             findings: &e.findings,
         })
@@ -259,10 +278,32 @@ struct Sources {
     docs_url: String,
     /// The output folder as seen from the README's folder (e.g. `docs`).
     readme_prefix: String,
+    /// docs/ (canonical), when it is there.
+    docs_abs: Option<PathBuf>,
+    /// The repository (the results folder's parent), the results and output folders
+    /// (canonical).
+    root: PathBuf,
+    results_abs: PathBuf,
+    out_abs: PathBuf,
 }
 
+/// The hand-written docs of docs/ shown as pages of the site (`<name>.html`), so that the
+/// links between them stay on the site wherever it is written.
+const DOC_PAGES: [&str; 10] = [
+    "experiments",
+    "bibliography",
+    "guide",
+    "readings",
+    "reliability",
+    "performance",
+    "architecture",
+    "adding-a-solver",
+    "external-solvers",
+    "cluster",
+];
+
 impl Sources {
-    fn load(root: &Path, out_abs: &Path) -> Sources {
+    fn load(root: &Path, results_abs: &Path, out_abs: &Path) -> Sources {
         let docs = root.join("docs");
         let read = |name: &str| -> String {
             match markdown::regular_file(&docs, name) {
@@ -282,27 +323,115 @@ impl Sources {
             bibliography_md,
             docs_url,
             readme_prefix: relative_url(root, out_abs),
+            docs_abs: std::fs::canonicalize(&docs).ok(),
+            root: root.to_path_buf(),
+            results_abs: results_abs.to_path_buf(),
+            out_abs: out_abs.to_path_buf(),
         }
     }
 
-    /// experiments.html and bibliography.html (those whose source is there); their names.
-    fn write_pages(&self, out: &Path) -> Result<Vec<String>> {
-        let mut names = Vec::new();
-        for (name, md, title) in [
-            (
-                "experiments.html",
-                &self.experiments_md,
-                "Why: experiment by experiment",
-            ),
-            ("bibliography.html", &self.bibliography_md, "Bibliography"),
-        ] {
+    /// The docs of [`DOC_PAGES`] that are there, as (page name, Markdown, title); the
+    /// performance page from `performance` (as `report` writes it into the output folder) when
+    /// given.
+    fn doc_sources(&self, performance: Option<&str>) -> Vec<(String, String, String)> {
+        let mut v = Vec::new();
+        for name in DOC_PAGES {
+            let md = match (name, performance) {
+                ("performance", Some(p)) => p.to_string(),
+                _ => match &self.docs_abs {
+                    Some(d) if markdown::regular_file(d, &format!("{name}.md")) => {
+                        std::fs::read_to_string(d.join(format!("{name}.md"))).unwrap_or_default()
+                    }
+                    _ => String::new(),
+                },
+            };
             if md.is_empty() {
                 continue;
             }
-            write_atomic(&out.join(name), doc_page(md, title).as_bytes())?;
-            names.push(name.to_string());
+            let title = match name {
+                "experiments" => "Why: experiment by experiment".to_string(),
+                _ => md
+                    .lines()
+                    .next()
+                    .unwrap_or(name)
+                    .trim_start_matches("# ")
+                    .to_string(),
+            };
+            v.push((format!("{name}.html"), md, title));
+        }
+        v
+    }
+
+    /// The doc pages ([`Self::doc_sources`]) into `out`, their links resolved against
+    /// `pages`, every page the site has (these among them); their names.
+    fn write_pages(
+        &self,
+        out: &Path,
+        docs: &[(String, String, String)],
+        pages: &std::collections::BTreeSet<String>,
+    ) -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for (name, md, title) in docs {
+            // The performance page is generated into the output folder: its links start there.
+            let from = match name.as_str() {
+                "performance.html" => Some(self.out_abs.clone()),
+                _ => self.docs_abs.clone(),
+            };
+            let resolve = |dest: &str| self.resolve(from.as_deref()?, dest, pages);
+            write_atomic(&out.join(name), doc_page(md, title, &resolve).as_bytes())?;
+            names.push(name.clone());
         }
         Ok(names)
+    }
+
+    /// Where link `dest` of a doc in folder `from` leads from the site: a page of the site
+    /// (a doc rendered as a page, an experiment's or race's page for its report.md) or else
+    /// the file itself, relative to the output folder; None when there is nothing there.
+    fn resolve(
+        &self,
+        from: &Path,
+        dest: &str,
+        pages: &std::collections::BTreeSet<String>,
+    ) -> Option<String> {
+        let (path, frag) = match dest.split_once('#') {
+            Some((p, f)) => (p, Some(f)),
+            None => (dest, None),
+        };
+        let frag = frag.map(|f| format!("#{f}")).unwrap_or_default();
+        if path.is_empty() {
+            return Some(frag);
+        }
+        let target = normalise(&from.join(path));
+        let page = |name: String| pages.contains(&name).then_some(name);
+        let name = target.file_name()?.to_str()?;
+        let parent = target.parent()?;
+        let on_site = if Some(parent) == self.docs_abs.as_deref() || parent == self.out_abs {
+            (name.strip_suffix(".md"))
+                .and_then(|stem| page(format!("{stem}.html")))
+                .or_else(|| page(name.to_string()))
+                .map(|p| format!("{p}{frag}"))
+        } else if name == "report.md" && parent.parent() == Some(self.results_abs.as_path()) {
+            // An experiment's or race's report: its page (whose sections differ from the
+            // report's, so the fragment is not kept).
+            page(format!("{}.html", parent.file_name()?.to_str()?))
+        } else if target == self.root.join("README.md") && frag == "#findings" {
+            page("findings.html".to_string())
+        } else {
+            None
+        };
+        if on_site.is_some() {
+            return on_site;
+        }
+        let m = std::fs::symlink_metadata(&target).ok()?;
+        (m.is_file() || m.is_dir()).then(|| {
+            let url = relative_url(&self.out_abs, &target);
+            let slash = if m.is_dir() && path.ends_with('/') {
+                "/"
+            } else {
+                ""
+            };
+            format!("{url}{slash}{frag}")
+        })
     }
 
     /// The paper text of a spec with its codes as linked citations (HTML).
@@ -320,20 +449,98 @@ impl Sources {
     }
 }
 
-/// A hand-written doc of the repository as a page: rendered as a report is (raw HTML shown
-/// as text, unsafe links dropped), its `<a id="...">` anchors kept so that links reach them.
-fn doc_page(md: &str, title: &str) -> String {
-    let body = md.split_once('\n').map(|(_, b)| b).unwrap_or(md);
-    let r = markdown::render(body, Path::new("."), ".", None);
-    let mut html = restore_anchors(&r.html);
-    for doc in ["experiments", "bibliography", "findings"] {
-        html = html.replace(&format!("href=\"./{doc}.md"), &format!("href=\"{doc}.html"));
+/// `p` with its `.` and `..` components resolved by name (no file system access).
+fn normalise(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
     }
+    out
+}
+
+/// A hand-written doc of the repository as a page: rendered as a report is (raw HTML shown
+/// as text, unsafe links dropped), its relative links and images where `resolve` says (a
+/// link to nothing dropped, its text kept), its `<a id="...">` anchors kept so that links
+/// reach them.
+fn doc_page(md: &str, title: &str, resolve: markdown::Resolve<'_>) -> String {
+    let body = md.split_once('\n').map(|(_, b)| b).unwrap_or(md);
+    let r = markdown::render_doc(body, resolve);
+    let html = heading_ids(&restore_anchors(&r.html));
     page(
         title,
         "<a href=\"index.html\">&larr; all experiments</a>",
         &format!("<div class=\"report doc\">{html}</div>"),
     )
+}
+
+/// Every `<hN>` heading given the id its Markdown source is linked by (GitHub's rule: the text
+/// lower-cased, spaces made `-`, other punctuation dropped; a repeated id numbered `-1`, `-2`).
+fn heading_ids(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 256);
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut rest = html;
+    while let Some(i) = rest.find("<h") {
+        let tag = rest.as_bytes().get(i + 2..i + 4);
+        let level = match tag {
+            Some([d @ b'1'..=b'6', b'>']) => *d as char,
+            _ => {
+                out.push_str(&rest[..i + 2]);
+                rest = &rest[i + 2..];
+                continue;
+            }
+        };
+        let close = format!("</h{level}>");
+        let body = &rest[i + 4..];
+        let Some(end) = body.find(&close) else {
+            break;
+        };
+        let base = slug(&body[..end]);
+        let n = seen.entry(base.clone()).or_insert(0);
+        let id = match *n {
+            0 => base,
+            k => format!("{base}-{k}"),
+        };
+        *n += 1;
+        let _ = write!(out, "{}<h{level} id=\"{id}\">", &rest[..i]);
+        rest = body;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The GitHub anchor of a heading's HTML: its text without tags or entities, lower-cased,
+/// letters, digits, `-` and `_` kept, spaces made `-`.
+fn slug(inner: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in inner.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = (text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\""))
+    .replace("&#39;", "'")
+    .replace("&amp;", "&");
+    text.to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `<a id="x"></a>` anchors (shown as text by the renderer) made anchors again, for ids of
@@ -591,10 +798,10 @@ fn load_one(dir: PathBuf, files: Vec<String>) -> Result<Experiment> {
     let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
     let (meta, meta_error) = match crate::spec::read_regular(dir.join("meta.json"))
         .map_err(|e| e.to_string())
-        .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+        .and_then(|t| MetaView::parse(&t))
     {
         Ok(m) => (m, None),
-        Err(e) => (Value::Null, Some(e)),
+        Err(e) => (MetaView::default(), Some(e)),
     };
     let runs = files.iter().any(|f| f == "runs.csv").then(|| {
         let mut b = Vec::new();
@@ -666,14 +873,17 @@ fn index_page(exps: &[Experiment], sources: &Sources) -> String {
         total_wall += e.wall().unwrap_or(0.0);
         let _ = writeln!(
             b,
-            "<tr><td><a href=\"{href}\">{id}</a></td><td>{title}</td><td>{paper}</td>\
-             <td class=\"glance\">{cells}</td><td>{status}</td><td class=\"num\">{runs}</td>\
-             <td class=\"num\">{wall}</td><td>{mode}</td></tr>",
+            "<tr><td><a href=\"{href}\">{id}</a></td><td class=\"title\">{title}</td>\
+             <td data-label=\"Paper\">{paper}</td><td class=\"glance\">{cells}</td>\
+             <td class=\"fact\" data-label=\"Status\">{status}</td>\
+             <td class=\"num fact\" data-label=\"Runs\">{runs}</td>\
+             <td class=\"num fact\" data-label=\"Wall time\">{wall}</td>\
+             <td class=\"fact\" data-label=\"Protocol\">{mode}</td></tr>",
             cells = tables::column_badges(&e.findings),
             href = url_path(&format!("{}.html", e.folder)),
             id = escape(&e.folder),
             title = escape(&e.title()),
-            paper = sources.cite(e.s("/spec/paper").unwrap_or("")),
+            paper = sources.cite(e.paper().unwrap_or("")),
             status = status_badge(&e.status()),
             runs = e.runs.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
             wall = e.wall().map(fmt_seconds).unwrap_or_else(|| "-".into()),
@@ -682,8 +892,8 @@ fn index_page(exps: &[Experiment], sources: &Sources) -> String {
     }
     let _ = writeln!(
         b,
-        "</tbody>\n<tfoot><tr><th colspan=\"5\">{} experiments</th><th class=\"num\">{total_runs}</th>\
-         <th class=\"num\">{}</th><th></th></tr></tfoot>\n</table></div>",
+        "</tbody>\n<tfoot><tr><th colspan=\"5\">{} experiments</th><th class=\"num fact\" data-label=\"Runs\">{total_runs}</th>\
+         <th class=\"num fact\" data-label=\"Wall time\">{}</th><th></th></tr></tfoot>\n</table></div>",
         exps.len(),
         fmt_seconds(total_wall)
     );
@@ -717,7 +927,7 @@ fn experiment_page(
     let _ = writeln!(
         b,
         "<p>Paper: {} · status {} · {} · folder <a href=\"{files_url}/\"><code>{}</code></a></p>",
-        sources.cite(e.s("/spec/paper").unwrap_or("-")),
+        sources.cite(e.paper().unwrap_or("-")),
         status_badge(&e.status()),
         e.mode_badge(),
         escape(&results.join(&e.folder).to_string_lossy()),
@@ -771,12 +981,13 @@ fn arithmetic_section(
         let name = f.rsplit('/').next().unwrap_or(f);
         name.strip_suffix(".csv").unwrap_or(name).to_string()
     };
-    let levels = e.meta.pointer("/spec/published_levels");
-    let mut tables: Vec<String> = (levels.and_then(Value::as_object).into_iter())
-        .flat_map(|m| m.values().filter_map(Value::as_str).map(stem))
+    let spec = e.meta.spec();
+    let levels = spec.and_then(|s| s.published_levels.as_ref());
+    let mut tables: Vec<String> = (levels.into_iter())
+        .flat_map(|m| m.values().map(|f| stem(f)))
         .collect();
     tables.sort();
-    tables.extend(e.s("/spec/published").map(stem));
+    tables.extend(spec.and_then(|s| s.published.as_deref()).map(stem));
     let md = table_checks::experiment_section(checks, &tables, levels.is_some());
     if md.is_empty() {
         return md;
@@ -909,7 +1120,7 @@ fn legend() -> String {
 }
 
 fn regenerate_section(e: &Experiment, results: &Path) -> String {
-    let id = e.s("/spec/id").unwrap_or(&e.folder).to_string();
+    let id = e.spec_id().unwrap_or(&e.folder).to_string();
     let embedded = crate::spec::EMBEDDED.iter().any(|(i, _)| *i == id);
     let dir = results.join(&e.folder).to_string_lossy().into_owned();
     let quick = e.quick() == Some(true);
@@ -921,17 +1132,14 @@ fn regenerate_section(e: &Experiment, results: &Path) -> String {
     if let Some(n) = e.reduced_runs() {
         let _ = write!(flags, " --runs {n}");
     }
-    let seed = e
-        .meta
-        .pointer("/settings/master_seed")
-        .and_then(Value::as_u64);
+    let seed = e.meta.settings().and_then(|s| s.master_seed);
     let spec_seed = crate::spec::embedded(&id).ok().map(|s| s.master_seed);
     if let (Some(seed), Some(spec_seed)) = (seed, spec_seed) {
         if seed != spec_seed {
             let _ = write!(flags, " --seed {seed}");
         }
     }
-    if let Some(shard) = e.s("/settings/shard") {
+    if let Some(shard) = e.meta.settings().and_then(|s| s.shard.as_deref()) {
         let _ = write!(flags, " --shard {shard}");
     }
     let default_dir = !quick && e.folder == id;
@@ -1077,7 +1285,8 @@ fn human_size(n: u64) -> String {
     }
 }
 
-fn json_text(v: Option<&Value>) -> String {
+fn json_text(v: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
     match v {
         None | Some(Value::Null) => "-".into(),
         Some(Value::String(s)) => s.clone(),
@@ -1087,7 +1296,8 @@ fn json_text(v: Option<&Value>) -> String {
 
 fn facts_section(e: &Experiment) -> String {
     let m = &e.meta;
-    let g = |p: &str| json_text(m.pointer(p));
+    let settings = m.settings();
+    let spec = m.spec();
     let mut s = String::from("<h2 id=\"facts\">Run facts (meta.json)</h2>\n<dl class=\"facts\">\n");
     let mode = match (e.quick(), e.reduced_runs()) {
         (Some(true), _) => "quick (--quick: fewer runs, generation cap)".to_string(),
@@ -1098,48 +1308,56 @@ fn facts_section(e: &Experiment) -> String {
     let facts: Vec<(&str, String)> = vec![
         ("Status", e.status()),
         ("Protocol", mode),
-        ("Git revision", g("/git_revision")),
-        ("Master seed", g("/settings/master_seed")),
-        ("Runs per (algorithm, puzzle)", g("/settings/runs")),
-        ("Forced runs (--runs / --quick)", g("/settings/forced_runs")),
+        ("Git revision", shown(m.git_revision.as_ref())),
+        ("Master seed", shown(settings.and_then(|s| s.master_seed))),
+        (
+            "Runs per (algorithm, puzzle)",
+            shown(settings.and_then(|s| s.runs)),
+        ),
+        (
+            "Forced runs (--runs / --quick)",
+            shown(settings.and_then(|s| s.forced_runs)),
+        ),
         (
             "Rows in runs.csv",
             e.runs.map(|r| r.to_string()).unwrap_or("-".into()),
         ),
-        ("Threads", g("/threads")),
+        ("Threads", shown(m.threads)),
         ("Wall time", e.wall().map(fmt_seconds).unwrap_or("-".into())),
-        ("Started (UTC)", g("/started_utc")),
-        ("Finished (UTC)", g("/finished_utc")),
+        ("Started (UTC)", shown(m.started_utc.as_ref())),
+        ("Finished (UTC)", shown(m.finished_utc.as_ref())),
         (
             "Runs executed / resumed",
             format!(
                 "{} / {}",
-                g("/runs_executed_this_session"),
-                g("/runs_resumed")
+                shown(m.runs_executed_this_session),
+                shown(m.runs_resumed)
             ),
         ),
-        ("Machine", g("/machine")),
-        ("sudoku-lab version", g("/sudoku_lab_version")),
-        ("Dependencies", g("/dependencies")),
-        ("Published values", g("/spec/published")),
+        ("Machine", shown(m.machine.as_ref())),
+        ("sudoku-lab version", shown(m.sudoku_lab_version.as_ref())),
+        ("Dependencies", shown(m.dependencies.as_ref())),
+        (
+            "Published values",
+            shown(spec.and_then(|s| s.published.as_ref())),
+        ),
     ];
     for (k, v) in facts {
         let _ = writeln!(s, "<dt>{k}</dt><dd>{}</dd>", escape(&v));
     }
     s.push_str("</dl>\n");
-    if let Some(sessions) = m.pointer("/sessions").and_then(Value::as_array) {
+    if let Some(sessions) = &m.sessions {
         let _ = writeln!(s, "<h3>Sessions ({})</h3>\n<table><thead><tr><th>#</th><th>Git revision</th><th>Started (UTC)</th><th>Finished (UTC)</th><th>Threads</th><th>Runs executed</th></tr></thead><tbody>", sessions.len());
         for (i, x) in sessions.iter().enumerate() {
-            let f = |k: &str| escape(&json_text(x.get(k)));
             let _ = writeln!(
                 s,
                 "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
                 i + 1,
-                f("git_revision"),
-                f("started_utc"),
-                f("finished_utc"),
-                f("threads"),
-                f("runs_executed")
+                escape(&shown(x.git_revision.as_ref())),
+                escape(&shown(x.started_utc.as_ref())),
+                escape(&shown(x.finished_utc.as_ref())),
+                shown(x.threads),
+                shown(x.runs_executed)
             );
         }
         s.push_str("</tbody></table>\n");
@@ -1148,31 +1366,28 @@ fn facts_section(e: &Experiment) -> String {
     s
 }
 
-fn puzzles_table(m: &Value) -> String {
-    let Some(puzzles) = m.pointer("/spec/puzzles").and_then(Value::as_array) else {
+fn puzzles_table(m: &MetaView) -> String {
+    let Some(puzzles) = m.spec().and_then(|s| s.puzzles.as_ref()) else {
         return String::new();
     };
     let mut s = String::from("<h3>Puzzles</h3>\n<table><thead><tr><th>Id</th><th>Label</th><th>Source</th><th>Which</th></tr></thead><tbody>\n");
     for p in puzzles {
-        let f = |k: &str| json_text(p.get(k));
-        let source = match (
-            p.get("bank").and_then(Value::as_str),
-            p.get("file").and_then(Value::as_str),
-        ) {
+        let id = shown(p.id.as_ref());
+        let source = match (&p.bank, &p.file) {
             (Some(b), _) => format!("bank {b}"),
-            (None, Some(f)) => f.to_string(),
-            _ => format!("bank puzzle {}", f("id")),
+            (None, Some(f)) => f.clone(),
+            _ => format!("bank puzzle {id}"),
         };
-        let which = if p.get("all").and_then(Value::as_bool) == Some(true) {
+        let which = if p.all == Some(true) {
             "every puzzle of the file".to_string()
         } else {
-            format!("index {}", f("index"))
+            format!("index {}", shown(p.index))
         };
         let _ = writeln!(
             s,
             "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&f("id")),
-            escape(&f("label")),
+            escape(&id),
+            escape(&shown(p.label.as_ref())),
             escape(&source),
             escape(&which)
         );
@@ -1191,19 +1406,18 @@ fn doc_html(doc: &str) -> String {
 }
 
 fn algorithms_section(e: &Experiment) -> String {
-    let Some(algos) = e.meta.pointer("/spec/algorithms").and_then(Value::as_array) else {
+    let Some(algos) = e.meta.spec().and_then(|s| s.algorithms.as_ref()) else {
         return "<h2 id=\"algorithms\">Algorithms and options</h2>\n<p>-</p>\n".into();
     };
     let mut s = String::from("<h2 id=\"algorithms\">Algorithms and options</h2>\n<p>As run (the spec in meta.json); options not listed take the algorithm's defaults. Under each option, the paper's words and our reading as the algorithm crate documents them (its doc comments, read from the crate's source when sudoku-lab was built).</p>\n");
     s.push_str("<table><thead><tr><th>Label</th><th>Paper label</th><th>Algorithm</th><th>Budget</th><th>Options</th></tr></thead><tbody>\n");
     for a in algos {
-        let f = |k: &str| json_text(a.get(k));
-        let algorithm = f("algorithm");
+        let algorithm = shown(a.algorithm.as_ref());
         let mut budget = Vec::new();
-        if let Some(g) = a.get("max_generations").filter(|v| !v.is_null()) {
+        if let Some(g) = a.max_generations {
             budget.push(format!("{g} generations"));
         }
-        if let Some(g) = a.get("max_evaluations").filter(|v| !v.is_null()) {
+        if let Some(g) = a.max_evaluations {
             budget.push(format!("{g} evaluations"));
         }
         let params = params_of(a)
@@ -1214,18 +1428,15 @@ fn algorithms_section(e: &Experiment) -> String {
         let _ = writeln!(
             s,
             "<tr><td><code>{}</code></td><td>{}</td><td><a href=\"#algo-{a}\">{a}</a></td><td>{}</td><td>{}</td></tr>",
-            escape(&f("label")),
-            escape(&f("paper_label")),
+            escape(&shown(a.label.as_ref())),
+            escape(&shown(a.paper_label.as_ref())),
             escape(&budget.join(", ")),
             if params.is_empty() { "defaults".into() } else { params },
             a = escape(&algorithm),
         );
     }
     s.push_str("</tbody></table>\n");
-    let mut names: Vec<String> = algos
-        .iter()
-        .map(|a| json_text(a.get("algorithm")))
-        .collect();
+    let mut names: Vec<String> = algos.iter().map(|a| shown(a.algorithm.as_ref())).collect();
     names.sort();
     names.dedup();
     for name in names {
@@ -1235,15 +1446,10 @@ fn algorithms_section(e: &Experiment) -> String {
 }
 
 /// The params of one algorithm entry as (key, value text), strings unquoted.
-fn params_of(a: &Value) -> Vec<(String, String)> {
-    a.get("params")
-        .and_then(Value::as_object)
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| (k.clone(), json_text(Some(v))))
-                .collect()
-        })
-        .unwrap_or_default()
+fn params_of(a: &AlgorithmView) -> Vec<(String, String)> {
+    (a.params.iter().flatten())
+        .map(|(k, v)| (k.clone(), json_text(Some(v))))
+        .collect()
 }
 
 /// One option: its values, the config field's and the choice's comments, each value's
@@ -1289,7 +1495,7 @@ fn option_docs(d: &docs::CrateDocs, key: &str, values: &[String]) -> String {
     s
 }
 
-fn algorithm_docs(name: &str, algos: &[Value]) -> String {
+fn algorithm_docs(name: &str, algos: &[AlgorithmView]) -> String {
     let mut s = format!("<h3 id=\"algo-{n}\">{n}</h3>\n", n = escape(name));
     let Some(d) = docs::for_algorithm(name) else {
         s.push_str("<p class=\"muted\">Not an algorithm of the registry: no crate docs.</p>\n");
@@ -1305,7 +1511,7 @@ fn algorithm_docs(name: &str, algos: &[Value]) -> String {
     let mut keys: Vec<(String, Vec<String>)> = Vec::new();
     for a in algos
         .iter()
-        .filter(|a| json_text(a.get("algorithm")) == name)
+        .filter(|a| a.algorithm.as_deref() == Some(name))
     {
         for (k, v) in params_of(a) {
             match keys.iter_mut().find(|(key, _)| *key == k) {

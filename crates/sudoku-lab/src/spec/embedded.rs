@@ -293,8 +293,11 @@ pub const PAPER_FILES: &[(&str, &str)] = &[
 
 pub fn embedded(id: &str) -> Result<Spec> {
     let (_, text) = EMBEDDED.iter().find(|(k, _)| *k == id).with_context(|| {
-        let ids: Vec<&str> = EMBEDDED.iter().map(|e| e.0).collect();
-        format!("unknown experiment '{id}' (known: {})", ids.join(", "))
+        let hint = sudoku_core::error::unknown_name_hint(id, EMBEDDED.iter().map(|e| e.0));
+        format!(
+            "unknown experiment '{}'{hint}",
+            sudoku_core::error::shown(id)
+        )
     })?;
     Spec::parse(text, &format!("experiments/{id}.toml"))
 }

@@ -41,13 +41,7 @@ fn param_f64(t: &toml::Table, key: &str) -> Option<f64> {
 }
 
 /// The markers of the lines, taken in turn; a line's paper series takes another one.
-const MARKERS: [Marker; 5] = [
-    Marker::Circle,
-    Marker::Square,
-    Marker::Triangle,
-    Marker::Diamond,
-    Marker::Cross,
-];
+const MARKERS: [Marker; 7] = Marker::ALL;
 
 /// How the `k`-th line of a chart is drawn: ours and the paper's share a colour; the paper's
 /// is dashed, with the marker `paper_shift` places further in [`MARKERS`].
@@ -396,5 +390,25 @@ fn time_panel(x_label: &str, labels: Vec<String>, series: Vec<Series>) -> LineCh
         log_y: true,
         log_x: false,
         series,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The alpha chart's three strategies (ours and the paper's: six series, paper shifted by
+    /// three) each get their own marker.
+    #[test]
+    fn the_alpha_charts_six_series_have_six_markers() {
+        let mut seen: Vec<Marker> = (0..3)
+            .flat_map(|k| {
+                let s = LineStyle::new(k, 3);
+                [s.ours, s.paper]
+            })
+            .collect();
+        seen.sort_by_key(|m| format!("{m:?}"));
+        seen.dedup();
+        assert_eq!(seen.len(), 6, "{seen:?}");
     }
 }

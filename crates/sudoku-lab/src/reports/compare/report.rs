@@ -458,6 +458,21 @@ fn units_section(spec: &crate::spec::Spec, data: &Data) -> String {
     md
 }
 
+/// The Iman-Davenport statistic in words: F and its p-value, and why F is infinite when it
+/// is (every puzzle ranks the algorithms in the same order, so the ranks leave no residual
+/// variance: the denominator of F is zero, and the agreement is as strong as it can be).
+fn iman_davenport(f: f64, p: f64) -> String {
+    if f.is_infinite() {
+        return format!(
+            "Iman-Davenport F = inf, p = {} (F is infinite at perfect agreement: every puzzle \
+             ranks the algorithms in the same order, so no variance is left within puzzles to \
+             divide by)",
+            pval(p)
+        );
+    }
+    format!("Iman-Davenport F = {f:.2}, p = {}", pval(p))
+}
+
 fn ranking(data: &Data, t: &Friedman) -> String {
     use std::fmt::Write as _;
     let mut order: Vec<usize> = (0..t.algorithms.len()).collect();
@@ -480,13 +495,12 @@ fn ranking(data: &Data, t: &Friedman) -> String {
         String::new()
     };
     let mut md = format!(
-        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; Iman-Davenport F = {:.2}, p = {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
         t.puzzles,
         t.chi2,
         t.df,
         pval(t.p),
-        t.f_id,
-        pval(t.p_id),
+        iman_davenport(t.f_id, t.p_id),
         t.nemenyi_cd.map_or(String::new(), |c| format!(" Nemenyi's critical difference at 5 % (for reference): {c:.2}."))
     );
     for (i, &k) in order.iter().enumerate() {
@@ -572,5 +586,23 @@ pub fn short(x: f64) -> String {
         format!("{x:.0}")
     } else {
         format!("{x:.1e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// An infinite Iman-Davenport F (perfect agreement of the puzzles' rankings) is
+    /// explained, a finite one printed as it is.
+    #[test]
+    fn an_infinite_iman_davenport_f_is_explained() {
+        let inf = super::iman_davenport(f64::INFINITY, 0.0);
+        assert!(inf.starts_with("Iman-Davenport F = inf, p = "), "{inf}");
+        assert!(inf.contains("perfect agreement"), "{inf}");
+        let finite = super::iman_davenport(3.14159, 0.02);
+        assert!(
+            finite.starts_with("Iman-Davenport F = 3.14, p = "),
+            "{finite}"
+        );
+        assert!(!finite.contains("agreement"));
     }
 }
