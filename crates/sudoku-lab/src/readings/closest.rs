@@ -245,9 +245,21 @@ pub fn sentence(a: &Answer) -> String {
         return "No reading was raced.".into();
     };
     if !st[best].survived() {
-        // How each of the last fell: grouped by cell, with the first one's values.
+        let round = st[best].round.unwrap_or(0);
+        return format!(
+            "No reading fits: all {n} are eliminated{hidden}; the last to fall, {}{shared}, fall in round {round}: {}.",
+            id_list(&ids),
+            how_they_fell(setup, st, &last)
+        );
+    }
+    survivors_sentence(a, &last, (&ids, &shared, &hidden))
+}
+
+/// How the last to fall fell: grouped by the race's cell, with the first one's values.
+fn how_they_fell(setup: &Setup, st: &[Standing], last: &[usize]) -> String {
+    {
         let mut by_cell: Vec<(String, Vec<usize>)> = Vec::new();
-        for &i in &last {
+        for &i in last {
             let cell = st[i].fell_on.clone().unwrap_or_default();
             match by_cell.iter_mut().find(|(c, _)| *c == cell) {
                 Some((_, v)) => v.push(i),
@@ -265,13 +277,19 @@ pub fn sentence(a: &Answer) -> String {
                 format!("{} on {}{values}", id_list(&names), cell_words(cell))
             })
             .collect();
-        let round = st[best].round.unwrap_or(0);
-        return format!(
-            "No reading fits: all {n} are eliminated{hidden}; the last to fall, {}{shared}, fall in round {round}: {}.",
-            id_list(&ids),
-            how.join("; ")
-        );
+        how.join("; ")
     }
+}
+
+/// The sentence of a race with survivors (the last to fall): how many, what the second seed
+/// and the per-cell tests at 0.05 say of them.
+fn survivors_sentence(
+    a: &Answer,
+    last: &[usize],
+    (ids, shared, hidden): (&[String], &str, &str),
+) -> String {
+    let (setup, st) = (a.setup, a.standings);
+    let n = st.len();
     // Survivors: what the second seed and the per-cell tests say of them.
     let judged = |r: usize| a.confirmed.iter().find(|(x, _)| *x == r).map(|x| x.1);
     let survivors: Vec<usize> = last.iter().map(|&i| st[i].reading).collect();
@@ -327,7 +345,7 @@ pub fn sentence(a: &Answer) -> String {
     let listed = if ids.len() > 6 {
         format!("{} and {} more", ids[..6].join(", "), ids.len() - 6)
     } else {
-        id_list(&ids)
+        id_list(ids)
     };
     format!(
         "{} of {n} readings survive the race{hidden}, {listed}{shared}{seeds}{cells}.",

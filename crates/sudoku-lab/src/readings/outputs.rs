@@ -701,32 +701,7 @@ pub fn write_chart(out: &Path, f: &Findings) -> Result<()> {
             setup.algorithm.paper_label.as_deref().unwrap_or("")
         )
     };
-    let mut notes: Vec<String> = Vec::new();
-    for &i in last.iter().take(4) {
-        let x = &st[i];
-        let cells: Vec<String> = (x.failing().into_iter().take(2))
-            .map(|c| format!("{} {} against {}", c.cell, c.ours, c.published))
-            .collect();
-        notes.push(format!(
-            "{} ({}): {}",
-            space.id(x.reading),
-            match x.round {
-                None => "survived".to_string(),
-                Some(r) => format!("fell in round {r}"),
-            },
-            if cells.is_empty() {
-                "no cell differs at 0.05".into()
-            } else {
-                cells.join("; ")
-            }
-        ));
-    }
-    if last.len() > 4 {
-        notes.push(format!(
-            "and {} more of the last to fall (report.md)",
-            last.len() - 4
-        ));
-    }
+    let notes = chart_notes(setup, st, &last);
     let curve = lab_charts::SpecCurve {
         title: format!(
             "{}: {} readings of {} against {}: {status}; the closest (survivors, else the last to fall) in green, leftmost",
@@ -759,4 +734,37 @@ pub fn write_chart(out: &Path, f: &Findings) -> Result<()> {
         &out.join("spec-curve.png"),
     )?;
     Ok(())
+}
+
+/// The chart's lines under its title: the first four of the last to fall, each with its fate
+/// and first two failing cells.
+fn chart_notes(setup: &Setup, st: &[super::closest::Standing], last: &[usize]) -> Vec<String> {
+    let space = &setup.space;
+    let mut notes: Vec<String> = Vec::new();
+    for &i in last.iter().take(4) {
+        let x = &st[i];
+        let cells: Vec<String> = (x.failing().into_iter().take(2))
+            .map(|c| format!("{} {} against {}", c.cell, c.ours, c.published))
+            .collect();
+        notes.push(format!(
+            "{} ({}): {}",
+            space.id(x.reading),
+            match x.round {
+                None => "survived".to_string(),
+                Some(r) => format!("fell in round {r}"),
+            },
+            if cells.is_empty() {
+                "no cell differs at 0.05".into()
+            } else {
+                cells.join("; ")
+            }
+        ));
+    }
+    if last.len() > 4 {
+        notes.push(format!(
+            "and {} more of the last to fall (report.md)",
+            last.len() - 4
+        ));
+    }
+    notes
 }
