@@ -134,8 +134,8 @@ pub fn write(inp: &Inputs, groups: &[Vec<Group>]) -> Result<()> {
 }
 
 /// The warnings of a finished protocol (budgets below an algorithm's schedule, runs ended by a
-/// wall limit, charts skipped) on stderr and, when the report wrote report.md, in its
-/// "Warnings" section at the end.
+/// wall limit, charts skipped) in report.md's "Warnings" section at the end, when the report
+/// wrote report.md, and on stderr but for the budgets (said before the runs).
 fn write_warnings(inp: &Inputs) -> Result<()> {
     let (spec, out) = (inp.spec, inp.out);
     let failures = warnings::failures(spec, &out.join("runs.csv"))?;
