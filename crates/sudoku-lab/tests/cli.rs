@@ -383,7 +383,7 @@ fn bad_inputs_fail_cleanly() {
                 "resda".into(),
                 "mk_easy".into(),
             ],
-            "unknown algorithm 'resda' (did you mean 'reseda'? known: acs, cso, external,",
+            "unknown algorithm 'resda' (did you mean 'reseda'? known: acs, cso, gen-ga,",
         ),
         (
             vec![

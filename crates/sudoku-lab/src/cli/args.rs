@@ -495,6 +495,8 @@ pub struct PlanRunsArgs {
     /// exclusive).
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// The evaluation budget of the planned runs.
+    ///
     /// The evaluation budget of the planned runs: a slowed run that passes it fails
     /// (default: the most evaluations any pilot run spent).
     #[arg(long)]
@@ -522,6 +524,8 @@ pub struct ReadingsArgs {
     /// set of readings against all their columns.
     #[arg(long, value_name = "LABEL[,LABEL...]|all")]
     pub algorithm: String,
+    /// A published table replacing the spec's.
+    ///
     /// A published table replacing the spec's (layout of experiments/paper/*.csv); cells it
     /// does not hold are not tested.
     #[arg(long)]
@@ -612,6 +616,8 @@ pub struct ReadingsArgs {
     /// No confirmation at a second seed.
     #[arg(long)]
     pub no_confirm: bool,
+    /// On a cluster: make the K-th of N shares of the runs the race needs next.
+    ///
     /// On a cluster: make the K-th of N shares of the runs the race in --out needs next, into
     /// SHARD-DIR/shard-K.csv (docs/cluster.md).
     #[arg(long, value_name = "K/N", requires = "shard_dir", conflicts_with_all = ["merge_shards", "fresh"])]
@@ -631,6 +637,8 @@ pub struct ReadingsArgs {
     /// The folder of one round's shard files (with --shard or --merge-shards).
     #[arg(long, value_name = "SHARD-DIR")]
     pub shard_dir: Option<PathBuf>,
+    /// The master seed of the race's runs (default: the spec's).
+    ///
     /// The master seed of the race's runs (default: the spec's), so that races of one spec
     /// at several seeds are independent.
     #[arg(long)]

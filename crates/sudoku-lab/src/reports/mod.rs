@@ -134,16 +134,19 @@ pub fn write(inp: &Inputs, groups: &[Vec<Group>]) -> Result<()> {
 }
 
 /// The warnings of a finished protocol (budgets below an algorithm's schedule, runs ended by a
-/// wall limit, charts skipped) on stderr and, when the report wrote report.md, in its
-/// "Warnings" section at the end.
+/// wall limit, charts skipped) in report.md's "Warnings" section at the end, when the report
+/// wrote report.md, and on stderr but for the budgets (said before the runs).
 fn write_warnings(inp: &Inputs) -> Result<()> {
     let (spec, out) = (inp.spec, inp.out);
     let failures = warnings::failures(spec, &out.join("runs.csv"))?;
     let mut all = warnings::short_budgets(spec, &inp.loaded.puzzles, inp.quick_cap);
+    // The short budgets were said on stderr before the runs (once per protocol): here they
+    // go to report.md only.
+    let said = all.len();
     all.extend(warnings::wall_limits(spec, &failures));
     let (skipped, charts): (Vec<String>, Vec<String>) = warnings::take_charts().into_iter().unzip();
     all.extend(charts);
-    for w in &all {
+    for w in &all[said..] {
         eprintln!("warning: {w}");
     }
     let report = out.join("report.md");

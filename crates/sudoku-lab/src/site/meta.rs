@@ -148,7 +148,10 @@ pub struct SessionView {
 impl MetaView {
     /// meta.json's text read: an error only when it is not a JSON object.
     pub fn parse(text: &str) -> Result<MetaView, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        match serde_json::from_str::<Value>(text).map_err(|e| e.to_string())? {
+            v @ Value::Object(_) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            _ => Err("not a JSON object".into()),
+        }
     }
     pub fn spec(&self) -> Option<&SpecView> {
         self.spec.as_ref()
