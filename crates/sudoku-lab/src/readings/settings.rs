@@ -174,17 +174,15 @@ impl Settings {
     }
 
     /// Whether `self` (a folder's, parsed) and `new` (the race's) are the same settings,
-    /// whatever their versions: equal as JSON values (the published rows as records), where a
-    /// key the recorded side does not hold is null in the new one (a field added since).
+    /// whatever their versions: equal field by field, the published rows as records, the
+    /// spec as JSON where a key the recorded spec does not hold is null in the new one.
     pub fn same(&self, new: &Settings) -> bool {
         let mut a = self.clone();
         let mut b = new.clone();
         a.version = VERSION;
         b.version = VERSION;
-        match (serde_json::to_value(&a), serde_json::to_value(&b)) {
-            (Ok(a), Ok(b)) => lenient_eq(&a, &b),
-            _ => false,
-        }
+        let (sa, sb) = (std::mem::take(&mut a.spec), std::mem::take(&mut b.spec));
+        a == b && lenient_eq(&sa, &sb)
     }
 
     /// Whether a folder's settings (`self`) and the race's ask for the same runs: the same but
@@ -209,8 +207,7 @@ impl Settings {
 }
 
 /// Two JSON values equal, a key of an object that `recorded` does not hold counting as null
-/// in `new` (a field added to a type since), numbers compared by value (floats to within
-/// 1e-12 of their size: JSON text read back may differ in the last bit).
+/// in `new` (a field added to a type since), numbers compared by value.
 fn lenient_eq(recorded: &Value, new: &Value) -> bool {
     match (recorded, new) {
         (Value::Object(a), Value::Object(b)) => {
@@ -226,13 +223,9 @@ fn lenient_eq(recorded: &Value, new: &Value) -> bool {
         (Value::Array(a), Value::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| lenient_eq(x, y))
         }
-        // serde_json reads a float back to within an ulp, not always to the bit.
         (Value::Number(a), Value::Number(b)) => match (a.as_u64(), b.as_u64()) {
             (Some(x), Some(y)) => x == y,
-            _ => match (a.as_f64(), b.as_f64()) {
-                (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-                _ => false,
-            },
+            _ => a.as_f64() == b.as_f64(),
         },
         _ => recorded == new,
     }
