@@ -6,7 +6,6 @@ use crate::protocol::lock::Lock;
 use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
 use crate::readings::race::{rounds, Fate, Race};
-use crate::readings::settings::Settings;
 use crate::readings::store::Store;
 use crate::readings::verdicts::{self, Margins};
 use crate::readings::{confirm, confirm_report, default_out, md, synthetic, Request, Setup};
@@ -32,7 +31,7 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     });
     setup.request.procedure = procedure(a, &out)?;
     setup.request.confirm_seed = confirm_seed(a, &out, &setup, hidden.map(|_| seed))?;
-    let _lock = claim(&out, a, &settings(&setup, hidden.map(|h| (h, seed))))?;
+    let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
     let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let rows = match hidden {
@@ -133,8 +132,10 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
             dir.join("command.json").display()
         );
     }
-    let recorded = Settings::read(&dir.join("settings.json"))?;
-    if !recorded.same(&settings(&setup, hidden.map(|h| (h, seed)))) {
+    let path = dir.join("settings.json");
+    let recorded =
+        spec::read_regular(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    if recorded != settings(&setup, &a, hidden.map(|h| (h, seed))) {
         bail!(
             "{}: settings.json is not the settings of that race: the spec or table it names, or one of the two files, changed since the race",
             recorded_race(dir, &a)
@@ -352,13 +353,24 @@ fn run_race(
     }
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
-    let mut store = setup.sharing(Store::open(
-        &out.join("runs.csv"),
-        &protocol,
-        setup.full(),
-        true,
-    )?);
-    let race = Race::of(setup, &protocol, (&targets, &rounds), threads, true);
+    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    let race = Race {
+        protocol: Some(&protocol),
+        readings: protocol.solvers.len() / setup.entries.len().max(1),
+        runs: &protocol.runs,
+        targets: &targets,
+        rounds: &rounds,
+        full: setup.full(),
+        alpha: setup.request.alpha,
+        threads,
+        entries: setup.entries.len(),
+        curtail: setup.request.curtail,
+        procedure: setup.request.procedure,
+        verbose: true,
+    };
     if let Some(seed) = setup.request.confirm_seed {
         confirm::check(setup, seed, out)?;
     }
@@ -530,10 +542,47 @@ fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
     crate::reports::groups::parse_published(&text, &format!("--published {}", path.display()))
 }
 
-/// Everything the race's runs depend on ([`Settings`], settings.json): `--resume` continues a
-/// folder only when this is unchanged.
-pub(super) fn settings(setup: &Setup, hidden: Option<(usize, u64)>) -> Settings {
-    Settings::of(setup, hidden)
+/// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when
+/// this is unchanged.
+pub(super) fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
+    let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
+    let mut value = serde_json::json!({
+        "spec": setup.request.spec,
+        "algorithm": a.algorithm,
+        "keys": setup.space.keys,
+        "values": setup.space.values.iter().map(|v| v.iter().map(crate::readings::space::value_text).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "published": rows,
+        "runs": setup.loaded.runs,
+        "rounds": a.rounds,
+        "cap": a.cap,
+        "alpha": a.alpha,
+        "synthetic": hidden.map(|(h, s)| (setup.space.id(h), s)),
+    });
+    // Only where a row gets a mean cap (races without one keep their settings, and resume).
+    if setup.uses_mean_cap() {
+        value["mean_cap"] = serde_json::json!(a.mean_cap);
+    }
+    // Races of procedure v1 (made before the versions) keep their settings and resume.
+    if setup.request.procedure != Procedure::V1 {
+        value["procedure"] = serde_json::json!(setup.request.procedure.name());
+    }
+    // Curtailment changes which runs are made, not the eliminations: recorded when off.
+    if a.no_curtail {
+        value["curtail"] = serde_json::json!(false);
+    }
+    // So does sharing runs between readings that make the same runs.
+    if a.no_shared_runs {
+        value["shared_runs"] = serde_json::json!(false);
+    }
+    // The verdicts' margins, only when not the defaults (races made before them resume).
+    if !setup.request.margins.is_default() {
+        value["margins"] = serde_json::json!([a.margin_success, a.margin_mean]);
+    }
+    // Races without a confirmation (the v1 races made before it) keep their settings.
+    if let Some(s) = setup.request.confirm_seed {
+        value["confirm_seed"] = serde_json::json!(s);
+    }
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
 /// The procedure of the race: `--procedure`, else with `--resume` the folder's own (its
@@ -554,13 +603,29 @@ pub(super) fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
 /// The procedure a race folder's settings.json `meta` records (v1 where it names none: races
 /// made before the versions).
 fn recorded_procedure(meta: &Path) -> Result<Procedure> {
-    Ok(Settings::read(meta)?.procedure())
+    let value = recorded(meta)?;
+    match value.get("procedure") {
+        None => Ok(Procedure::V1),
+        Some(v) => (v.as_str().and_then(Procedure::parse))
+            .with_context(|| format!("{}: procedure {v} is not v1 or v2", meta.display())),
+    }
+}
+
+/// A race folder's settings.json `meta` as JSON.
+fn recorded(meta: &Path) -> Result<serde_json::Value> {
+    let text = spec::read_spec(meta)?;
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))
 }
 
 /// The confirmation seed a race folder's settings.json `meta` records (None where it names
 /// none: races made before the confirmation, or with `--no-confirm`).
 fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
-    Ok(Settings::read(meta)?.confirm_seed)
+    match recorded(meta)?.get("confirm_seed") {
+        None => Ok(None),
+        Some(v) => (v.as_u64().map(Some))
+            .with_context(|| format!("{}: confirm_seed {v} is not a seed", meta.display())),
+    }
 }
 
 /// The confirmation's master seed: none with `--no-confirm`; `--confirm-seed`; else with
@@ -603,7 +668,7 @@ pub(super) fn confirm_seed(
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
 /// settings) or `--fresh` (which removes them); write settings.json.
-pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &Settings) -> Result<Lock> {
+pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
     if out.exists() && !out.is_dir() {
         bail!("--out {} exists and is not a folder", out.display());
     }
@@ -633,31 +698,44 @@ pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &Settings) -> Result
                 out.display()
             );
         }
-        // A folder with runs but no settings, or settings of another race, is refused.
-        let old = match meta.exists() {
-            true => Some(Settings::read(&meta)?),
-            false => None,
-        };
-        let other = || {
-            anyhow::anyhow!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display())
-        };
-        let old = old.ok_or_else(other)?;
-        if old.same(settings) {
-            // The same race: its file is kept as it is (a folder of an earlier version too).
-            crate::protocol::lock::remove_stale_temps(out);
-            return Ok(lock);
-        }
-        if !old.same_runs(settings, a.procedure.is_some()) {
-            return Err(other());
-        }
-        if !old.same_runs(settings, false) {
-            eprintln!(
-                "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
-                meta.display()
-            );
+        let old = crate::spec::read_regular(&meta).unwrap_or_default();
+        if old != settings {
+            if !same_runs(&old, settings, a.procedure.is_some()) {
+                bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
+            }
+            if !same_runs(&old, settings, false) {
+                eprintln!(
+                    "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
+                    meta.display()
+                );
+            }
         }
     }
     crate::protocol::lock::remove_stale_temps(out);
-    crate::protocol::io::write_atomic(&meta, settings.text().as_bytes())?;
+    crate::protocol::io::write_atomic(&meta, settings.as_bytes())?;
     Ok(lock)
+}
+
+/// Whether a folder's settings.json `old` and the race's `new` ask for the same runs: equal
+/// but for a `confirm_seed` that `new` adds (a confirmation asked for on a race made without
+/// one: its runs are its own file's) and, when `procedure` (`--procedure` given), the
+/// race's procedure: a run's seed and budget do not depend on the procedure, so a folder
+/// raced under one procedure may be raced again under another from the runs it holds
+/// (`--resume --procedure P`), making only the runs the new procedure asks for beyond them.
+fn same_runs(old: &str, new: &str, procedure: bool) -> bool {
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+    let (Some(mut old), Some(mut new)) = (parse(old), parse(new)) else {
+        return false;
+    };
+    let (Some(o), Some(n)) = (old.as_object_mut(), new.as_object_mut()) else {
+        return false;
+    };
+    if !o.contains_key("confirm_seed") {
+        n.remove("confirm_seed");
+    }
+    if procedure {
+        o.remove("procedure");
+        n.remove("procedure");
+    }
+    old == new
 }

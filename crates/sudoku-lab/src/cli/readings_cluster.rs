@@ -96,15 +96,31 @@ fn race<'a>(
     rounds: &'a [u64],
     threads: usize,
 ) -> Race<'a> {
-    Race::of(setup, protocol, (targets, rounds), threads, false)
+    Race {
+        protocol: Some(protocol),
+        readings: protocol.solvers.len() / setup.entries.len().max(1),
+        runs: &protocol.runs,
+        targets,
+        rounds,
+        full: setup.full(),
+        alpha: setup.request.alpha,
+        threads,
+        entries: setup.entries.len(),
+        curtail: setup.request.curtail,
+        procedure: setup.request.procedure,
+        verbose: false,
+    }
 }
 
 /// The race's runs.csv read back (nothing written), its readings sharing runs as the race
 /// does.
 fn stored(setup: &Setup, out: &Path) -> Result<Store> {
     let protocol = setup.protocol()?;
-    let store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
-    Ok(setup.sharing(store))
+    let mut store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
+    Ok(store)
 }
 
 /// The race in `out` replayed from its runs.csv alone: Ok(fates) when it has ended,
@@ -130,14 +146,13 @@ fn make_share(
     (k, n): (usize, usize),
 ) -> Result<ExitCode> {
     let meta = out.join("settings.json");
-    if !meta.exists() {
-        bail!(
+    let recorded = crate::spec::read_regular(&meta).with_context(|| {
+        format!(
             "cannot read {} (the race's folder is made by --merge-shards first)",
             meta.display()
-        );
-    }
-    let recorded = crate::readings::settings::Settings::read(&meta)?;
-    if !recorded.same(&settings(setup, None)) {
+        )
+    })?;
+    if recorded != settings(setup, a, None) {
         bail!(
             "{}: the race in this folder was made with other settings than these arguments",
             meta.display()
@@ -323,7 +338,7 @@ fn lacking_shards(dir: &Path, lacking: &[Job], n: usize) -> String {
 /// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
 /// (created when new), which goes on until it ends or needs another round.
 fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> Result<ExitCode> {
-    let _lock = claim(out, a, &settings(setup, None))?;
+    let _lock = claim(out, a, &settings(setup, a, None))?;
     let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let protocol = setup.protocol()?;
@@ -335,12 +350,10 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         true,
     )?);
     let asked = next_round(setup, out)?;
-    let mut store = setup.sharing(Store::open(
-        &out.join("runs.csv"),
-        &protocol,
-        setup.full(),
-        true,
-    )?);
+    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
     if let Some(asked) = &asked {
         let jobs: HashSet<_> = asked.jobs.iter().copied().collect();
         let pool = shard::read(dir, n, &protocol, setup.full(), &store, &jobs)?;

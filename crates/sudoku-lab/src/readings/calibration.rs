@@ -2,8 +2,7 @@
 //!
 //! A replicate draws a *paper*: for every row of a scenario, the paper's runs from a known
 //! distribution (success with probability p; generations of a success from a lognormal, gamma
-//! or heavy-tailed Lomax law of a given mean and coefficient of variation, or a geometric law
-//! of whole generations whose median is tied), summarised in the
+//! or heavy-tailed Lomax law of a given mean and coefficient of variation), summarised in the
 //! layout the scenario's paper prints (count, minimum, maximum, mean, median and SD as Ret-GA's
 //! Table 1; count and mean as RESEDA's Tables 1 and 2; count only as RESEDA's Table 3). It then
 //! draws the runs of three readings: one from the paper's own distribution (a *true* reading),
@@ -35,10 +34,6 @@ pub enum Dist {
     /// Lomax (Pareto II) of the row's mean with tail index 3.5 (coefficient of variation
     /// 1.53, infinite fourth moment): heavy-tailed.
     Lomax,
-    /// Geometric of the row's mean (whole generations 1, 2, ...; success in each generation
-    /// with probability 1 / mean, whatever the coefficient of variation): many runs share a
-    /// generation count, so the published median is tied.
-    Geometric,
 }
 
 /// What the scenario's paper prints of a row.
@@ -146,23 +141,6 @@ pub fn scenarios() -> Vec<Scenario> {
         full,
         rows: table(rows),
     };
-    // Whole generations with heavy ties at the median: Ret-GA's success rates, one
-    // geometric law on every row.
-    let geometric = |name, about, mean: f64| Scenario {
-        name,
-        about,
-        layout: Layout::Quantiles,
-        dist: Dist::Geometric,
-        runs: 100,
-        full: 50_000,
-        rows: (RET_GA.iter())
-            .map(|&(p, _, _)| RowModel {
-                p,
-                mean,
-                cv: (1.0 - 1.0 / mean).sqrt(),
-            })
-            .collect(),
-    };
     vec![
         quantiles("ret-ga-lognormal", "Ret-GA Table 1's nine Ret-GA rows (success rates, means and SDs), lognormal generations", Dist::LogNormal, &RET_GA, 50_000),
         quantiles("ret-ga-gamma", "the same rows, gamma generations", Dist::Gamma, &RET_GA, 50_000),
@@ -197,10 +175,6 @@ pub fn scenarios() -> Vec<Scenario> {
                 .map(|&p| RowModel { p, mean: 100.0, cv: 1.0 })
                 .collect(),
         },
-        geometric("geometric-mean-4", "Ret-GA Table 1's nine success rates, geometric generations of mean 4 (a quarter of the runs solve in each generation: the median is tied)", 4.0),
-        geometric("geometric-60-in-1", "the same success rates, geometric generations with 60 % of the runs solved in generation 1 (median 1, tied)", 1.0 / 0.6),
-        geometric("geometric-70-in-1", "the same, 70 % solved in generation 1", 1.0 / 0.7),
-        geometric("geometric-80-in-1", "the same, 80 % solved in generation 1", 1.0 / 0.8),
     ]
 }
 
@@ -247,13 +221,6 @@ pub fn draw(dist: Dist, mean: f64, cv: f64, rng: &mut Rng) -> f64 {
         Dist::Lomax => {
             let a = 3.5;
             mean * (a - 1.0) * (uniform(rng).powf(-1.0 / a) - 1.0)
-        }
-        Dist::Geometric => {
-            let q = (1.0 / mean).clamp(0.0, 1.0);
-            match q >= 1.0 {
-                true => 1.0,
-                false => (uniform(rng).ln() / (1.0 - q).ln()).ceil().max(1.0),
-            }
         }
     }
 }
@@ -643,7 +610,7 @@ mod tests {
         for (i, &(p, mean)) in rows.iter().enumerate() {
             let rejected = quantile_rejections((p, mean), 1.0, (reps, i), v2);
             assert!(rejected.contains_key("solved_by_median"), "{rejected:?}");
-            for (cell, &(at_1, at_race)) in rejected.iter().filter(|c| c.0 != "old_median") {
+            for (cell, &(at_1, at_race)) in &rejected {
                 assert!(!exceeds(at_1, reps, 0.01), "{p} {mean} {cell}: {at_1}");
                 assert!(!exceeds(at_race, reps, v2), "{p} {mean} {cell}: {at_race}");
             }
@@ -656,35 +623,6 @@ mod tests {
         );
     }
 
-    /// The median cell holds its level under ties: whole generations of a geometric law
-    /// (mean 4; 60, 70 and 80 % of the runs in generation 1), so the published median is
-    /// tied and the paper's count by it is above ceil(s/2). The rule before ties were
-    /// considered exceeds 0.01 there (the check sees it); the tie-aware cell does not, at 0.01
-    /// nor at the race's smallest v2 level.
-    #[test]
-    fn the_median_cell_holds_its_level_under_ties() {
-        let (v2, _) = levels();
-        let reps = 3000;
-        let mut old_fails = 0;
-        for (i, &mean) in [4.0, 1.0 / 0.6, 1.0 / 0.7, 1.0 / 0.8].iter().enumerate() {
-            for (j, &p) in [1.0, 0.94].iter().enumerate() {
-                let r = quantile_rejections_of(
-                    Dist::Geometric,
-                    (p, mean),
-                    1.0,
-                    (reps, 20 + 2 * i + j),
-                    v2,
-                );
-                for (cell, &(at_1, at_race)) in r.iter().filter(|c| c.0 != "old_median") {
-                    assert!(!exceeds(at_1, reps, 0.01), "{p} {mean} {cell}: {at_1}");
-                    assert!(!exceeds(at_race, reps, v2), "{p} {mean} {cell}: {at_race}");
-                }
-                old_fails += u64::from(exceeds(r["old_median"].0, reps, 0.01));
-            }
-        }
-        assert!(old_fails >= 4, "{old_fails}");
-    }
-
     /// Rejections at 0.01 and at `level`, per quantile cell, of `reps` draws (seeded by
     /// `i`): the paper's row from 100 runs of (rate, mean), ours 20 runs whose generations
     /// take `slow` times as long, capped at twice the published maximum.
@@ -694,21 +632,7 @@ mod tests {
         (reps, i): (u64, usize),
         level: f64,
     ) -> BTreeMap<String, (u64, u64)> {
-        quantile_rejections_of(Dist::LogNormal, (p, mean), slow, (reps, i), level)
-    }
-
-    /// [`quantile_rejections`] under the law `dist`, with the rejections of the median cell's
-    /// rule before ties were considered (Fisher's test of our count by the median against
-    /// ceil(s/2)) as the cell `old_median`.
-    fn quantile_rejections_of(
-        dist: Dist,
-        (p, mean): (f64, f64),
-        slow: f64,
-        (reps, i): (u64, usize),
-        level: f64,
-    ) -> BTreeMap<String, (u64, u64)> {
-        let mut s = scenarios().remove(0);
-        s.dist = dist;
+        let s = scenarios().remove(0);
         let row = RowModel { p, mean, cv: 0.8 };
         let mut rng = rng_from_seed(replicate_seed(13, i, 0));
         let caps = Caps {
@@ -730,18 +654,6 @@ mod tests {
             }
             let mut tests = Vec::new();
             capped_tests(&t, &x, &mut tests);
-            if let (Some(s), Some(n)) = (t.row.count, t.row.runs) {
-                let half = s.div_ceil(2);
-                tests.push(crate::readings::cells::Test {
-                    cell: "old/old_median".into(),
-                    p: lab_stats::fisher_exact_two_sided(
-                        x.by_median,
-                        x.runs - x.by_median,
-                        half,
-                        n - half,
-                    ),
-                });
-            }
             for test in tests {
                 let cell = test.cell.rsplit_once('/').map_or("", |c| c.1).to_string();
                 let e = rejected.entry(cell).or_default();

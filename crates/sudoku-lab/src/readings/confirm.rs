@@ -167,7 +167,10 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
     }
     let (spec, loaded) = confirm_spec(setup, plan.seed);
     let protocol = Protocol::new(&spec, &loaded, None, None)?;
-    let mut store = setup.sharing(Store::open(&dir.join(RUNS), &protocol, setup.full(), true)?);
+    let mut store = Store::open(&dir.join(RUNS), &protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
     let readings = chosen(plan.fates, plan.rounds);
     store.execute(Some(&protocol), &jobs(plan, &readings), threads)?;
     store.finish(&protocol)?;
@@ -179,7 +182,10 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
 /// makes on a cluster. Empty when the confirmation has every run.
 pub fn missing(plan: &Plan, dir: &Path, protocol: &Protocol) -> Result<Vec<Job>> {
     let setup = plan.setup;
-    let store = setup.sharing(stored(setup, dir, protocol)?);
+    let mut store = stored(setup, dir, protocol)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
     Ok(store.missing(&jobs(plan, &chosen(plan.fates, plan.rounds))))
 }
 
@@ -204,7 +210,10 @@ pub fn take(
     pool: HashMap<Job, Record>,
 ) -> Result<()> {
     let setup = plan.setup;
-    let mut store = setup.sharing(Store::open(&dir.join(RUNS), protocol, setup.full(), true)?);
+    let mut store = Store::open(&dir.join(RUNS), protocol, setup.full(), true)?;
+    if setup.request.share {
+        store.share(setup.shared_runs());
+    }
     store.set_pool(pool);
     store.execute(
         Some(protocol),
@@ -253,7 +262,10 @@ pub fn judge(plan: &Plan, store: &Store, readings: &[usize]) -> Confirmation {
                 let x = tally(setup, store, r, t);
                 let mut tests = Vec::new();
                 capped_tests(t, &x, &mut tests);
-                super::cells::full_tests(request.procedure, t, &x, &mut tests);
+                match request.procedure {
+                    Procedure::V1 => super::cells::full_tests(t, &x, &mut tests),
+                    Procedure::V2 => procedure::full_tests(t, &x, &mut tests),
+                }
                 found.extend(tests.into_iter().map(|test| {
                     let shown = describe(t, &x, &test.cell);
                     (test, shown)

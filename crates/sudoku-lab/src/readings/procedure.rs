@@ -13,18 +13,17 @@
 //!   number of cells a reading can have: probability at most alpha_k per round and alpha over
 //!   the race, whatever the dependence between rounds and cells. The mean cells use
 //!   [`lab_stats::guarded_mean_test`], whose size at these levels is measured by simulation
-//!   (`readings-calibration`). Both procedures' cell tests are in [`super::cells`].
+//!   (tests below and `readings-calibration`).
 //!
 //! The p-value a v2 look reports is Holm-adjusted over the round's C cells (cells without
 //! data count as p = 1) and scaled by alpha / alpha_k, so that every round eliminates at the
 //! same threshold, alpha.
 
-use super::cells::{holm_min, Target, Test};
-use lab_stats::{round_alphas, Spending};
+use super::cells::{holm_min, Tally, Target, Test};
+use lab_stats::{fisher_exact_two_sided, guarded_mean_test, round_alphas, summarize, Spending};
 
 /// The statistical procedure of a race.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Procedure {
     /// Bonferroni over every look, Welch's t-test on means (races made before v2).
     V1,
@@ -119,4 +118,39 @@ pub fn cells_of(t: &Target) -> usize {
     .iter()
     .filter(|&&b| b)
     .count()
+}
+
+/// The full-budget tests of v2: the count (Fisher, as v1) and the mean generations of
+/// successes, or a counter's mean over every run, with the guarded mean test (at least two
+/// observations on each side).
+pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    if x.runs == 0 {
+        return;
+    }
+    let r = &t.row;
+    if !t.counter {
+        if let (Some(s), Some(n)) = (r.count, r.runs) {
+            let p = fisher_exact_two_sided(x.solved, x.runs - x.solved, s, n.saturating_sub(s));
+            out.push(Test {
+                cell: format!("{}/count", t.level),
+                p,
+            });
+        }
+    }
+    let (sample, published_n, name) = match t.counter {
+        true => (&x.values, r.runs, "mean"),
+        false => (&x.generations, r.count, "average"),
+    };
+    let (Some(avg), Some(sd), Some(m)) = (r.average, r.sd, published_n) else {
+        return;
+    };
+    let Some(ours) = summarize(sample).filter(|o| o.n >= 2 && m >= 2) else {
+        return;
+    };
+    if let Ok(p) = guarded_mean_test(ours.mean, ours.sd, ours.n as u64, avg, sd, m) {
+        out.push(Test {
+            cell: format!("{}/{name}", t.level),
+            p,
+        });
+    }
 }

@@ -17,7 +17,7 @@
 //! ([`super::procedure`]).
 
 use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
-use super::procedure::{Levels, Procedure};
+use super::procedure::{self, Levels, Procedure};
 use super::store::{Job, Pending, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
@@ -96,34 +96,6 @@ pub struct Race<'a> {
     pub verbose: bool,
 }
 
-impl<'a> Race<'a> {
-    /// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
-    /// its `targets` and cumulative `rounds`: the one place a race of a request is built
-    /// (the calibration study builds its own on simulated tables).
-    pub fn of(
-        setup: &super::Setup,
-        protocol: &'a Protocol<'a>,
-        (targets, rounds): (&'a [Target], &'a [u64]),
-        threads: usize,
-        verbose: bool,
-    ) -> Race<'a> {
-        Race {
-            protocol: Some(protocol),
-            readings: protocol.solvers.len() / setup.entries.len().max(1),
-            runs: &protocol.runs,
-            targets,
-            rounds,
-            full: setup.full(),
-            alpha: setup.request.alpha,
-            threads,
-            entries: setup.entries.len(),
-            curtail: setup.request.curtail,
-            procedure: setup.request.procedure,
-            verbose,
-        }
-    }
-}
-
 impl Race<'_> {
     /// The stages of a round: with a cap on some target, capped runs first.
     fn stages(&self) -> Vec<Stage> {
@@ -163,7 +135,10 @@ impl Race<'_> {
 
     /// The full-budget tests of the race's procedure.
     pub fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
-        full_tests(self.procedure, t, x, out)
+        match self.procedure {
+            Procedure::V1 => full_tests(t, x, out),
+            Procedure::V2 => procedure::full_tests(t, x, out),
+        }
     }
 
     /// Run the race, executing and recording runs in `store` (runs already there are not
@@ -363,8 +338,8 @@ impl Race<'_> {
     }
 
     /// Whether reading `r`'s elimination at the capped look after target `j` is decided by
-    /// its first `upto` runs there: every outcome of its remaining runs (each solved before
-    /// the median, at it, by the maximum only, or neither; for a mean cap, solved within it or
+    /// its first `upto` runs there: every outcome of its remaining runs (each solved by the
+    /// median, solved by the maximum only, or neither; for a mean cap, solved within it or
     /// not) leaves a Holm-adjusted p-value at most the threshold. Only runs 0..upto count,
     /// even where a folder holds later ones (from an earlier binary), so the decision and its
     /// p-value do not depend on the folder's history. None when no run is left (the look
@@ -400,16 +375,10 @@ impl Race<'_> {
             .rev()
             .flat_map(move |a| (0..=if flat { 0 } else { left - a }).map(move |b| (a, b)));
         let order = std::iter::once(likely).chain(every);
-        // Of the a runs solved by the median, those strictly before it only lower the median
-        // cell's p-value (it tests them only when they are too many): the largest p-value is
-        // where all a are at the median, which a run can be only when the median is a whole
-        // number (generations are); else all a are before it.
-        let tied = t.row.median.is_some_and(|m| m.fract() == 0.0);
         for (a, b) in order {
             let mut y = x.clone();
             y.runs += left;
             y.by_median += a;
-            y.before_median += if tied { 0 } else { a };
             y.by_max += a + b;
             y.by_cap += a;
             y.solved += a + b;
