@@ -1063,8 +1063,8 @@ fn protocols_section(dir: &Path, url: &str) -> Result<String> {
     };
     let hours = wall / 3600.0;
     let same = match reproduced {
-        true => "every re-executed run reproduced its row",
-        false => "some re-executed runs did NOT reproduce their rows",
+        true => "Every re-executed run reproduced its row",
+        false => "Some re-executed runs did NOT reproduce their rows",
     };
     Ok(format!(
         "\n<a id=\"protocols\"></a>\n## Every protocol\n\nA full reproduction of every shipped experiment \
@@ -1076,7 +1076,10 @@ today's time over the recorded time is the speed-up of today's kernels on that r
 total by that ratio (the ratio estimator, standard error from the sample); where k = 1 every run was \
 re-executed and the CPU time is measured, and `--full` runs a whole protocol. The wall time on 2 cores is the \
 CPU time halved: the protocols run 1.5 to 2.1 times faster on 2 threads than on 1 (above), so this is the \
-ideal. Rows of external solvers are not re-executed (their recorded time is added). {same}. The record: \
+ideal. Rows of external solvers are not re-executed (their recorded time is added). The load average \
+before and after each measurement is in the table: the CPU times are the runs' own clocks, which a \
+loaded machine changes little, but a revision marked `-dirty` or a load above the cores says the \
+record is not an idle-machine measurement. {same}. The record: \
 [{PROTOCOLS}]({url}/{PROTOCOLS}).\n\n{table}"
     ))
 }
