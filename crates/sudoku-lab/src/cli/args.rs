@@ -233,8 +233,10 @@ pub enum Command {
         /// clock reads) and how far past the limit its runs go (CSV on stdout).
         #[arg(long)]
         time_limits: bool,
-        /// Instead: every shipped experiment's protocol time at today's kernels, from a sample
-        /// of its committed runs re-executed (docs/performance.md, "Every protocol").
+        /// Instead: every experiment's protocol time at today's kernels (CSV on stdout).
+        ///
+        /// Estimated from a sample of its committed runs, re-executed (docs/performance.md,
+        /// "Every protocol").
         #[arg(long, conflicts_with = "time_limits")]
         protocols: bool,
         /// With --protocols: the results folder with one committed folder per experiment.
@@ -243,11 +245,10 @@ pub enum Command {
         /// With --protocols: only this experiment (repeatable).
         #[arg(long, requires = "protocols")]
         only: Vec<String>,
-        /// With --protocols: run this experiment's whole protocol on 2 threads instead of a
-        /// sample (repeatable).
+        /// With --protocols: run this experiment in full on 2 threads (repeatable).
         #[arg(long, requires = "protocols")]
         full: Vec<String>,
-        /// With --protocols: about how many CPU seconds (at the recorded speed) each sample costs.
+        /// With --protocols: about the CPU seconds each sample costs (at the recorded speed).
         #[arg(long, default_value_t = 20.0, requires = "protocols")]
         sample_cpu_seconds: f64,
         /// With --time-limits or --protocols: also write the CSV to this file.
