@@ -117,12 +117,7 @@ pub fn run(r: &Request) -> Result<ExitCode> {
     if !(r.sample_cpu_seconds > 0.0 && r.sample_cpu_seconds.is_finite()) {
         bail!("--sample-cpu-seconds must be a positive number of seconds");
     }
-    let known: Vec<&str> = crate::spec::EMBEDDED.iter().map(|(id, _)| *id).collect();
-    for id in r.only.iter().chain(r.full) {
-        if !known.contains(&id.as_str()) {
-            bail!("bench --protocols: unknown experiment '{id}' (known: `sudoku-lab list`)");
-        }
-    }
+    let known = known_ids(r)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(THREADS)
         .build()
@@ -146,57 +141,9 @@ pub fn run(r: &Request) -> Result<ExitCode> {
         let load_before = load_average();
         let started = Instant::now();
         let (method, timed, estimate, reproduced, extra_ms) = if r.full.iter().any(|f| f == id) {
-            let (cpu, wall, same) = full(id, &dir)?;
-            let e = Estimate {
-                cpu_seconds: cpu,
-                standard_error: 0.0,
-            };
-            eprintln!("{id}: full protocol, {wall:.1} s wall on {THREADS} threads");
-            (
-                format!("full protocol on {THREADS} threads (wall {wall:.1} s)"),
-                committed.rows,
-                e,
-                same,
-                0.0,
-            )
+            measure_full(id, &dir, &committed)?
         } else {
-            let k = step(
-                committed.rows,
-                committed.recorded_ms,
-                r.sample_cpu_seconds * 1000.0,
-            );
-            let options = Options {
-                every: k,
-                only_solved: false,
-                run_external: false,
-            };
-            let out = pool.install(|| replay(&dir, &options))?;
-            let Cost {
-                rows,
-                recorded_ms: builtin_ms,
-                pairs,
-            } = &out.cost;
-            let e = ratio_estimate(pairs, *rows, *builtin_ms)
-                .with_context(|| format!("{id}: no run to time"))?;
-            let external_ms = committed.recorded_ms - builtin_ms;
-            let mut method = match k {
-                1 => "every run re-executed".to_string(),
-                k => format!("1 run in {k} re-executed (ratio estimate)"),
-            };
-            if out.skipped_rows > 0 {
-                let _ = write!(
-                    method,
-                    "; {} runs of external solvers at their recorded time",
-                    out.skipped_rows
-                );
-            }
-            (
-                method,
-                pairs.len(),
-                e,
-                out.mismatches.is_empty(),
-                external_ms.max(0.0),
-            )
+            measure_sample(id, &dir, &committed, r, &pool)?
         };
         all_reproduced &= reproduced;
         let cpu = estimate.cpu_seconds + extra_ms / 1000.0;
@@ -243,6 +190,85 @@ pub fn run(r: &Request) -> Result<ExitCode> {
         eprintln!("some re-executed runs differ from their rows: see `sudoku-lab replay`");
         ExitCode::from(1)
     })
+}
+
+/// What one experiment's measurement gives: (method, runs timed, estimate, every re-executed
+/// run reproduced, recorded milliseconds of runs not re-executed).
+type Measured = (String, usize, Estimate, bool, f64);
+
+/// The whole protocol of `id` on 2 threads.
+fn measure_full(id: &str, dir: &Path, committed: &Committed) -> Result<Measured> {
+    let (cpu, wall, same) = full(id, dir)?;
+    let e = Estimate {
+        cpu_seconds: cpu,
+        standard_error: 0.0,
+    };
+    eprintln!("{id}: full protocol, {wall:.1} s wall on {THREADS} threads");
+    Ok((
+        format!("full protocol on {THREADS} threads (wall {wall:.1} s)"),
+        committed.rows,
+        e,
+        same,
+        0.0,
+    ))
+}
+
+/// Every k-th committed run of `dir` re-executed, and the ratio estimate.
+fn measure_sample(
+    id: &str,
+    dir: &Path,
+    committed: &Committed,
+    r: &Request,
+    pool: &rayon::ThreadPool,
+) -> Result<Measured> {
+    let k = step(
+        committed.rows,
+        committed.recorded_ms,
+        r.sample_cpu_seconds * 1000.0,
+    );
+    let options = Options {
+        every: k,
+        only_solved: false,
+        run_external: false,
+    };
+    let out = pool.install(|| replay(dir, &options))?;
+    let Cost {
+        rows,
+        recorded_ms: builtin_ms,
+        pairs,
+    } = &out.cost;
+    let e = ratio_estimate(pairs, *rows, *builtin_ms)
+        .with_context(|| format!("{id}: no run to time"))?;
+    let external_ms = committed.recorded_ms - builtin_ms;
+    let mut method = match k {
+        1 => "every run re-executed".to_string(),
+        k => format!("1 run in {k} re-executed (ratio estimate)"),
+    };
+    if out.skipped_rows > 0 {
+        let _ = write!(
+            method,
+            "; {} runs of external solvers at their recorded time",
+            out.skipped_rows
+        );
+    }
+    Ok((
+        method,
+        pairs.len(),
+        e,
+        out.mismatches.is_empty(),
+        external_ms.max(0.0),
+    ))
+}
+
+/// The shipped experiments, after checking that every one `r` names is among them.
+fn known_ids(r: &Request) -> Result<Vec<&'static str>> {
+    let known: Vec<&str> = crate::spec::EMBEDDED.iter().map(|(id, _)| *id).collect();
+    for id in r.only.iter().chain(r.full) {
+        if !known.contains(&id.as_str()) {
+            bail!("bench --protocols: unknown experiment '{id}' (known: `sudoku-lab list`)");
+        }
+    }
+    Ok(known)
 }
 
 /// The committed folder's facts the record keeps.

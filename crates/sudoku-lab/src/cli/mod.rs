@@ -108,35 +108,41 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         args::Command::ReadingsCalibration(a) => readings::calibration(&a),
         args::Command::List => list::list(),
         args::Command::NewSolver { name, dir } => new_solver::new_solver(&name, &dir),
-        args::Command::Bench {
-            time_limits: true,
-            out,
-            ..
-        } => bench_stops::run(out.as_deref()),
-        args::Command::Bench {
-            protocols: true,
-            results,
-            only,
-            full,
-            sample_cpu_seconds,
-            out,
-            ..
-        } => bench_protocols::run(&bench_protocols::Request {
+        cmd @ args::Command::Bench { .. } => bench_command(cmd),
+        args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
+        args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
+        args::Command::Compare(a) => compare::compare(&a),
+        args::Command::CheckTables { paper, out } => check_tables::run(&paper, &out),
+        args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
+    }
+}
+
+/// `sudoku-lab bench`: the kernels, or `--time-limits`, or `--protocols`.
+fn bench_command(cmd: args::Command) -> anyhow::Result<ExitCode> {
+    let args::Command::Bench {
+        quick,
+        time_limits,
+        protocols,
+        results,
+        only,
+        full,
+        sample_cpu_seconds,
+        out,
+    } = cmd
+    else {
+        anyhow::bail!("bench: not the bench command");
+    };
+    match (time_limits, protocols, out) {
+        (true, _, out) => bench_stops::run(out.as_deref()),
+        (_, true, out) => bench_protocols::run(&bench_protocols::Request {
             results: &results,
             only: &only,
             full: &full,
             sample_cpu_seconds,
             out: out.as_deref(),
         }),
-        args::Command::Bench { out: Some(_), .. } => {
-            anyhow::bail!("bench: --out needs --time-limits or --protocols")
-        }
-        args::Command::Bench { quick, .. } => bench::run(quick),
-        args::Command::Export { format, dir, out } => export::run(format, &dir, out.as_deref()),
-        args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
-        args::Command::Compare(a) => compare::compare(&a),
-        args::Command::CheckTables { paper, out } => check_tables::run(&paper, &out),
-        args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
+        (false, false, Some(_)) => anyhow::bail!("bench: --out needs --time-limits or --protocols"),
+        (false, false, None) => bench::run(quick),
     }
 }
 

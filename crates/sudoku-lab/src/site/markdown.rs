@@ -337,23 +337,7 @@ impl<'a> RenderState<'a> {
                 title,
                 id,
             }) => {
-                let dest_url = match link_kind(&dest_url) {
-                    LinkKind::Relative if self.resolve.is_some() => {
-                        match self.resolve.and_then(|r| r(&dest_url)) {
-                            Some(url) => CowStr::from(url),
-                            None => {
-                                self.dead_link = true;
-                                return None;
-                            }
-                        }
-                    }
-                    LinkKind::Relative => CowStr::from(format!("{}/{dest_url}", self.files_url)),
-                    LinkKind::Kept => dest_url,
-                    LinkKind::Unsafe => {
-                        self.dropped_link = true;
-                        return None;
-                    }
-                };
+                let dest_url = self.link_target(dest_url)?;
                 Event::Start(Tag::Link {
                     link_type,
                     dest_url,
@@ -409,6 +393,29 @@ impl<'a> RenderState<'a> {
                 None => Event::Text(t),
             },
             other => other,
+        })
+    }
+
+    /// Where a link of the page leads: a relative link resolved to a site page (None, and the
+    /// link dropped with its text kept, when it leads nowhere), else to the file where it is;
+    /// an unsafe link is removed (None).
+    fn link_target(&mut self, dest_url: CowStr<'a>) -> Option<CowStr<'a>> {
+        Some(match link_kind(&dest_url) {
+            LinkKind::Relative if self.resolve.is_some() => {
+                match self.resolve.and_then(|r| r(&dest_url)) {
+                    Some(url) => CowStr::from(url),
+                    None => {
+                        self.dead_link = true;
+                        return None;
+                    }
+                }
+            }
+            LinkKind::Relative => CowStr::from(format!("{}/{dest_url}", self.files_url)),
+            LinkKind::Kept => dest_url,
+            LinkKind::Unsafe => {
+                self.dropped_link = true;
+                return None;
+            }
         })
     }
 

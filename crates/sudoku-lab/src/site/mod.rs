@@ -424,7 +424,16 @@ impl Sources {
         }
         let m = std::fs::symlink_metadata(&target).ok()?;
         (m.is_file() || m.is_dir()).then(|| {
-            let url = relative_url(&self.out_abs, &target);
+            // Through the repository's root, so that a file beside the pages (docs/) is
+            // linked as every other file of the repository, wherever the site is written.
+            let url = match target.starts_with(&self.root) {
+                true => format!(
+                    "{}/{}",
+                    relative_url(&self.out_abs, &self.root),
+                    relative_url(&self.root, &target)
+                ),
+                false => relative_url(&self.out_abs, &target),
+            };
             let slash = if m.is_dir() && path.ends_with('/') {
                 "/"
             } else {

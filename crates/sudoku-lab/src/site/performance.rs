@@ -1033,30 +1033,7 @@ fn protocols_section(dir: &Path, url: &str) -> Result<String> {
                 method
             );
         }
-        let se = decimal(&f[8], "cpu_s_standard_error", at)?;
-        let cpu = match se.parse::<f64>().unwrap_or(0.0) > 0.0 {
-            true => format!("{} ± {se}", decimal(&f[7], "cpu_s", at)?),
-            false => decimal(&f[7], "cpu_s", at)?,
-        };
-        let load = |x: &str, what: &str| match x.is_empty() {
-            true => Ok("-".to_string()),
-            false => decimal(x, what, at),
-        };
-        let _ = writeln!(
-            table,
-            "| {id} | {} | {} ({}, {}) | {cpu} | {} | {method} | {} | {} / {} |",
-            decimal(&f[1], "runs", at)?,
-            decimal(&f[2], "committed_wall_s", at)?,
-            decimal(&f[3], "committed_threads", at)?,
-            short(&name(&f[4], "committed_revision", at)?),
-            decimal(&f[9], "wall_2_cores_s", at)?,
-            match f[10].as_str() {
-                "true" => "all timed runs",
-                _ => "NOT all",
-            },
-            load(&f[13], "load_before")?,
-            load(&f[14], "load_after")?,
-        );
+        table.push_str(&protocols_row(at, f, &id, method)?);
     }
     let Some((committed, cpu, se, wall, wall_text, revision, date, reproduced)) = total else {
         bail!("{}: no total line", shown(dir, PROTOCOLS));
@@ -1082,6 +1059,36 @@ loaded machine changes little, but a revision marked `-dirty` or a load above th
 record is not an idle-machine measurement. {same}. The record: \
 [{PROTOCOLS}]({url}/{PROTOCOLS}).\n\n{table}"
     ))
+}
+
+/// One experiment's row of the "Every protocol" table.
+fn protocols_row(at: &str, f: &[String], id: &str, method: &str) -> Result<String> {
+    let mut table = String::new();
+    let se = decimal(&f[8], "cpu_s_standard_error", at)?;
+    let cpu = match se.parse::<f64>().unwrap_or(0.0) > 0.0 {
+        true => format!("{} ± {se}", decimal(&f[7], "cpu_s", at)?),
+        false => decimal(&f[7], "cpu_s", at)?,
+    };
+    let load = |x: &str, what: &str| match x.is_empty() {
+        true => Ok("-".to_string()),
+        false => decimal(x, what, at),
+    };
+    let _ = writeln!(
+        table,
+        "| {id} | {} | {} ({}, {}) | {cpu} | {} | {method} | {} | {} / {} |",
+        decimal(&f[1], "runs", at)?,
+        decimal(&f[2], "committed_wall_s", at)?,
+        decimal(&f[3], "committed_threads", at)?,
+        short(&name(&f[4], "committed_revision", at)?),
+        decimal(&f[9], "wall_2_cores_s", at)?,
+        match f[10].as_str() {
+            "true" => "all timed runs",
+            _ => "NOT all",
+        },
+        load(&f[13], "load_before")?,
+        load(&f[14], "load_after")?,
+    );
+    Ok(table)
 }
 
 /// The record of `sudoku-lab bench --time-limits`, and its header.
