@@ -138,7 +138,7 @@ pub fn run(r: &Request) -> Result<ExitCode> {
             );
             continue;
         };
-        let load_before = load_average();
+        let load_before = super::bench_stops::load_average();
         let started = Instant::now();
         let (method, timed, estimate, reproduced, extra_ms) = if r.full.iter().any(|f| f == id) {
             measure_full(id, &dir, &committed)?
@@ -170,7 +170,7 @@ pub fn run(r: &Request) -> Result<ExitCode> {
             env!("SUDOKU_LAB_GIT"),
             today(),
             load_before.map_or(String::new(), |l| format!("{l:.2}")),
-            load_average().map_or(String::new(), |l| format!("{l:.2}")),
+            super::bench_stops::load_average().map_or(String::new(), |l| format!("{l:.2}")),
         );
     }
     let _ = writeln!(
@@ -357,32 +357,9 @@ impl Drop for Remove {
     }
 }
 
-/// Today's date (UTC), from the system clock.
+/// Today's date (UTC), from the system clock: the date of [`crate::protocol::meta::utc_now`].
 fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// The one-minute load average (Linux `/proc/loadavg`), None elsewhere.
-fn load_average() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
-    text.split_whitespace().next()?.parse().ok()
+    crate::protocol::meta::utc_now().chars().take(10).collect()
 }
 
 #[cfg(test)]
@@ -432,17 +409,6 @@ mod tests {
                 k,
                 "{rows} {recorded} {budget}"
             );
-        }
-    }
-
-    #[test]
-    fn dates_from_day_counts() {
-        for (days, date) in [
-            (0, (1970, 1, 1)),
-            (11_016, (2000, 2, 29)),
-            (20_786, (2026, 11, 29)),
-        ] {
-            assert_eq!(civil_from_days(days), date);
         }
     }
 }

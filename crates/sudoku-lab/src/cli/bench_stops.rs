@@ -192,7 +192,7 @@ fn read_cost() -> f64 {
 }
 
 /// The one-minute load average (Linux `/proc/loadavg`), None elsewhere.
-fn load_average() -> Option<f64> {
+pub(super) fn load_average() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/loadavg").ok()?;
     text.split_whitespace().next()?.parse().ok()
 }
