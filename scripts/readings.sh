@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reading searches, each a `sudoku-lab readings` race into results/:
 #
-#   scripts/readings.sh [--bin PATH] [--threads N] [--procedure v1|v2] [NAME...]
+#   scripts/readings.sh [--bin PATH] [--threads N] [--procedure v1|v2|v3] [NAME...]
 #
 # NAME (default: every race below, cheapest first):
 #   validation-reseda   synthetic RESEDA tables from 3 hidden readings (Table 2's rows)
@@ -29,7 +29,7 @@
 # a folder made under another procedure is raced again from the runs it holds (the runs are
 # the same under every procedure; only those P asks for beyond them are made), one already
 # made under P resumes. Without it, each folder keeps its own procedure (v1 for the races committed
-# before v2) and a new folder gets v2. E.g. `scripts/readings.sh --procedure v2 ret-ga`.
+# before v2) and a new folder gets v3. E.g. `scripts/readings.sh --procedure v3 ret-ga`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/sudoku-lab

@@ -189,8 +189,8 @@ pub enum Command {
     /// Race every combination of a paper's named ambiguities (the algorithm's ambiguity
     /// options, or those named) against its published table: rounds of runs with the
     /// protocol's seeds, capped runs tested first on the published quantiles, and a reading
-    /// eliminated when a cell rejects it (Holm within the reading; procedure v2 spends alpha
-    /// over rounds, v1 splits it by Bonferroni over every look); survivors and the last
+    /// eliminated when a cell rejects it (Holm within the reading; procedures v2 and v3 spend
+    /// alpha over rounds, v1 splits it by Bonferroni over every look); survivors and the last
     /// round's eliminations rerun at a second master seed. Writes readings.csv, report.md,
     /// power.csv, verdicts.csv, confirm.csv and spec-curve.svg/png.
     Readings(Box<ReadingsArgs>),
@@ -203,7 +203,7 @@ pub enum Command {
     ///
     /// The race engine's error rates measured by simulation: error-rates.csv, a chart and
     /// report.md (false elimination of a reading that follows the paper's distribution, and
-    /// power, under procedures v1 and v2, on tables shaped like the papers').
+    /// power, under procedures v1, v2 and v3, on tables shaped like the papers').
     ReadingsCalibration(ReadingsCalibrationArgs),
     /// Experiments, algorithms and bank puzzles.
     List,
@@ -437,7 +437,7 @@ mod tests {
 
 #[derive(Args, Clone, Debug)]
 pub struct ReadingsCalibrationArgs {
-    /// Replicates per scenario (each races three readings under both procedures).
+    /// Replicates per scenario (each races three readings under each procedure).
     #[arg(long, default_value_t = 1000)]
     pub replicates: u64,
     /// The study's seed (replicate k of scenario i has a seed derived from it, i and k).
@@ -567,12 +567,13 @@ pub struct ReadingsArgs {
     /// mean (0.25: a quarter), by two one-sided tests at --alpha.
     #[arg(long, default_value_t = 0.25)]
     pub margin_mean: f64,
-    /// The statistical procedure: v2 or v1.
+    /// The statistical procedure: v3, v2 or v1.
     ///
-    /// The statistical procedure: v2 (alpha spent over rounds, the guarded mean test; the
-    /// default of a new race) or v1 (Bonferroni over every look, Welch). Default: a resumed
-    /// folder's own (v1 where its settings.json names none), else v2.
-    #[arg(long, value_name = "v1|v2")]
+    /// The statistical procedure: v3 (v2 with a median cell that allows runs tied at the
+    /// published median; the default of a new race), v2 (alpha spent over rounds, the guarded
+    /// mean test) or v1 (Bonferroni over every look, Welch). Default: a resumed folder's own
+    /// (v1 where its settings.json names none), else v3.
+    #[arg(long, value_name = "v1|v2|v3")]
     pub procedure: Option<String>,
     /// Output folder (default `results/readings-<id>-<label>/`).
     #[arg(long)]
@@ -610,7 +611,7 @@ pub struct ReadingsArgs {
     /// The master seed of the confirmation.
     ///
     /// The master seed of the confirmation: the survivors and the last round's eliminations
-    /// rerun at the full protocol and tested once. Default: a v2 race's is a hash of its
+    /// rerun at the full protocol and tested once. Default: a v2 or v3 race's is a hash of its
     /// master seed; a resumed folder keeps its own (none where its settings.json names none).
     #[arg(long, conflicts_with = "no_confirm")]
     pub confirm_seed: Option<u64>,

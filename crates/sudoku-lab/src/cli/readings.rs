@@ -3,12 +3,11 @@
 
 use super::args::ReadingsArgs;
 use crate::protocol::lock::Lock;
-use crate::readings::outputs::{self, Findings};
 use crate::readings::procedure::Procedure;
-use crate::readings::race::{rounds, Fate, Race};
+use crate::readings::settings::Settings;
 use crate::readings::store::Store;
-use crate::readings::verdicts::{self, Margins};
-use crate::readings::{confirm, confirm_report, default_out, md, synthetic, Request, Setup};
+use crate::readings::verdicts::Margins;
+use crate::readings::{confirm, default_out, engine, synthetic, Request, Setup};
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
 use anyhow::{bail, Context, Result};
@@ -31,15 +30,15 @@ pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
     });
     setup.request.procedure = procedure(a, &out)?;
     setup.request.confirm_seed = confirm_seed(a, &out, &setup, hidden.map(|_| seed))?;
-    let _lock = claim(&out, a, &settings(&setup, a, hidden.map(|h| (h, seed))))?;
+    let _lock = claim(&out, a, &settings(&setup, hidden.map(|h| (h, seed))))?;
     let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let rows = match hidden {
         Some(h) => synthetic::table(&setup, h, seed, &out.join("synthetic"), threads)?,
         None => setup.rows.clone(),
     };
-    let source = source(a, &setup, hidden.is_some());
-    run_race(
+    let source = engine::source(a.published.as_deref(), &setup, hidden.is_some());
+    engine::run_local(
         &setup,
         &rows,
         &out,
@@ -73,7 +72,7 @@ pub(super) fn prepare(a: &ReadingsArgs) -> Result<(Setup, Option<usize>, u64)> {
         share: !a.no_shared_runs,
         alpha: a.alpha,
         // Settled once the folder is known (a resumed race keeps its own).
-        procedure: Procedure::V2,
+        procedure: Procedure::V3,
         margins: Margins {
             success: a.margin_success,
             mean: a.margin_mean,
@@ -132,10 +131,8 @@ pub fn replay_race(dir: &Path, every: usize, threads_flag: Option<usize>) -> Res
             dir.join("command.json").display()
         );
     }
-    let path = dir.join("settings.json");
-    let recorded =
-        spec::read_regular(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    if recorded != settings(&setup, &a, hidden.map(|h| (h, seed))) {
+    let recorded = Settings::read(&dir.join("settings.json"))?;
+    if !recorded.same(&settings(&setup, hidden.map(|h| (h, seed)))) {
         bail!(
             "{}: settings.json is not the settings of that race: the spec or table it names, or one of the two files, changed since the race",
             recorded_race(dir, &a)
@@ -323,146 +320,6 @@ pub fn summary(dir: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where the race's table comes from, as report.md says it.
-pub(super) fn source(a: &ReadingsArgs, setup: &Setup, synthetic: bool) -> String {
-    match (synthetic, &a.published) {
-        (true, _) => "a synthetic table (published.csv in this folder)".to_string(),
-        (false, Some(f)) => format!(
-            "{} (published.csv in this folder)",
-            md::code(&f.display().to_string())
-        ),
-        (false, None) => format!(
-            "the spec's table {}",
-            md::code(setup.request.spec.published.as_deref().unwrap_or(""))
-        ),
-    }
-}
-
-/// Race `setup` against `rows` into `out`, then write every output.
-fn run_race(
-    setup: &Setup,
-    rows: &[PublishedRow],
-    out: &Path,
-    threads: usize,
-    hidden: Option<(usize, u64)>,
-    source: String,
-) -> Result<()> {
-    let targets = setup.targets(rows)?;
-    if targets.is_empty() {
-        bail!("no published row names a puzzle of the race");
-    }
-    let rounds = rounds(&setup.request.rounds, setup.max_runs());
-    let protocol = setup.protocol()?;
-    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
-    let race = Race {
-        protocol: Some(&protocol),
-        readings: protocol.solvers.len() / setup.entries.len().max(1),
-        runs: &protocol.runs,
-        targets: &targets,
-        rounds: &rounds,
-        full: setup.full(),
-        alpha: setup.request.alpha,
-        threads,
-        entries: setup.entries.len(),
-        curtail: setup.request.curtail,
-        procedure: setup.request.procedure,
-        verbose: true,
-    };
-    if let Some(seed) = setup.request.confirm_seed {
-        confirm::check(setup, seed, out)?;
-    }
-    let fates = race.run(&mut store)?;
-    write_outputs(
-        setup,
-        (rows, &targets),
-        out,
-        (&race, &fates, &store),
-        hidden,
-        source,
-        threads,
-    )
-}
-
-/// The race's files once it has ended: runs.csv sorted, published.csv, readings.csv,
-/// power.csv and verdicts.csv, the confirmation (its runs made with `threads`, confirm.csv),
-/// report.md, race.csv and the chart.
-pub(super) fn write_outputs(
-    setup: &Setup,
-    (rows, targets): (&[PublishedRow], &[crate::readings::cells::Target]),
-    out: &Path,
-    (race, fates, store): (&Race, &[Fate], &Store),
-    hidden: Option<(usize, u64)>,
-    source: String,
-    threads: usize,
-) -> Result<()> {
-    let protocol = setup.protocol()?;
-    store.finish(&protocol)?;
-    let confirmation = confirmation(setup, (targets, fates, race.rounds.len()), out, threads)?;
-    outputs::write_published(&out.join("published.csv"), rows)?;
-    outputs::write_readings(&out.join("readings.csv"), setup, fates, store)?;
-    let cost = outputs::cost(setup, targets, store, fates);
-    let verdicts = verdicts::judge(race, store, fates, setup.request.margins);
-    let id = |r: usize| setup.space.id(r);
-    verdicts::write_power(&out.join("power.csv"), &verdicts, &id)?;
-    verdicts::write_verdicts(&out.join("verdicts.csv"), &verdicts, &id)?;
-    let findings = Findings {
-        setup,
-        race,
-        fates,
-        cost,
-        hidden,
-        source,
-        verdicts,
-        standings: crate::readings::closest::standings(setup, race, fates, store),
-        confirmed: (confirmation.iter().flat_map(|c| &c.verdicts))
-            .map(|v| (v.reading, v.confirmed))
-            .collect(),
-    };
-    let tail = (confirmation.as_ref()).map(|c| confirm_report::section(setup, c));
-    outputs::write_report(&out.join("report.md"), &findings, &tail.unwrap_or_default())?;
-    if let Some(c) = &confirmation {
-        confirm::write_csv(&out.join(confirm::CSV), setup, c)?;
-    }
-    outputs::write_race(&out.join("race.csv"), &findings)?;
-    outputs::write_chart(out, &findings)?;
-    let alive = fates.iter().filter(|f| f.eliminated.is_none()).count();
-    eprintln!("{}", sudoku_core::error::shown(&format!(
-        "{alive} of {} readings survive; {} generations spent ({:.2} % of the full factorial's estimated generations at the full protocol); {}",
-        fates.len(),
-        findings.cost.generations,
-        100.0 * findings.cost.generations as f64 / findings.cost.factorial_generations.max(1.0),
-        out.join("report.md").display()
-    )));
-    Ok(())
-}
-
-/// The race's confirmation at its second master seed (None without one): its runs made or
-/// resumed in `out`, its verdicts.
-fn confirmation(
-    setup: &Setup,
-    (targets, fates, rounds): (&[crate::readings::cells::Target], &[Fate], usize),
-    out: &Path,
-    threads: usize,
-) -> Result<Option<confirm::Confirmation>> {
-    let Some(seed) = setup.request.confirm_seed else {
-        return Ok(None);
-    };
-    let plan = confirm::Plan {
-        setup,
-        targets,
-        fates,
-        rounds,
-        seed,
-    };
-    let c = confirm::run(&plan, out, threads)?;
-    let consistent = c.verdicts.iter().filter(|v| v.consistent()).count();
-    eprintln!("confirmation at master seed {seed}: {consistent} readings consistent (both seeds)");
-    Ok(Some(c))
-}
-
 /// An embedded experiment id, or a spec file (with its folder, for its puzzle files).
 /// Whether `readings EXPERIMENT` names a spec file (else an embedded experiment).
 fn is_spec_file(experiment: &str) -> bool {
@@ -542,60 +399,23 @@ fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
     crate::reports::groups::parse_published(&text, &format!("--published {}", path.display()))
 }
 
-/// Everything the race's runs depend on, as JSON: `--resume` continues a folder only when
-/// this is unchanged.
-pub(super) fn settings(setup: &Setup, a: &ReadingsArgs, hidden: Option<(usize, u64)>) -> String {
-    let rows: Vec<String> = (setup.rows.iter()).map(|r| format!("{r:?}")).collect();
-    let mut value = serde_json::json!({
-        "spec": setup.request.spec,
-        "algorithm": a.algorithm,
-        "keys": setup.space.keys,
-        "values": setup.space.values.iter().map(|v| v.iter().map(crate::readings::space::value_text).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "published": rows,
-        "runs": setup.loaded.runs,
-        "rounds": a.rounds,
-        "cap": a.cap,
-        "alpha": a.alpha,
-        "synthetic": hidden.map(|(h, s)| (setup.space.id(h), s)),
-    });
-    // Only where a row gets a mean cap (races without one keep their settings, and resume).
-    if setup.uses_mean_cap() {
-        value["mean_cap"] = serde_json::json!(a.mean_cap);
-    }
-    // Races of procedure v1 (made before the versions) keep their settings and resume.
-    if setup.request.procedure != Procedure::V1 {
-        value["procedure"] = serde_json::json!(setup.request.procedure.name());
-    }
-    // Curtailment changes which runs are made, not the eliminations: recorded when off.
-    if a.no_curtail {
-        value["curtail"] = serde_json::json!(false);
-    }
-    // So does sharing runs between readings that make the same runs.
-    if a.no_shared_runs {
-        value["shared_runs"] = serde_json::json!(false);
-    }
-    // The verdicts' margins, only when not the defaults (races made before them resume).
-    if !setup.request.margins.is_default() {
-        value["margins"] = serde_json::json!([a.margin_success, a.margin_mean]);
-    }
-    // Races without a confirmation (the v1 races made before it) keep their settings.
-    if let Some(s) = setup.request.confirm_seed {
-        value["confirm_seed"] = serde_json::json!(s);
-    }
-    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+/// Everything the race's runs depend on ([`Settings`], settings.json): `--resume` continues a
+/// folder only when this is unchanged.
+pub(super) fn settings(setup: &Setup, hidden: Option<(usize, u64)>) -> Settings {
+    Settings::of(setup, hidden)
 }
 
 /// The procedure of the race: `--procedure`, else with `--resume` the folder's own (its
 /// settings.json's `procedure`, v1 where it names none: races made before the versions),
-/// else v2.
+/// else v3.
 pub(super) fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
     if let Some(p) = &a.procedure {
         return Procedure::parse(p)
-            .with_context(|| format!("--procedure {p}: not a procedure (v1 or v2)"));
+            .with_context(|| format!("--procedure {p}: not a procedure (v1, v2 or v3)"));
     }
     let meta = out.join("settings.json");
     if !a.resume || !meta.is_file() {
-        return Ok(Procedure::V2);
+        return Ok(Procedure::V3);
     }
     recorded_procedure(&meta)
 }
@@ -603,34 +423,18 @@ pub(super) fn procedure(a: &ReadingsArgs, out: &Path) -> Result<Procedure> {
 /// The procedure a race folder's settings.json `meta` records (v1 where it names none: races
 /// made before the versions).
 fn recorded_procedure(meta: &Path) -> Result<Procedure> {
-    let value = recorded(meta)?;
-    match value.get("procedure") {
-        None => Ok(Procedure::V1),
-        Some(v) => (v.as_str().and_then(Procedure::parse))
-            .with_context(|| format!("{}: procedure {v} is not v1 or v2", meta.display())),
-    }
-}
-
-/// A race folder's settings.json `meta` as JSON.
-fn recorded(meta: &Path) -> Result<serde_json::Value> {
-    let text = spec::read_spec(meta)?;
-    serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", meta.display(), e.line()))
+    Ok(Settings::read(meta)?.procedure())
 }
 
 /// The confirmation seed a race folder's settings.json `meta` records (None where it names
 /// none: races made before the confirmation, or with `--no-confirm`).
 fn recorded_confirm_seed(meta: &Path) -> Result<Option<u64>> {
-    match recorded(meta)?.get("confirm_seed") {
-        None => Ok(None),
-        Some(v) => (v.as_u64().map(Some))
-            .with_context(|| format!("{}: confirm_seed {v} is not a seed", meta.display())),
-    }
+    Ok(Settings::read(meta)?.confirm_seed)
 }
 
 /// The confirmation's master seed: none with `--no-confirm`; `--confirm-seed`; else with
-/// `--resume` the folder's own (its settings.json's `confirm_seed`); else, for a v2 race,
-/// [`confirm::default_seed`] of the master seed, also for a v2 folder made before the
+/// `--resume` the folder's own (its settings.json's `confirm_seed`); else, for a v2 or v3
+/// race, [`confirm::default_seed`] of the master seed, also for a v2 folder made before the
 /// confirmation (its runs are unchanged; the confirmation's are its own file's); a v1 race:
 /// none unless asked, so the v1 races made before it keep their settings. It must
 /// differ from the race's master seed and the synthetic table's (`synthetic`).
@@ -652,7 +456,7 @@ pub(super) fn confirm_seed(
         .flatten()
     {
         Some(s)
-    } else if setup.request.procedure == Procedure::V2 {
+    } else if setup.request.procedure.spends_alpha() {
         let avoid: Vec<u64> = std::iter::once(master).chain(synthetic).collect();
         Some(confirm::default_seed(master, &avoid))
     } else {
@@ -668,7 +472,7 @@ pub(super) fn confirm_seed(
 
 /// Create and lock the folder; refuse earlier race files unless `--resume` (with the same
 /// settings) or `--fresh` (which removes them); write settings.json.
-pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock> {
+pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &Settings) -> Result<Lock> {
     if out.exists() && !out.is_dir() {
         bail!("--out {} exists and is not a folder", out.display());
     }
@@ -698,44 +502,31 @@ pub(super) fn claim(out: &Path, a: &ReadingsArgs, settings: &str) -> Result<Lock
                 out.display()
             );
         }
-        let old = crate::spec::read_regular(&meta).unwrap_or_default();
-        if old != settings {
-            if !same_runs(&old, settings, a.procedure.is_some()) {
-                bail!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display());
-            }
-            if !same_runs(&old, settings, false) {
-                eprintln!(
-                    "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
-                    meta.display()
-                );
-            }
+        // A folder with runs but no settings, or settings of another race, is refused.
+        let old = match meta.exists() {
+            true => Some(Settings::read(&meta)?),
+            false => None,
+        };
+        let other = || {
+            anyhow::anyhow!("{}: the race in this folder was made with other settings (spec, options, table, runs, rounds, cap, alpha or --synthetic); use --fresh or another --out", out.display())
+        };
+        let old = old.ok_or_else(other)?;
+        if old.same(settings) {
+            // The same race: its file is kept as it is (a folder of an earlier version too).
+            crate::protocol::lock::remove_stale_temps(out);
+            return Ok(lock);
+        }
+        if !old.same_runs(settings, a.procedure.is_some()) {
+            return Err(other());
+        }
+        if !old.same_runs(settings, false) {
+            eprintln!(
+                "{}: the race continues under the procedure of --procedure with the runs it holds (a run depends on its reading, puzzle, index and budget, not on the procedure that asked for it)",
+                meta.display()
+            );
         }
     }
     crate::protocol::lock::remove_stale_temps(out);
-    crate::protocol::io::write_atomic(&meta, settings.as_bytes())?;
+    crate::protocol::io::write_atomic(&meta, settings.text().as_bytes())?;
     Ok(lock)
-}
-
-/// Whether a folder's settings.json `old` and the race's `new` ask for the same runs: equal
-/// but for a `confirm_seed` that `new` adds (a confirmation asked for on a race made without
-/// one: its runs are its own file's) and, when `procedure` (`--procedure` given), the
-/// race's procedure: a run's seed and budget do not depend on the procedure, so a folder
-/// raced under one procedure may be raced again under another from the runs it holds
-/// (`--resume --procedure P`), making only the runs the new procedure asks for beyond them.
-fn same_runs(old: &str, new: &str, procedure: bool) -> bool {
-    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
-    let (Some(mut old), Some(mut new)) = (parse(old), parse(new)) else {
-        return false;
-    };
-    let (Some(o), Some(n)) = (old.as_object_mut(), new.as_object_mut()) else {
-        return false;
-    };
-    if !o.contains_key("confirm_seed") {
-        n.remove("confirm_seed");
-    }
-    if procedure {
-        o.remove("procedure");
-        n.remove("procedure");
-    }
-    old == new
 }

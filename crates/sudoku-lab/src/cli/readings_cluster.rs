@@ -12,14 +12,12 @@
 //! then writes the outputs.
 
 use super::args::ReadingsArgs;
-use super::readings::{
-    claim, command, confirm_seed, prepare, procedure, settings, source, threads,
-};
-use crate::readings::confirm;
-use crate::readings::race::{rounds, Fate, Race};
+use super::readings::{claim, command, confirm_seed, prepare, procedure, settings, threads};
+use crate::readings::race::{rounds, Fate, Race, Step};
 use crate::readings::shard;
 use crate::readings::store::{Job, Pending, Store};
 use crate::readings::Setup;
+use crate::readings::{confirm, engine};
 use anyhow::{bail, Context, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -72,20 +70,16 @@ fn checked(n: usize) -> Result<usize> {
     Ok(n)
 }
 
-/// The race of `setup` replayed on `store`: Ok(fates) when it has ended, Err(Pending) when
-/// it needs runs the store and its pool do not hold; other errors as errors.
-fn replay(setup: &Setup, store: &mut Store) -> Result<std::result::Result<Vec<Fate>, Pending>> {
+/// The race of `setup` replayed on `store`: decided, or the runs it needs that the store and
+/// its pool do not hold.
+fn replay(setup: &Setup, store: &mut Store) -> Result<Step> {
     let targets = setup.targets(&setup.rows)?;
     if targets.is_empty() {
         bail!("no published row names a puzzle of the race");
     }
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
-    let race = race(setup, &protocol, &targets, &rounds, 1);
-    match race.run(store) {
-        Ok(fates) => Ok(Ok(fates)),
-        Err(e) => e.downcast::<Pending>().map(Err),
-    }
+    race(setup, &protocol, &targets, &rounds, 1).run(store)
 }
 
 /// The race (as `readings` runs it on one machine).
@@ -96,36 +90,19 @@ fn race<'a>(
     rounds: &'a [u64],
     threads: usize,
 ) -> Race<'a> {
-    Race {
-        protocol: Some(protocol),
-        readings: protocol.solvers.len() / setup.entries.len().max(1),
-        runs: &protocol.runs,
-        targets,
-        rounds,
-        full: setup.full(),
-        alpha: setup.request.alpha,
-        threads,
-        entries: setup.entries.len(),
-        curtail: setup.request.curtail,
-        procedure: setup.request.procedure,
-        verbose: false,
-    }
+    Race::of(setup, protocol, (targets, rounds), threads, false)
 }
 
 /// The race's runs.csv read back (nothing written), its readings sharing runs as the race
 /// does.
 fn stored(setup: &Setup, out: &Path) -> Result<Store> {
     let protocol = setup.protocol()?;
-    let mut store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
-    Ok(store)
+    let store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
+    Ok(setup.sharing(store))
 }
 
-/// The race in `out` replayed from its runs.csv alone: Ok(fates) when it has ended,
-/// Err(what it needs next) otherwise.
-fn replay_stored(setup: &Setup, out: &Path) -> Result<std::result::Result<Vec<Fate>, Pending>> {
+/// The race in `out` replayed from its runs.csv alone: decided, or what it needs next.
+fn replay_stored(setup: &Setup, out: &Path) -> Result<Step> {
     let mut store = stored(setup, out)?;
     store.set_pool(HashMap::new());
     replay(setup, &mut store)
@@ -133,7 +110,10 @@ fn replay_stored(setup: &Setup, out: &Path) -> Result<std::result::Result<Vec<Fa
 
 /// What the race in `out` needs next (None: it has ended), from its runs.csv alone.
 fn next_round(setup: &Setup, out: &Path) -> Result<Option<Pending>> {
-    Ok(replay_stored(setup, out)?.err())
+    Ok(match replay_stored(setup, out)? {
+        Step::Decided(_) => None,
+        Step::NeedsRuns(p) => Some(p),
+    })
 }
 
 /// `--shard K/N`: the K-th share of the runs the race needs next, into SHARD-DIR/shard-K.csv
@@ -146,21 +126,22 @@ fn make_share(
     (k, n): (usize, usize),
 ) -> Result<ExitCode> {
     let meta = out.join("settings.json");
-    let recorded = crate::spec::read_regular(&meta).with_context(|| {
-        format!(
+    if !meta.exists() {
+        bail!(
             "cannot read {} (the race's folder is made by --merge-shards first)",
             meta.display()
-        )
-    })?;
-    if recorded != settings(setup, a, None) {
+        );
+    }
+    let recorded = crate::readings::settings::Settings::read(&meta)?;
+    if !recorded.same(&settings(setup, None)) {
         bail!(
             "{}: the race in this folder was made with other settings than these arguments",
             meta.display()
         );
     }
     let next = match replay_stored(setup, out)? {
-        Ok(fates) => return confirm_share(a, setup, out, dir, (k, n), &fates),
-        Err(next) => next,
+        Step::Decided(fates) => return confirm_share(a, setup, out, dir, (k, n), &fates),
+        Step::NeedsRuns(next) => next,
     };
     let protocol = setup.protocol()?;
     let round = Round {
@@ -338,7 +319,7 @@ fn lacking_shards(dir: &Path, lacking: &[Job], n: usize) -> String {
 /// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
 /// (created when new), which goes on until it ends or needs another round.
 fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> Result<ExitCode> {
-    let _lock = claim(out, a, &settings(setup, a, None))?;
+    let _lock = claim(out, a, &settings(setup, None))?;
     let command = command(a, &setup.request);
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let protocol = setup.protocol()?;
@@ -350,10 +331,12 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         true,
     )?);
     let asked = next_round(setup, out)?;
-    let mut store = Store::open(&out.join("runs.csv"), &protocol, setup.full(), true)?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
+    let mut store = setup.sharing(Store::open(
+        &out.join("runs.csv"),
+        &protocol,
+        setup.full(),
+        true,
+    )?);
     if let Some(asked) = &asked {
         let jobs: HashSet<_> = asked.jobs.iter().copied().collect();
         let pool = shard::read(dir, n, &protocol, setup.full(), &store, &jobs)?;
@@ -382,11 +365,12 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         confirm::check(setup, seed, out)?;
     }
     match replay(setup, &mut store)? {
-        Ok(fates) => match confirm_round(setup, out, (dir, n), &fates, asked.is_some())? {
+        Step::Decided(fates) => match confirm_round(setup, out, (dir, n), &fates, asked.is_some())?
+        {
             Some(code) => Ok(code),
             None => finish(a, setup, out, &store, &fates),
         },
-        Err(p) => {
+        Step::NeedsRuns(p) => {
             println!("another round: {} runs ({})", p.jobs.len(), p.at);
             Ok(ExitCode::from(ANOTHER_ROUND))
         }
@@ -405,10 +389,10 @@ fn finish(
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
     let race = race(setup, &protocol, &targets, &rounds, threads(a.threads)?);
-    let source = source(a, setup, false);
+    let source = engine::source(a.published.as_deref(), setup, false);
     let rows = (setup.rows.as_slice(), targets.as_slice());
     let threads = threads(a.threads)?;
-    super::readings::write_outputs(
+    engine::write_outputs(
         setup,
         rows,
         out,

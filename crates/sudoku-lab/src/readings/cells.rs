@@ -4,9 +4,17 @@
 //! two tests on the published quantiles that a capped run can already answer.
 //!
 //! The published minimum, median and maximum are quantiles of the paper's successful runs:
-//! all `s` of them solved by the maximum and at least `ceil(s/2)` by the median (ties can
-//! only add more). So "solved by the maximum" (paper: `s` of its runs) and "solved by the
-//! median" (paper: `ceil(s/2)`) are proportions with a Fisher test each. A run stopped at a
+//! all `s` of them solved by the maximum, at least `c = ceil(s/2)` by the median and at most
+//! `floor(s/2) <= c` before it (strictly below it). Ties at the median (generations are whole
+//! numbers) make the paper's count by the median larger than `c` by an amount the table does
+//! not print. So "solved by the maximum" (paper: `s` of its runs) is a proportion with a
+//! Fisher test. Procedures v1 and v2 test "solved by the median" against `c` (Fisher), which
+//! holds its level only when the paper's runs do not tie at its median; procedure v3 tests it
+//! against the least favourable paper count the table allows ([`median_p`]): our share solved by the median, when below `c` of the
+//! paper's runs, against `c` (the paper's true count is at least `c`, so the test against it
+//! would give a smaller p-value); our share solved *before* the median, when above `c`,
+//! against `c` (the paper's true count before the median is at most `c`); otherwise some
+//! paper count the table allows matches ours and the cell's p-value is 1. A run stopped at a
 //! cap of at least the maximum is censored there, but it has not solved by the maximum nor by
 //! the median for certain, so these two tests need no full-budget run.
 //!
@@ -18,9 +26,10 @@
 //! Fisher test (ours lower than the paper's); a bound below the paper's true count only
 //! raises the p-value, so the test stays valid.
 
+use super::procedure::Procedure;
 use crate::reports::groups::PublishedRow;
 use anyhow::{bail, Result};
-use lab_stats::{fisher_exact_two_sided, holm_adjust, summarize, welch_t_test};
+use lab_stats::{fisher_exact_two_sided, guarded_mean_test, holm_adjust, summarize, welch_t_test};
 
 /// One published row a race compares with one of its puzzles.
 #[derive(Debug, Clone)]
@@ -139,6 +148,8 @@ pub struct Tally {
     pub solved: u64,
     pub by_max: u64,
     pub by_median: u64,
+    /// Solved in fewer generations than the published median (strictly before it).
+    pub before_median: u64,
     /// Solved within the mean cap (rows with [`Target::by_cap_bound`]).
     pub by_cap: u64,
     /// Generations of the solved runs.
@@ -162,6 +173,7 @@ impl Tally {
         self.generations.push(g);
         self.by_max += u64::from(t.row.maximum.is_some_and(|m| g <= m));
         self.by_median += u64::from(t.row.median.is_some_and(|m| g <= m));
+        self.before_median += u64::from(t.row.median.is_some_and(|m| g < m));
         let within = t.by_cap_bound.is_some() && t.cap.is_some_and(|c| generations <= c);
         self.by_cap += u64::from(within);
     }
@@ -180,9 +192,10 @@ fn fisher(cell: String, ours: u64, n: u64, paper: u64, paper_n: u64) -> Test {
     Test { cell, p }
 }
 
-/// The tests a capped run answers: solved by the published maximum and by the median, or
-/// solved by the mean cap (one-sided, against the Markov bound).
-pub fn capped_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+/// The tests a capped run answers under `procedure`: solved by the published maximum and by
+/// the median (v3: [`median_p`]; v1 and v2: Fisher against ceil(s/2)), or solved by the mean
+/// cap (one-sided, against the Markov bound).
+pub fn capped_tests(procedure: Procedure, t: &Target, x: &Tally, out: &mut Vec<Test>) {
     let (Some(s), Some(n)) = (t.row.count, t.row.runs) else {
         return;
     };
@@ -206,16 +219,68 @@ pub fn capped_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
         ));
     }
     if t.row.median.is_some() {
-        let half = s.div_ceil(2);
         let cell = format!("{}/solved_by_median", t.level);
-        out.push(fisher(cell, x.by_median, x.runs, half, n));
+        out.push(match procedure.tie_aware_median() {
+            true => Test {
+                cell,
+                p: median_p((x.by_median, x.before_median, x.runs), s, n),
+            },
+            false => fisher(cell, x.by_median, x.runs, s.div_ceil(2), n),
+        });
     }
 }
 
-/// The tests of comparison.csv, which need full-budget runs: the success count (Fisher) and
+/// The p-value of the median cell: our runs solved by the published median (`by`) and
+/// strictly before it (`before`) of `runs`, against a row of `s` successes in `paper_n` runs.
+/// The table only bounds the paper's counts: at least `c = ceil(s/2)` of its runs solved by
+/// the median and at most `floor(s/2) <= c` before it, whatever the ties at the median. So
+/// the cell takes the least favourable count the table allows: where our share by the median
+/// is at most `c / paper_n`, Fisher's two-sided test of `by` against `c`; where our share
+/// before the median is at least `c / paper_n`, the same test of `before` against `c`; the
+/// smaller of the two (1 where neither applies: a paper count the table allows matches ours).
+///
+/// Under ties: the paper's true count by the median is at least `c`, so on the low side our
+/// share lies below both, and the one-sided tail `P(X <= by)` of Fisher's test, which the
+/// two-sided p-value contains, only falls as the paper's count moves away from ours (the
+/// hypergeometric law rises with its margin): a low-side rejection is a rejection, at the
+/// same level, by the one-sided test against the true count. The high side likewise, with
+/// the count before the median. The two sides test two counts (by and before the median), so
+/// the cell's size is measured, not derived: `readings-calibration` has scenarios of whole
+/// generations with heavy ties at the median (geometric laws). Deterministic (no
+/// randomisation, no mid-p: a mid-p value would not hold the level, and the unknown count,
+/// not the test's discreteness, is what ties change). Where no run of ours is at the median
+/// (`by == before`, always so when the median is not a whole number) the p-value is that of
+/// Fisher's test of `by` against `c`, the cell's test before ties were considered.
+pub fn median_p((by, before, runs): (u64, u64, u64), s: u64, paper_n: u64) -> f64 {
+    let c = s.div_ceil(2).min(paper_n);
+    let test = |k: u64| fisher_exact_two_sided(k, runs - k, c, paper_n - c);
+    // Shares compared exactly: k / runs against c / paper_n.
+    let side = |k: u64| (k as u128 * paper_n as u128).cmp(&(c as u128 * runs as u128));
+    let low = match side(by) {
+        std::cmp::Ordering::Greater => 1.0,
+        _ => test(by),
+    };
+    let high = match side(before) {
+        std::cmp::Ordering::Less => 1.0,
+        _ => test(before),
+    };
+    low.min(high)
+}
+
+/// The tests that need full-budget runs, under `procedure`: the success count (Fisher) and
+/// the mean generations of successes (or a counter's mean), with Welch's t-test under v1 and
+/// the guarded mean test under v2.
+pub fn full_tests(procedure: Procedure, t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    match procedure {
+        Procedure::V1 => welch_full_tests(t, x, out),
+        Procedure::V2 | Procedure::V3 => guarded_full_tests(t, x, out),
+    }
+}
+
+/// Procedure v1's full-budget tests, those of comparison.csv: the success count (Fisher) and
 /// the mean generations of successes (Welch, from the published mean, SD and count; at least
 /// two successes on each side).
-pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+fn welch_full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
     if x.runs == 0 {
         return;
     }
@@ -253,6 +318,41 @@ fn counter_test(t: &Target, x: &Tally, out: &mut Vec<Test>) {
         out.push(Test {
             cell: format!("{}/mean", t.level),
             p: w.p_value,
+        });
+    }
+}
+
+/// The full-budget tests of v2: the count (Fisher, as v1) and the mean generations of
+/// successes, or a counter's mean over every run, with the guarded mean test (at least two
+/// observations on each side).
+fn guarded_full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
+    if x.runs == 0 {
+        return;
+    }
+    let r = &t.row;
+    if !t.counter {
+        if let (Some(s), Some(n)) = (r.count, r.runs) {
+            let p = fisher_exact_two_sided(x.solved, x.runs - x.solved, s, n.saturating_sub(s));
+            out.push(Test {
+                cell: format!("{}/count", t.level),
+                p,
+            });
+        }
+    }
+    let (sample, published_n, name) = match t.counter {
+        true => (&x.values, r.runs, "mean"),
+        false => (&x.generations, r.count, "average"),
+    };
+    let (Some(avg), Some(sd), Some(m)) = (r.average, r.sd, published_n) else {
+        return;
+    };
+    let Some(ours) = summarize(sample).filter(|o| o.n >= 2 && m >= 2) else {
+        return;
+    };
+    if let Ok(p) = guarded_mean_test(ours.mean, ours.sd, ours.n as u64, avg, sd, m) {
+        out.push(Test {
+            cell: format!("{}/{name}", t.level),
+            p,
         });
     }
 }
@@ -337,7 +437,7 @@ mod tests {
         }
         let p = |x: &Tally| {
             let mut tests = Vec::new();
-            capped_tests(&t, x, &mut tests);
+            capped_tests(Procedure::V3, &t, x, &mut tests);
             assert_eq!(tests.len(), 1);
             assert_eq!(tests[0].cell, "easy/solved_by_cap");
             tests[0].p
@@ -355,7 +455,7 @@ mod tests {
             x.add(&t, false, 600, None);
         }
         let mut tests = Vec::new();
-        capped_tests(&t, &x, &mut tests);
+        capped_tests(Procedure::V3, &t, &x, &mut tests);
         assert_eq!(tests.len(), 2);
         assert!(tests[0].p < 1e-10, "{tests:?}");
         // Half the runs solve by the median, all by the maximum: consistent.
@@ -364,8 +464,8 @@ mod tests {
             y.add(&t, true, if i % 2 == 0 { 40 } else { 200 }, None);
         }
         let mut tests = Vec::new();
-        capped_tests(&t, &y, &mut tests);
-        full_tests(&t, &y, &mut tests);
+        capped_tests(Procedure::V3, &t, &y, &mut tests);
+        full_tests(Procedure::V1, &t, &y, &mut tests);
         assert_eq!(tests.len(), 4);
         assert!(tests.iter().take(3).all(|t| t.p > 0.5), "{tests:?}");
         let (i, q) = holm_min(&tests).unwrap();
@@ -394,8 +494,8 @@ mod tests {
                             x.add(&t, i < solved, 20 + 30 * i, Some(i));
                         }
                         let mut tests = Vec::new();
-                        capped_tests(&t, &x, &mut tests);
-                        full_tests(&t, &x, &mut tests);
+                        capped_tests(Procedure::V3, &t, &x, &mut tests);
+                        full_tests(Procedure::V1, &t, &x, &mut tests);
                         assert!(!tests.is_empty());
                         for test in &tests {
                             assert!((0.0..=1.0).contains(&test.p), "{runs} {count}: {tests:?}");
@@ -439,6 +539,154 @@ mod tests {
             parse_published(&format!("{head}{ok}"), "p").unwrap().len(),
             3
         );
+    }
+
+    /// The median cell under ties, table-driven: the paper's row (100 runs, every one solved,
+    /// the given median and maximum) against our runs, each a generation count (all solved).
+    /// Each case gives whether procedure v2's median cell (Fisher's test of our count by the
+    /// median against ceil(s/2)) and v3's tie-aware cell reject at 0.01.
+    #[test]
+    fn the_median_cell_allows_ties() {
+        // (what, published median, our generations as (generation, runs), old rejects,
+        // new rejects)
+        type Case = (&'static str, f64, &'static [(u64, u64)], bool, bool);
+        let cases: &[Case] = &[
+            (
+                "70 % of the paper's runs in generation 1, ours alike",
+                1.0,
+                &[(1, 38), (2, 9), (3, 3)],
+                true,
+                false,
+            ),
+            (
+                "80 % in generation 1, ours alike",
+                1.0,
+                &[(1, 40), (2, 8), (4, 2)],
+                true,
+                false,
+            ),
+            (
+                "geometric of mean 4, median 3 tied, ours alike",
+                3.0,
+                &[(1, 12), (2, 10), (3, 8), (5, 10), (9, 10)],
+                false,
+                false,
+            ),
+            (
+                "a different law: slower, few runs by a tied median",
+                1.0,
+                &[(1, 5), (3, 20), (6, 25)],
+                true,
+                true,
+            ),
+            (
+                "a different law: faster, every run before the median",
+                10.0,
+                &[(3, 50)],
+                true,
+                true,
+            ),
+            (
+                "a different law: slower, no tie possible (median 10.5)",
+                10.5,
+                &[(5, 8), (20, 42)],
+                true,
+                true,
+            ),
+            (
+                "every run of ours at the median: the table cannot tell it from a paper tied there",
+                10.0,
+                &[(10, 50)],
+                true,
+                false,
+            ),
+        ];
+        for &(what, median, ours, old_rejects, new_rejects) in cases {
+            let t = Target::new(0, &row(100, 40.0, median), MAX2, 50_000).unwrap();
+            let mut x = Tally::default();
+            for &(g, k) in ours {
+                for _ in 0..k {
+                    x.add(&t, true, g, None);
+                }
+            }
+            let median = |procedure| {
+                let mut tests = Vec::new();
+                capped_tests(procedure, &t, &x, &mut tests);
+                let cell = tests.iter().find(|t| t.cell.ends_with("/solved_by_median"));
+                cell.unwrap().p
+            };
+            let (old, new) = (median(Procedure::V2), median(Procedure::V3));
+            let fisher =
+                lab_stats::fisher_exact_two_sided(x.by_median, x.runs - x.by_median, 50, 50);
+            assert_eq!(
+                old, fisher,
+                "{what}: v2's median cell is Fisher's against ceil(s/2)"
+            );
+            assert_eq!(
+                (old <= 0.01, new <= 0.01),
+                (old_rejects, new_rejects),
+                "{what}: {old} {new}"
+            );
+            assert!(
+                new >= old,
+                "{what}: the new rule is never stricter: {old} {new}"
+            );
+        }
+    }
+
+    /// Without a run of ours at the median, the median cell's p-value is that of Fisher's
+    /// test against ceil(s/2), the rule before ties were considered (committed races replay
+    /// as they were made). And what the tie-aware rule rests on: Fisher's one-sided tail on
+    /// our side falls as the paper's count moves away from ours, and the two-sided p-value
+    /// contains it (the two-sided value itself is not monotone: its sawtooth).
+    #[test]
+    fn the_median_cell_is_fishers_without_ties_and_its_tail_is_monotone() {
+        let cases = [
+            (5u64, 100u64, 100u64),
+            (20, 9, 100),
+            (20, 94, 100),
+            (50, 16, 16),
+            (100, 1000, 1000),
+            (7, 3, 3),
+        ];
+        for (runs, s, paper_n) in cases {
+            let c = s.div_ceil(2);
+            for k in 0..=runs {
+                let old = lab_stats::fisher_exact_two_sided(k, runs - k, c, paper_n - c);
+                assert_eq!(median_p((k, k, runs), s, paper_n), old, "{k} {runs} {s}");
+            }
+        }
+        let ok = |a: f64, b: f64| a <= b * (1.0 + 1e-9) + 1e-300;
+        for (runs, paper_n) in [
+            (5u64, 100u64),
+            (10, 16),
+            (20, 100),
+            (50, 9),
+            (100, 100),
+            (37, 41),
+        ] {
+            for k in 0..=runs {
+                let two = |m: u64| lab_stats::fisher_exact_two_sided(k, runs - k, m, paper_n - m);
+                // Our share below the paper's: the lower tail P(X <= k).
+                let less = |m: u64| lab_stats::fisher_exact_less(k, runs - k, m, paper_n - m);
+                // Our share above: the upper tail P(X >= k), failures swapped.
+                let more = |m: u64| lab_stats::fisher_exact_less(runs - k, k, paper_n - m, m);
+                let above: Vec<u64> = (0..=paper_n).filter(|&m| m * runs >= k * paper_n).collect();
+                for w in above.windows(2) {
+                    assert!(ok(less(w[1]), less(w[0])), "{k}/{runs}: {} {}", w[0], w[1]);
+                }
+                let below: Vec<u64> = (0..=paper_n).filter(|&m| m * runs <= k * paper_n).collect();
+                for w in below.windows(2) {
+                    assert!(ok(more(w[0]), more(w[1])), "{k}/{runs}: {} {}", w[0], w[1]);
+                }
+                for &m in &above {
+                    assert!(ok(less(m), two(m)), "{k}/{runs} {m}");
+                }
+                for &m in &below {
+                    assert!(ok(more(m), two(m)), "{k}/{runs} {m}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -564,7 +564,7 @@ fn look_cells(
             _ => continue,
         };
         let mut tests = Vec::new();
-        capped_tests(t, &x, &mut tests);
+        capped_tests(race.procedure, t, &x, &mut tests);
         if stage == Stage::Full && i <= j {
             race.full_tests(t, &x, &mut tests);
         }

@@ -167,12 +167,11 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
     }
     let (spec, loaded) = confirm_spec(setup, plan.seed);
     let protocol = Protocol::new(&spec, &loaded, None, None)?;
-    let mut store = Store::open(&dir.join(RUNS), &protocol, setup.full(), true)?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
+    let mut store = setup.sharing(Store::open(&dir.join(RUNS), &protocol, setup.full(), true)?);
     let readings = chosen(plan.fates, plan.rounds);
-    store.execute(Some(&protocol), &jobs(plan, &readings), threads)?;
+    store
+        .execute(Some(&protocol), &jobs(plan, &readings), threads)?
+        .done()?;
     store.finish(&protocol)?;
     Ok(judge(plan, &store, &readings))
 }
@@ -182,10 +181,7 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
 /// makes on a cluster. Empty when the confirmation has every run.
 pub fn missing(plan: &Plan, dir: &Path, protocol: &Protocol) -> Result<Vec<Job>> {
     let setup = plan.setup;
-    let mut store = stored(setup, dir, protocol)?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
+    let store = setup.sharing(stored(setup, dir, protocol)?);
     Ok(store.missing(&jobs(plan, &chosen(plan.fates, plan.rounds))))
 }
 
@@ -201,8 +197,7 @@ pub fn stored(setup: &Setup, dir: &Path, protocol: &Protocol) -> Result<Store> {
 
 /// Take the confirmation's runs that shards made (`pool`, checked by
 /// [`super::shard::read`]) into `dir`'s [`RUNS`]: every run it lacks, or, when the pool does
-/// not hold them all, a [`super::store::Pending`] error naming those no shard made (nothing
-/// written then).
+/// not hold them all, an error saying how many no shard made (nothing written then).
 pub fn take(
     plan: &Plan,
     dir: &Path,
@@ -210,16 +205,15 @@ pub fn take(
     pool: HashMap<Job, Record>,
 ) -> Result<()> {
     let setup = plan.setup;
-    let mut store = Store::open(&dir.join(RUNS), protocol, setup.full(), true)?;
-    if setup.request.share {
-        store.share(setup.shared_runs());
-    }
+    let mut store = setup.sharing(Store::open(&dir.join(RUNS), protocol, setup.full(), true)?);
     store.set_pool(pool);
-    store.execute(
-        Some(protocol),
-        &jobs(plan, &chosen(plan.fates, plan.rounds)),
-        1,
-    )?;
+    store
+        .execute(
+            Some(protocol),
+            &jobs(plan, &chosen(plan.fates, plan.rounds)),
+            1,
+        )?
+        .done()?;
     store.finish(protocol)
 }
 
@@ -261,11 +255,8 @@ pub fn judge(plan: &Plan, store: &Store, readings: &[usize]) -> Confirmation {
             for t in plan.targets {
                 let x = tally(setup, store, r, t);
                 let mut tests = Vec::new();
-                capped_tests(t, &x, &mut tests);
-                match request.procedure {
-                    Procedure::V1 => super::cells::full_tests(t, &x, &mut tests),
-                    Procedure::V2 => procedure::full_tests(t, &x, &mut tests),
-                }
+                capped_tests(request.procedure, t, &x, &mut tests);
+                super::cells::full_tests(request.procedure, t, &x, &mut tests);
                 found.extend(tests.into_iter().map(|test| {
                     let shown = describe(t, &x, &test.cell);
                     (test, shown)

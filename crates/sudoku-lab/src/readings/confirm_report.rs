@@ -40,6 +40,7 @@ pub fn section(setup: &Setup, c: &Confirmation) -> String {
         match c.procedure {
             Procedure::V1 => "the Fisher cells exactly; the Welch mean cells of v1 only approximately: with few skewed successes they reject more often than their level, as readings-calibration measured",
             Procedure::V2 => "the Fisher cells exactly, the guarded mean cells at the size readings-calibration measured",
+            Procedure::V3 => "the Fisher cells exactly, the tie-aware median cell and the guarded mean cells at the size readings-calibration measured",
         },
     );
     s += &match (consistent, survivors) {

@@ -27,10 +27,12 @@ pub mod cells;
 pub mod closest;
 pub mod confirm;
 pub mod confirm_report;
+pub mod engine;
 pub mod md;
 pub mod outputs;
 pub mod procedure;
 pub mod race;
+pub mod settings;
 pub mod shard;
 pub mod space;
 pub mod store;
@@ -173,6 +175,16 @@ impl Setup {
     /// The protocol's algorithm of reading `r` on raced entry `e`.
     pub fn solver(&self, r: usize, e: usize) -> usize {
         r * self.entries.len() + e
+    }
+
+    /// `store` with the race's readings sharing runs as the race does (unless
+    /// `--no-shared-runs`): the one place a store of the race's or the confirmation's runs
+    /// is prepared.
+    pub fn sharing(&self, mut store: store::Store) -> store::Store {
+        if self.request.share {
+            store.share(self.shared_runs());
+        }
+        store
     }
 
     /// Per solver (reading x entry), the solver whose runs it reads and the generations its

@@ -561,7 +561,7 @@ fn statistics_text(f: &Findings) -> String {
     format!(
         "## Statistics\n\n\
         - Runs: a reading's run r on a puzzle has the seed the protocol gives run r of that puzzle (master seed {}, experiment `{}`), whichever round computes it. Rounds of {} cumulative runs per puzzle.{}\n\
-        - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither. Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
+        - Capped runs: on a row with a published maximum, runs first stop at {} x that maximum (at most the full budget of {} generations). {} Only readings that survive the capped tests of every row get full-budget runs (a capped run that solved is the same run under the full budget, and is not rerun).\n\
 {}{}{}{}- Survival means that no cell contradicts the reading at this level with these runs; with few runs a reading may survive for lack of power.\n",
         f.setup.spec.master_seed,
         f.setup.spec.id,
@@ -569,11 +569,21 @@ fn statistics_text(f: &Findings) -> String {
         max_runs_text(f),
         f.setup.request.cap_factor.map_or("no cap: ".to_string() + "", |c| format!("{c}")),
         r.full,
+        quantile_text(r.procedure),
         mean_cap_text(f),
         looks_text(f),
         curtail_text(f),
         shared_text(f),
     )
+}
+
+/// How the capped stage tests the published quantiles, by the race's procedure (v3: the
+/// tie-aware median cell).
+fn quantile_text(procedure: crate::readings::procedure::Procedure) -> &'static str {
+    if procedure.tie_aware_median() {
+        return "The paper's successful runs all solved by its maximum, at least ceil(successes / 2) of them by its median and at most that many before it (more by it where runs tie at the median, which the table does not print), so the proportion solved by the maximum (paper: its successes) is compared with Fisher's exact test, and the median cell with the same test against the paper count the table allows that is nearest ours: our runs solved by the median against ceil(successes / 2) when fewer, our runs solved before it when more, p = 1 otherwise; a capped run censored at the cap has solved by neither.";
+    }
+    "The paper's successful runs all solved by its maximum and at least half by its median, so the proportions solved by the maximum (paper: its successes) and by the median (paper: ceil(successes / 2)) are compared with Fisher's exact test; a capped run censored at the cap has solved by neither."
 }
 
 /// The bullets on the full-budget tests and the looks, by the race's procedure.
@@ -589,12 +599,17 @@ fn looks_text(f: &Findings) -> String {
     }
     let levels = r.levels();
     let spent: Vec<String> = levels.rounds.iter().map(|a| format!("{a:.2e}")).collect();
-    format!("- Procedure v2. Full-budget tests: successes with Fisher's exact test; the mean generations of the successful runs (a counter's mean over every run) with the guarded mean test: the difference of means over sqrt(max(our variance, the published one) x (1 / our n + 1 / its n)), against Student's t with min(n) - 1 degrees of freedom (at least two on each side); unlike Welch's test it keeps its level with few skewed successes of ours (measured: results/readings-calibration).\n\
-        - Alpha is spent over the rounds (Pocock-type Lan-DeMets spending of the rounds' run counts): the rounds get {} of alpha = {}. Within a round, a cell's p-value is the same at every look (looks only add cells), and the reading is eliminated in round k when some cell has p at most alpha_k / C, C = {} being the cells a reading can have: probability at most alpha_k per round, {} over the race, for a reading whose runs follow the paper's distribution (Fisher cells exact; the mean cells as measured). The p-value reported (`p_holm`, the curve) is Holm-adjusted over the round's C cells and scaled by alpha / alpha_k, so every round eliminates at {}.\n",
+    format!("- Procedure {}. Full-budget tests: successes with Fisher's exact test; the mean generations of the successful runs (a counter's mean over every run) with the guarded mean test: the difference of means over sqrt(max(our variance, the published one) x (1 / our n + 1 / its n)), against Student's t with min(n) - 1 degrees of freedom (at least two on each side); unlike Welch's test it keeps its level with few skewed successes of ours (measured: results/readings-calibration).\n\
+        - Alpha is spent over the rounds (Pocock-type Lan-DeMets spending of the rounds' run counts): the rounds get {} of alpha = {}. Within a round, a cell's p-value is the same at every look (looks only add cells), and the reading is eliminated in round k when some cell has p at most alpha_k / C, C = {} being the cells a reading can have: probability at most alpha_k per round, {} over the race, for a reading whose runs follow the paper's distribution ({}). The p-value reported (`p_holm`, the curve) is Holm-adjusted over the round's C cells and scaled by alpha / alpha_k, so every round eliminates at {}.\n",
+        r.procedure.name(),
         spent.join(", "),
         r.alpha,
         levels.cells,
         r.alpha,
+        match r.procedure.tie_aware_median() {
+            true => "the count and maximum cells exact; the median cell, whose paper count the table only bounds when runs tie at the median, and the mean cells as measured in the calibration study",
+            false => "Fisher cells exact; the mean cells as measured",
+        },
         r.alpha)
 }
 
@@ -642,7 +657,11 @@ fn curtail_text(f: &Findings) -> String {
     if !f.setup.request.curtail {
         return "- Curtailment: off (`--no-curtail`): every reading alive at a look had all its runs of the round on that row before the look.\n".into();
     }
-    "- Curtailment: capped runs, and full-budget runs on rows whose tests are all proportions (no mean, median or maximum), are made run by run. After run k of a row, a reading gets no more runs there once every outcome of its remaining runs of the round (each solved by the median, by the maximum only, or neither; for a mean cap, within it or not), with its other cells as they are, leaves its smallest Holm-adjusted p-value at most the threshold above: the look would eliminate it whatever those runs gave. It is eliminated with the largest such p-value over the outcomes, so the p-value reported is the worst case, never a lucky one. Only runs 0..k count, so a decision does not depend on runs a folder holds from an earlier binary; `--no-curtail` gives the same eliminations with more runs (tested).\n".into()
+    let outcomes = match f.race.procedure.tie_aware_median() {
+        true => "each solved before the median, at it, by the maximum only, or neither",
+        false => "each solved by the median, by the maximum only, or neither",
+    };
+    format!("- Curtailment: capped runs, and full-budget runs on rows whose tests are all proportions (no mean, median or maximum), are made run by run. After run k of a row, a reading gets no more runs there once every outcome of its remaining runs of the round ({outcomes}; for a mean cap, within it or not), with its other cells as they are, leaves its smallest Holm-adjusted p-value at most the threshold above: the look would eliminate it whatever those runs gave. It is eliminated with the largest such p-value over the outcomes, so the p-value reported is the worst case, never a lucky one. Only runs 0..k count, so a decision does not depend on runs a folder holds from an earlier binary; `--no-curtail` gives the same eliminations with more runs (tested).\n")
 }
 
 /// The bullet on mean caps, where a row has one (else empty).

@@ -4,7 +4,7 @@
 //! - **v1** (races made before the versions): every look tested at alpha / L (L = rounds x
 //!   stages x rows, Bonferroni across looks) on the smallest Holm-adjusted p-value; the mean
 //!   generations of successes (and a counter's mean) tested with Welch's t-test.
-//! - **v2** (the default of new races): alpha spent over the *rounds* with a Pocock-type
+//! - **v2**: alpha spent over the *rounds* with a Pocock-type
 //!   Lan-DeMets spending function of the rounds' run counts ([`lab_stats::round_alphas`]),
 //!   and within a round a Bonferroni-Holm bound over the round's *cells*. A cell's p-value is
 //!   the same at every look of a round (the looks of a round add cells; a capped run and its
@@ -13,23 +13,35 @@
 //!   number of cells a reading can have: probability at most alpha_k per round and alpha over
 //!   the race, whatever the dependence between rounds and cells. The mean cells use
 //!   [`lab_stats::guarded_mean_test`], whose size at these levels is measured by simulation
-//!   (tests below and `readings-calibration`).
+//!   (`readings-calibration`). Both procedures' cell tests are in [`super::cells`].
 //!
-//! The p-value a v2 look reports is Holm-adjusted over the round's C cells (cells without
+//! - **v3** (the default of new races): v2 with the median cell that holds its level when
+//!   runs tie at the published median ([`super::cells::median_p`]). Under v1 and v2 the
+//!   median cell tests our count solved by the median against ceil(s/2), the least count the
+//!   table allows the paper; generations are whole numbers, so where the paper's runs tie at
+//!   its median its true count is larger, and a true reading is eliminated more often than
+//!   alpha (measured in `readings-calibration`'s geometric scenarios). v3 tests against the
+//!   paper count the table allows nearest ours. It never rejects where v2 does not, and gives
+//!   v2's p-value wherever none of our runs is exactly at the median.
+//!
+//! The p-value a v2 or v3 look reports is Holm-adjusted over the round's C cells (cells without
 //! data count as p = 1) and scaled by alpha / alpha_k, so that every round eliminates at the
 //! same threshold, alpha.
 
-use super::cells::{holm_min, Tally, Target, Test};
-use lab_stats::{fisher_exact_two_sided, guarded_mean_test, round_alphas, summarize, Spending};
+use super::cells::{holm_min, Target, Test};
+use lab_stats::{round_alphas, Spending};
 
 /// The statistical procedure of a race.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Procedure {
     /// Bonferroni over every look, Welch's t-test on means (races made before v2).
     V1,
     /// Alpha spent over rounds, Holm over a round's cells, the guarded mean test.
-    #[default]
     V2,
+    /// v2 with the tie-aware median cell.
+    #[default]
+    V3,
 }
 
 impl Procedure {
@@ -37,20 +49,33 @@ impl Procedure {
         match self {
             Procedure::V1 => "v1",
             Procedure::V2 => "v2",
+            Procedure::V3 => "v3",
         }
     }
 
-    /// `v1` or `v2`; None otherwise.
+    /// `v1`, `v2` or `v3`; None otherwise.
     pub fn parse(s: &str) -> Option<Procedure> {
         match s {
             "v1" => Some(Procedure::V1),
             "v2" => Some(Procedure::V2),
+            "v3" => Some(Procedure::V3),
             _ => None,
         }
     }
+
+    /// Whether alpha is spent over the rounds with the guarded mean test (v2 and v3), rather
+    /// than v1's Bonferroni over every look with Welch's test.
+    pub fn spends_alpha(self) -> bool {
+        self != Procedure::V1
+    }
+
+    /// Whether the median cell allows ties at the published median (v3).
+    pub fn tie_aware_median(self) -> bool {
+        self == Procedure::V3
+    }
 }
 
-/// The levels of a v2 race: alpha, each round's spent alpha and the cells per round.
+/// The levels of a v2 or v3 race: alpha, each round's spent alpha and the cells per round.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Levels {
     pub alpha: f64,
@@ -118,39 +143,4 @@ pub fn cells_of(t: &Target) -> usize {
     .iter()
     .filter(|&&b| b)
     .count()
-}
-
-/// The full-budget tests of v2: the count (Fisher, as v1) and the mean generations of
-/// successes, or a counter's mean over every run, with the guarded mean test (at least two
-/// observations on each side).
-pub fn full_tests(t: &Target, x: &Tally, out: &mut Vec<Test>) {
-    if x.runs == 0 {
-        return;
-    }
-    let r = &t.row;
-    if !t.counter {
-        if let (Some(s), Some(n)) = (r.count, r.runs) {
-            let p = fisher_exact_two_sided(x.solved, x.runs - x.solved, s, n.saturating_sub(s));
-            out.push(Test {
-                cell: format!("{}/count", t.level),
-                p,
-            });
-        }
-    }
-    let (sample, published_n, name) = match t.counter {
-        true => (&x.values, r.runs, "mean"),
-        false => (&x.generations, r.count, "average"),
-    };
-    let (Some(avg), Some(sd), Some(m)) = (r.average, r.sd, published_n) else {
-        return;
-    };
-    let Some(ours) = summarize(sample).filter(|o| o.n >= 2 && m >= 2) else {
-        return;
-    };
-    if let Ok(p) = guarded_mean_test(ours.mean, ours.sd, ours.n as u64, avg, sd, m) {
-        out.push(Test {
-            cell: format!("{}/{name}", t.level),
-            p,
-        });
-    }
 }

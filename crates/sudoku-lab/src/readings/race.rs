@@ -13,12 +13,12 @@
 //! p-value is at most alpha / L, where L = rounds x stages x puzzles is the number of looks a
 //! reading can have (Bonferroni across the repeated looks: a reading whose runs come from the
 //! same distribution as the paper's is eliminated with probability at most alpha over the
-//! whole race). That is procedure v1; procedure v2 spends alpha over the rounds instead
+//! whole race). That is procedure v1; procedures v2 and v3 spend alpha over the rounds instead
 //! ([`super::procedure`]).
 
 use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
-use super::procedure::{self, Levels, Procedure};
-use super::store::{Job, Pending, Store};
+use super::procedure::{Levels, Procedure};
+use super::store::{Job, Pending, Served, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
 use std::collections::HashMap;
@@ -68,6 +68,16 @@ pub struct Fate {
     pub last_look: usize,
 }
 
+/// Where a race stands after [`Race::run`]: every reading decided, or stopped at a look
+/// whose runs its store cannot serve (a race on a cluster, between two rounds of shards).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The race has ended: the fate of every reading.
+    Decided(Vec<Fate>),
+    /// The race needs these runs, which no shard made yet, before its next look.
+    NeedsRuns(Pending),
+}
+
 /// Everything a race needs, validated.
 pub struct Race<'a> {
     /// The protocol whose algorithms are the readings (None: every run is already in the
@@ -96,6 +106,34 @@ pub struct Race<'a> {
     pub verbose: bool,
 }
 
+impl<'a> Race<'a> {
+    /// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
+    /// its `targets` and cumulative `rounds`: the one place a race of a request is built
+    /// (the calibration study builds its own on simulated tables).
+    pub fn of(
+        setup: &super::Setup,
+        protocol: &'a Protocol<'a>,
+        (targets, rounds): (&'a [Target], &'a [u64]),
+        threads: usize,
+        verbose: bool,
+    ) -> Race<'a> {
+        Race {
+            protocol: Some(protocol),
+            readings: protocol.solvers.len() / setup.entries.len().max(1),
+            runs: &protocol.runs,
+            targets,
+            rounds,
+            full: setup.full(),
+            alpha: setup.request.alpha,
+            threads,
+            entries: setup.entries.len(),
+            curtail: setup.request.curtail,
+            procedure: setup.request.procedure,
+            verbose,
+        }
+    }
+}
+
 impl Race<'_> {
     /// The stages of a round: with a cap on some target, capped runs first.
     fn stages(&self) -> Vec<Stage> {
@@ -116,11 +154,11 @@ impl Race<'_> {
     pub fn threshold(&self) -> f64 {
         match self.procedure {
             Procedure::V1 => self.alpha / self.looks().max(1) as f64,
-            Procedure::V2 => self.alpha,
+            Procedure::V2 | Procedure::V3 => self.alpha,
         }
     }
 
-    /// The levels of procedure v2.
+    /// The levels of procedures v2 and v3.
     pub fn levels(&self) -> Levels {
         Levels::new(self.alpha, self.rounds, self.targets)
     }
@@ -129,21 +167,28 @@ impl Race<'_> {
     fn adjusted(&self, k: usize, tests: &[Test]) -> Option<(usize, f64)> {
         match self.procedure {
             Procedure::V1 => holm_min(tests),
-            Procedure::V2 => self.levels().adjusted(k, tests),
+            Procedure::V2 | Procedure::V3 => self.levels().adjusted(k, tests),
         }
     }
 
     /// The full-budget tests of the race's procedure.
     pub fn full_tests(&self, t: &Target, x: &Tally, out: &mut Vec<Test>) {
-        match self.procedure {
-            Procedure::V1 => full_tests(t, x, out),
-            Procedure::V2 => procedure::full_tests(t, x, out),
+        full_tests(self.procedure, t, x, out)
+    }
+
+    /// Run the race to its end, executing and recording runs in `store` (runs already there
+    /// are not redone): the fate of every reading. For a store that executes its runs (no
+    /// pool): a race on a local machine, or simulated on outcomes in memory.
+    pub fn decide(&self, store: &mut Store) -> Result<Vec<Fate>> {
+        match self.run(store)? {
+            Step::Decided(fates) => Ok(fates),
+            Step::NeedsRuns(p) => anyhow::bail!("{p}"),
         }
     }
 
-    /// Run the race, executing and recording runs in `store` (runs already there are not
-    /// redone). The fate of every reading.
-    pub fn run(&self, store: &mut Store) -> Result<Vec<Fate>> {
+    /// Run the race as far as `store` serves its runs (runs already there are not redone):
+    /// to its end, or to the first look whose runs a store with a pool lacks.
+    pub fn run(&self, store: &mut Store) -> Result<Step> {
         let readings = self.readings;
         let mut fates = vec![Fate::default(); readings];
         let mut look = 0;
@@ -153,9 +198,11 @@ impl Race<'_> {
                     let alive: Vec<usize> = (0..readings)
                         .filter(|&r| fates[r].eliminated.is_none())
                         .collect();
-                    let decided = self
-                        .execute_curtailed(store, &alive, j, (k, n), stage)
-                        .map_err(|e| self.pending(e, store, &alive, j, (k, n), stage))?;
+                    let Some(decided) = self.execute_curtailed(store, &alive, j, (k, n), stage)?
+                    else {
+                        let pending = self.pending(store, &alive, j, (k, n), stage);
+                        return Ok(Step::NeedsRuns(pending));
+                    };
                     for &r in &alive {
                         let at = (k, n, stage);
                         match decided.get(&r) {
@@ -178,25 +225,20 @@ impl Race<'_> {
                 k + 1
             );
         }
-        Ok(fates)
+        Ok(Step::Decided(fates))
     }
 
-    /// A race on a cluster stopped for runs no shard made yet ([`Pending`]): every run the
-    /// look after target `j` of this stage may need (all of the `alive` readings' runs there,
-    /// as if none were curtailed), so that one round of shards makes them all. Other errors
-    /// as they are.
+    /// A race on a cluster stopped for runs no shard made yet: every run the look after
+    /// target `j` of this stage may need (all of the `alive` readings' runs there, as if none
+    /// were curtailed), so that one round of shards makes them all.
     fn pending(
         &self,
-        e: anyhow::Error,
         store: &Store,
         alive: &[usize],
         j: usize,
         (k, n): (usize, u64),
         stage: Stage,
-    ) -> anyhow::Error {
-        if !e.is::<Pending>() {
-            return e;
-        }
+    ) -> Pending {
         let t = &self.targets[j];
         let at = format!(
             "round {} of {n} runs per puzzle, {} stage, row {} of column {}",
@@ -206,7 +248,7 @@ impl Race<'_> {
             t.row.algorithm
         );
         let jobs = store.missing(&self.jobs(alive, j, n, stage));
-        Pending { jobs, at }.into()
+        Pending { jobs, at }
     }
 
     /// The budget of target `t`'s runs in `stage` (None: no capped runs on it).
@@ -272,11 +314,12 @@ impl Race<'_> {
             match (stage, i <= j, t.cap) {
                 (Stage::Full, true, _) => {
                     let x = self.tally(store, r, t, n, self.full);
-                    capped_tests(t, &x, &mut tests);
+                    capped_tests(self.procedure, t, &x, &mut tests);
                     self.full_tests(t, &x, &mut tests);
                 }
                 (Stage::Capped, true, Some(cap)) | (Stage::Full, false, Some(cap)) => {
-                    capped_tests(t, &self.tally(store, r, t, n, cap), &mut tests);
+                    let x = self.tally(store, r, t, n, cap);
+                    capped_tests(self.procedure, t, &x, &mut tests);
                 }
                 _ => {}
             }
@@ -289,7 +332,8 @@ impl Race<'_> {
     /// elimination at this look is decided whatever its remaining runs show (see
     /// [`Race::curtail`]). Exact: the decision is the one all runs would give, and it depends
     /// on the reading's own runs only, so on no thread count. The decided readings, with
-    /// the cell and largest adjusted p-value over the remaining runs' outcomes.
+    /// the cell and largest adjusted p-value over the remaining runs' outcomes; None when
+    /// the store's pool lacks runs the look needs (nothing decided then).
     fn execute_curtailed(
         &self,
         store: &mut Store,
@@ -297,16 +341,19 @@ impl Race<'_> {
         j: usize,
         (k, n): (usize, u64),
         stage: Stage,
-    ) -> Result<HashMap<usize, Decided>> {
+    ) -> Result<Option<HashMap<usize, Decided>>> {
         let t = &self.targets[j];
         let mut decided = HashMap::new();
         let Some(budget) = self.budget(t, stage) else {
-            return Ok(decided);
+            return Ok(Some(decided));
         };
         let runs = n.min(self.runs[t.puzzle]);
         if !self.curtail || !curtailable(t, stage) {
-            store.execute(self.protocol, &self.jobs(alive, j, n, stage), self.threads)?;
-            return Ok(decided);
+            let jobs = self.jobs(alive, j, n, stage);
+            return Ok(match store.execute(self.protocol, &jobs, self.threads)? {
+                Served::Done => Some(decided),
+                Served::Lacking(_) => None,
+            });
         }
         let mut open = alive.to_vec();
         for run in 0..runs {
@@ -320,7 +367,9 @@ impl Race<'_> {
                     )
                 })
                 .collect();
-            store.execute(self.protocol, &jobs, self.threads)?;
+            if let Served::Lacking(_) = store.execute(self.protocol, &jobs, self.threads)? {
+                return Ok(None);
+            }
             open.retain(
                 |&r| match self.curtail(store, r, j, (k, n, run + 1), stage) {
                     Some(d) => {
@@ -334,12 +383,12 @@ impl Race<'_> {
                 break;
             }
         }
-        Ok(decided)
+        Ok(Some(decided))
     }
 
     /// Whether reading `r`'s elimination at the capped look after target `j` is decided by
-    /// its first `upto` runs there: every outcome of its remaining runs (each solved by the
-    /// median, solved by the maximum only, or neither; for a mean cap, solved within it or
+    /// its first `upto` runs there: every outcome of its remaining runs (each solved before
+    /// the median, at it, by the maximum only, or neither; for a mean cap, solved within it or
     /// not) leaves a Holm-adjusted p-value at most the threshold. Only runs 0..upto count,
     /// even where a folder holds later ones (from an earlier binary), so the decision and its
     /// p-value do not depend on the folder's history. None when no run is left (the look
@@ -375,15 +424,21 @@ impl Race<'_> {
             .rev()
             .flat_map(move |a| (0..=if flat { 0 } else { left - a }).map(move |b| (a, b)));
         let order = std::iter::once(likely).chain(every);
+        // Of the a runs solved by the median, those strictly before it only lower the median
+        // cell's p-value (it tests them only when they are too many): the largest p-value is
+        // where all a are at the median, which a run can be only when the median is a whole
+        // number (generations are); else all a are before it.
+        let tied = t.row.median.is_some_and(|m| m.fract() == 0.0);
         for (a, b) in order {
             let mut y = x.clone();
             y.runs += left;
             y.by_median += a;
+            y.before_median += if tied { 0 } else { a };
             y.by_max += a + b;
             y.by_cap += a;
             y.solved += a + b;
             let mut tests = others.clone();
-            capped_tests(t, &y, &mut tests);
+            capped_tests(self.procedure, t, &y, &mut tests);
             if stage == Stage::Full {
                 self.full_tests(t, &y, &mut tests);
             }

@@ -76,7 +76,7 @@ pub struct Store {
     alias: Vec<(u32, u64)>,
     /// Runs made elsewhere (the shard files of a race on a cluster, [`super::shard`]): with a
     /// pool, [`Store::execute`] executes nothing; it takes a request's runs from the pool when
-    /// the pool holds every one of them, else stops with [`Pending`].
+    /// the pool holds every one of them, else answers [`Served::Lacking`].
     pool: Option<HashMap<Job, Record>>,
 }
 
@@ -101,7 +101,27 @@ impl std::fmt::Display for Pending {
     }
 }
 
-impl std::error::Error for Pending {}
+/// What [`Store::execute`] did with a request of runs.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum Served {
+    /// Every run of the request is in the store (made, taken from the pool, or there before).
+    Done,
+    /// The store takes runs from a pool (a race on a cluster), and the pool lacks these runs
+    /// of the request: nothing was taken; a round of shards has to make them.
+    Lacking(Vec<Job>),
+}
+
+impl Served {
+    /// Ok when every run was served; else an error naming how many the pool lacks (for a
+    /// caller that has checked the pool holds them all, or whose store has none).
+    pub fn done(self) -> Result<()> {
+        match self {
+            Served::Done => Ok(()),
+            Served::Lacking(j) => bail!("{} runs the request needs are in no shard file", j.len()),
+        }
+    }
+}
 
 impl Store {
     /// A new run file (with its header), or with `resume` the one at `path` read back (a torn
@@ -344,13 +364,14 @@ impl Store {
     /// Execute the jobs not yet known on `threads` threads, appending each record as it
     /// finishes.
     /// Without a protocol (a simulation whose runs are all in the store), a job not in the
-    /// store is an error.
+    /// store is an error. With a pool ([`Store::set_pool`]) nothing is executed: the runs are
+    /// taken from the pool, or [`Served::Lacking`] names those it lacks.
     pub fn execute(
         &mut self,
         protocol: Option<&Protocol>,
         jobs: &[Job],
         threads: usize,
-    ) -> Result<()> {
+    ) -> Result<Served> {
         self.execute_with(protocol, jobs, threads, None)
     }
 
@@ -389,7 +410,8 @@ impl Store {
             let done = self.execute_with(Some(protocol), jobs, threads, Some(&progress));
             stop.store(true, Ordering::Relaxed);
             done
-        })?;
+        })
+        .and_then(Served::done)?;
         shown(progress.line());
         Ok(())
     }
@@ -400,22 +422,20 @@ impl Store {
         jobs: &[Job],
         threads: usize,
         progress: Option<&Progress>,
-    ) -> Result<()> {
+    ) -> Result<Served> {
         let todo = self.missing(jobs);
         let jobs = self.owned(jobs);
         if todo.is_empty() {
             self.spend(&jobs);
-            return Ok(());
+            return Ok(Served::Done);
         }
         if let Some(pool) = &self.pool {
             let Some(made) = todo.iter().map(|j| pool.get(j).copied()).collect() else {
-                return Err(Pending {
-                    jobs: todo,
-                    at: String::new(),
-                }
-                .into());
+                let lacking = todo.into_iter().filter(|j| !pool.contains_key(j));
+                return Ok(Served::Lacking(lacking.collect()));
             };
-            return self.take(made, &jobs);
+            self.take(made, &jobs)?;
+            return Ok(Served::Done);
         }
         let Some(protocol) = protocol else {
             bail!(
@@ -449,7 +469,7 @@ impl Store {
             self.insert(r);
         }
         self.spend(&jobs);
-        Ok(())
+        Ok(Served::Done)
     }
 
     /// Append runs made elsewhere (from the pool) to the run file, in the order asked, and

@@ -123,8 +123,10 @@ fn settings(path: &Path) -> Result<(String, f64)> {
     };
     let procedure = match value.get("procedure") {
         None => "v1".to_string(),
-        Some(serde_json::Value::String(p)) if p == "v1" || p == "v2" => p.clone(),
-        Some(p) => bail!("{}: procedure {p} is not v1 or v2", path.display()),
+        Some(serde_json::Value::String(p)) if super::procedure::Procedure::parse(p).is_some() => {
+            p.clone()
+        }
+        Some(p) => bail!("{}: procedure {p} is not v1, v2 or v3", path.display()),
     };
     Ok((procedure, alpha))
 }
@@ -179,8 +181,15 @@ pub fn markdown(races: &[HiddenRace]) -> String {
         eliminated as f64 / n.max(1) as f64
     );
     let alpha = races[0].alpha;
-    let v2 = races.iter().filter(|r| r.procedure == "v2").count();
-    s += &format!(" {v2} of the {n} races ran under procedure v2");
+    let under = |p: &str| races.iter().filter(|r| r.procedure == p).count();
+    let mut named: Vec<String> = (["v2", "v3"].iter())
+        .filter(|p| under(p) > 0)
+        .map(|p| format!("{} of the {n} races ran under procedure {p}", under(p)))
+        .collect();
+    if named.is_empty() {
+        named.push(format!("0 of the {n} races ran under procedure v2"));
+    }
+    s += &format!(" {}", named.join(" and "));
     if races.iter().all(|r| r.alpha == alpha) {
         s += &format!(
             ", which promises a rate of at most alpha = {alpha} (each race's alpha). {n} races cannot show a rate of {alpha} precisely: an interval that excludes rates above {alpha} needs far more races, and with no elimination at all the upper end would still be {:.3}.",

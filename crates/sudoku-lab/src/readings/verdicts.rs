@@ -215,7 +215,7 @@ pub fn judge(race: &Race, store: &Store, fates: &[Fate], margins: Margins) -> Ve
 pub fn final_level(race: &Race, cells: usize) -> f64 {
     match race.procedure {
         Procedure::V1 => race.threshold() / cells.max(1) as f64,
-        Procedure::V2 => race
+        Procedure::V2 | Procedure::V3 => race
             .levels()
             .cell_level(race.rounds.len().saturating_sub(1)),
     }
@@ -224,7 +224,7 @@ pub fn final_level(race: &Race, cells: usize) -> f64 {
 /// The tests of one row at the final look, each with what it compares.
 fn quantities(race: &Race, t: &Target, x: &Tally) -> Vec<(Test, Quantity)> {
     let mut tests = Vec::new();
-    capped_tests(t, x, &mut tests);
+    capped_tests(race.procedure, t, x, &mut tests);
     race.full_tests(t, x, &mut tests);
     let r = &t.row;
     let (s, m) = (r.count.unwrap_or(0), r.runs.unwrap_or(0));
@@ -299,7 +299,7 @@ fn cell((test, p): (Test, f64), q: Quantity, level: f64, race: &Race, margins: M
         } => {
             let test = match race.procedure {
                 Procedure::V1 => MeanTest::Welch,
-                Procedure::V2 => MeanTest::Guarded,
+                Procedure::V2 | Procedure::V3 => MeanTest::Guarded,
             };
             mean_cell(
                 (ours, paper, per_run),
@@ -611,7 +611,7 @@ pub fn section(
         .take(DETAILED)
         .collect();
     s += &undetected_text(verdicts);
-    let guarded = race.procedure == Procedure::V2;
+    let guarded = race.procedure.spends_alpha();
     for v in &shown {
         s += &reading_table(v, &id(v.reading), guarded);
     }
@@ -631,8 +631,9 @@ fn level_words(race: &Race) -> String {
             "v1: alpha / L = {:.2e}, divided by the look's number of cells, the first step of Holm's adjustment",
             race.threshold()
         ),
-        Procedure::V2 => format!(
-            "v2: the last round's alpha over the cells, {:.2e}",
+        Procedure::V2 | Procedure::V3 => format!(
+            "{}: the last round's alpha over the cells, {:.2e}",
+            race.procedure.name(),
             final_level(race, 1)
         ),
     }

@@ -132,7 +132,7 @@ pub fn write_summary(path: &Path, spec: &Spec, puzzles: &[Entry], g: &[Vec<Group
 }
 
 /// A row of a published table in the Table 1 layout.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PublishedRow {
     /// The paper's row (a puzzle or a level), matched to a spec puzzle's `label`.
