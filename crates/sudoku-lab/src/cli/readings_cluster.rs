@@ -90,7 +90,7 @@ fn race<'a>(
     rounds: &'a [u64],
     threads: usize,
 ) -> Race<'a> {
-    Race::of(setup, protocol, (targets, rounds), threads, false)
+    engine::race(setup, protocol, (targets, rounds), threads, false)
 }
 
 /// The race's runs.csv read back (nothing written), its readings sharing runs as the race

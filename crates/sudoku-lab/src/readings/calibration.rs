@@ -496,7 +496,7 @@ pub fn levels() -> (f64, f64) {
         })
         .collect();
     let r = rounds(&[5, 10, 20, 50, 100], 100);
-    let v2 = super::procedure::Levels::new(0.05, &r, &targets);
+    let v2 = super::cells::Levels::new(0.05, &r, &targets);
     let looks = r.len() * 2 * targets.len();
     (v2.cell_level(0), 0.05 / looks as f64 / v2.cells as f64)
 }

@@ -30,6 +30,7 @@ use super::procedure::Procedure;
 use crate::reports::groups::PublishedRow;
 use anyhow::{bail, Result};
 use lab_stats::{fisher_exact_two_sided, guarded_mean_test, holm_adjust, summarize, welch_t_test};
+use lab_stats::{round_alphas, Spending};
 
 /// One published row a race compares with one of its puzzles.
 #[derive(Debug, Clone)]
@@ -370,6 +371,76 @@ pub fn holm_min(tests: &[Test]) -> Option<(usize, f64)> {
         })
 }
 
+/// The levels of a v2 or v3 race: alpha, each round's spent alpha and the cells per round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Levels {
+    pub alpha: f64,
+    pub rounds: Vec<f64>,
+    pub cells: usize,
+}
+
+impl Levels {
+    /// The levels of a race of `alpha` over cumulative `rounds` on `targets`.
+    pub fn new(alpha: f64, rounds: &[u64], targets: &[Target]) -> Levels {
+        let sizes: Vec<f64> = rounds.iter().map(|&n| n as f64).collect();
+        let spent = round_alphas(Spending::Pocock, alpha, &sizes)
+            .unwrap_or_else(|_| vec![alpha / rounds.len().max(1) as f64; rounds.len()]);
+        Levels {
+            alpha,
+            rounds: spent,
+            cells: targets.iter().map(cells_of).sum::<usize>().max(1),
+        }
+    }
+
+    /// The level of one cell's p-value in round `k`: alpha_k / C.
+    pub fn cell_level(&self, k: usize) -> f64 {
+        self.rounds.get(k).copied().unwrap_or(0.0) / self.cells as f64
+    }
+
+    /// The smallest p-value of `tests`, Holm-adjusted over the round's cells and scaled by
+    /// alpha / alpha_k (at most 1), with its test: at most alpha exactly when some cell's
+    /// p-value is at most alpha_k / C.
+    pub fn adjusted(&self, k: usize, tests: &[Test]) -> Option<(usize, f64)> {
+        let mut padded = tests.to_vec();
+        while padded.len() < self.cells {
+            padded.push(Test {
+                cell: String::new(),
+                p: 1.0,
+            });
+        }
+        let (i, q) = holm_min(&padded)?;
+        let spent = self.rounds.get(k).copied().unwrap_or(0.0);
+        let scaled = if spent > 0.0 {
+            (q * self.alpha / spent).min(1.0)
+        } else {
+            1.0
+        };
+        Some((i, scaled))
+    }
+}
+
+/// The cells a reading can have on one row: solved within the mean cap, by the maximum, by
+/// the median, the count, the mean (of successes, or the counter's).
+pub fn cells_of(t: &Target) -> usize {
+    let r = &t.row;
+    let counted = r.count.is_some() && r.runs.is_some();
+    let mean = if t.counter {
+        r.average.is_some() && r.sd.is_some() && r.runs.is_some()
+    } else {
+        r.average.is_some() && r.sd.is_some() && r.count.is_some()
+    };
+    [
+        counted && t.by_cap_bound.is_some(),
+        counted && r.maximum.is_some(),
+        counted && r.median.is_some(),
+        counted && !t.counter,
+        mean,
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -541,67 +612,68 @@ mod tests {
         );
     }
 
+    // The median cell under ties: (what, published median, our generations as (generation,
+    // runs), v2 rejects at 0.01, v3 rejects at 0.01).
+    type Case = (&'static str, f64, &'static [(u64, u64)], bool, bool);
+    const TIED_CASES: &[Case] = &[
+        (
+            "70 % of the paper's runs in generation 1, ours alike",
+            1.0,
+            &[(1, 38), (2, 9), (3, 3)],
+            true,
+            false,
+        ),
+        (
+            "80 % in generation 1, ours alike",
+            1.0,
+            &[(1, 40), (2, 8), (4, 2)],
+            true,
+            false,
+        ),
+        (
+            "geometric of mean 4, median 3 tied, ours alike",
+            3.0,
+            &[(1, 12), (2, 10), (3, 8), (5, 10), (9, 10)],
+            false,
+            false,
+        ),
+        (
+            "a different law: slower, few runs by a tied median",
+            1.0,
+            &[(1, 5), (3, 20), (6, 25)],
+            true,
+            true,
+        ),
+        (
+            "a different law: faster, every run before the median",
+            10.0,
+            &[(3, 50)],
+            true,
+            true,
+        ),
+        (
+            "a different law: slower, no tie possible (median 10.5)",
+            10.5,
+            &[(5, 8), (20, 42)],
+            true,
+            true,
+        ),
+        (
+            "every run of ours at the median: the table cannot tell it from a paper tied there",
+            10.0,
+            &[(10, 50)],
+            true,
+            false,
+        ),
+    ];
+
     /// The median cell under ties, table-driven: the paper's row (100 runs, every one solved,
     /// the given median and maximum) against our runs, each a generation count (all solved).
     /// Each case gives whether procedure v2's median cell (Fisher's test of our count by the
     /// median against ceil(s/2)) and v3's tie-aware cell reject at 0.01.
     #[test]
     fn the_median_cell_allows_ties() {
-        // (what, published median, our generations as (generation, runs), old rejects,
-        // new rejects)
-        type Case = (&'static str, f64, &'static [(u64, u64)], bool, bool);
-        let cases: &[Case] = &[
-            (
-                "70 % of the paper's runs in generation 1, ours alike",
-                1.0,
-                &[(1, 38), (2, 9), (3, 3)],
-                true,
-                false,
-            ),
-            (
-                "80 % in generation 1, ours alike",
-                1.0,
-                &[(1, 40), (2, 8), (4, 2)],
-                true,
-                false,
-            ),
-            (
-                "geometric of mean 4, median 3 tied, ours alike",
-                3.0,
-                &[(1, 12), (2, 10), (3, 8), (5, 10), (9, 10)],
-                false,
-                false,
-            ),
-            (
-                "a different law: slower, few runs by a tied median",
-                1.0,
-                &[(1, 5), (3, 20), (6, 25)],
-                true,
-                true,
-            ),
-            (
-                "a different law: faster, every run before the median",
-                10.0,
-                &[(3, 50)],
-                true,
-                true,
-            ),
-            (
-                "a different law: slower, no tie possible (median 10.5)",
-                10.5,
-                &[(5, 8), (20, 42)],
-                true,
-                true,
-            ),
-            (
-                "every run of ours at the median: the table cannot tell it from a paper tied there",
-                10.0,
-                &[(10, 50)],
-                true,
-                false,
-            ),
-        ];
-        for &(what, median, ours, old_rejects, new_rejects) in cases {
+        for &(what, median, ours, old_rejects, new_rejects) in TIED_CASES {
             let t = Target::new(0, &row(100, 40.0, median), MAX2, 50_000).unwrap();
             let mut x = Tally::default();
             for &(g, k) in ours {

@@ -20,7 +20,7 @@
 //! race or the confirmation, with probability at most 1 - (1 - alpha)^2 < 2 alpha.
 
 use super::cells::{capped_tests, Tally, Target, Test};
-use super::procedure::{self, Procedure};
+use super::procedure::Procedure;
 use super::race::Fate;
 use super::store::{Job, Record, Store};
 use super::Setup;
@@ -248,7 +248,11 @@ fn jobs(plan: &Plan, readings: &[usize]) -> Vec<Job> {
 pub fn judge(plan: &Plan, store: &Store, readings: &[usize]) -> Confirmation {
     let setup = plan.setup;
     let request = &setup.request;
-    let cells = plan.targets.iter().map(procedure::cells_of).sum::<usize>();
+    let cells = plan
+        .targets
+        .iter()
+        .map(super::cells::cells_of)
+        .sum::<usize>();
     let verdicts = (readings.iter())
         .map(|&r| {
             let mut found: Vec<(Test, (String, String))> = Vec::new();

@@ -6,13 +6,41 @@
 //! there) and end in [`write_outputs`]; the calibration study runs it on outcomes in memory
 //! ([`super::calibration`]).
 
+use super::cells::Target;
 use super::outputs::{self, Findings};
 use super::race::{rounds, Fate, Race};
 use super::store::Store;
 use super::{confirm, confirm_report, md, verdicts, Setup};
+use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
 use anyhow::{bail, Result};
 use std::path::Path;
+
+/// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
+/// its `targets` and cumulative `rounds`: the one place a race of a request is built (the
+/// calibration study builds its own on simulated tables).
+pub fn race<'a>(
+    setup: &Setup,
+    protocol: &'a Protocol<'a>,
+    (targets, rounds): (&'a [Target], &'a [u64]),
+    threads: usize,
+    verbose: bool,
+) -> Race<'a> {
+    Race {
+        protocol: Some(protocol),
+        readings: protocol.solvers.len() / setup.entries.len().max(1),
+        runs: &protocol.runs,
+        targets,
+        rounds,
+        full: setup.full(),
+        alpha: setup.request.alpha,
+        threads,
+        entries: setup.entries.len(),
+        curtail: setup.request.curtail,
+        procedure: setup.request.procedure,
+        verbose,
+    }
+}
 
 /// Where the race's table comes from, as report.md says it.
 pub fn source(published: Option<&Path>, setup: &Setup, synthetic: bool) -> String {
@@ -51,7 +79,7 @@ pub fn run_local(
         setup.full(),
         true,
     )?);
-    let race = Race::of(setup, &protocol, (&targets, &rounds), threads, true);
+    let race = race(setup, &protocol, (&targets, &rounds), threads, true);
     if let Some(seed) = setup.request.confirm_seed {
         confirm::check(setup, seed, out)?;
     }
@@ -72,7 +100,7 @@ pub fn run_local(
 /// report.md, race.csv and the chart.
 pub fn write_outputs(
     setup: &Setup,
-    (rows, targets): (&[PublishedRow], &[super::cells::Target]),
+    (rows, targets): (&[PublishedRow], &[Target]),
     out: &Path,
     (race, fates, store): (&Race, &[Fate], &Store),
     hidden: Option<(usize, u64)>,
@@ -124,7 +152,7 @@ pub fn write_outputs(
 /// resumed in `out`, its verdicts.
 fn confirmation(
     setup: &Setup,
-    (targets, fates, rounds): (&[super::cells::Target], &[Fate], usize),
+    (targets, fates, rounds): (&[Target], &[Fate], usize),
     out: &Path,
     threads: usize,
 ) -> Result<Option<confirm::Confirmation>> {

@@ -28,9 +28,6 @@
 //! data count as p = 1) and scaled by alpha / alpha_k, so that every round eliminates at the
 //! same threshold, alpha.
 
-use super::cells::{holm_min, Target, Test};
-use lab_stats::{round_alphas, Spending};
-
 /// The statistical procedure of a race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -73,74 +70,4 @@ impl Procedure {
     pub fn tie_aware_median(self) -> bool {
         self == Procedure::V3
     }
-}
-
-/// The levels of a v2 or v3 race: alpha, each round's spent alpha and the cells per round.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Levels {
-    pub alpha: f64,
-    pub rounds: Vec<f64>,
-    pub cells: usize,
-}
-
-impl Levels {
-    /// The levels of a race of `alpha` over cumulative `rounds` on `targets`.
-    pub fn new(alpha: f64, rounds: &[u64], targets: &[Target]) -> Levels {
-        let sizes: Vec<f64> = rounds.iter().map(|&n| n as f64).collect();
-        let spent = round_alphas(Spending::Pocock, alpha, &sizes)
-            .unwrap_or_else(|_| vec![alpha / rounds.len().max(1) as f64; rounds.len()]);
-        Levels {
-            alpha,
-            rounds: spent,
-            cells: targets.iter().map(cells_of).sum::<usize>().max(1),
-        }
-    }
-
-    /// The level of one cell's p-value in round `k`: alpha_k / C.
-    pub fn cell_level(&self, k: usize) -> f64 {
-        self.rounds.get(k).copied().unwrap_or(0.0) / self.cells as f64
-    }
-
-    /// The smallest p-value of `tests`, Holm-adjusted over the round's cells and scaled by
-    /// alpha / alpha_k (at most 1), with its test: at most alpha exactly when some cell's
-    /// p-value is at most alpha_k / C.
-    pub fn adjusted(&self, k: usize, tests: &[Test]) -> Option<(usize, f64)> {
-        let mut padded = tests.to_vec();
-        while padded.len() < self.cells {
-            padded.push(Test {
-                cell: String::new(),
-                p: 1.0,
-            });
-        }
-        let (i, q) = holm_min(&padded)?;
-        let spent = self.rounds.get(k).copied().unwrap_or(0.0);
-        let scaled = if spent > 0.0 {
-            (q * self.alpha / spent).min(1.0)
-        } else {
-            1.0
-        };
-        Some((i, scaled))
-    }
-}
-
-/// The cells a reading can have on one row: solved within the mean cap, by the maximum, by
-/// the median, the count, the mean (of successes, or the counter's).
-pub fn cells_of(t: &Target) -> usize {
-    let r = &t.row;
-    let counted = r.count.is_some() && r.runs.is_some();
-    let mean = if t.counter {
-        r.average.is_some() && r.sd.is_some() && r.runs.is_some()
-    } else {
-        r.average.is_some() && r.sd.is_some() && r.count.is_some()
-    };
-    [
-        counted && t.by_cap_bound.is_some(),
-        counted && r.maximum.is_some(),
-        counted && r.median.is_some(),
-        counted && !t.counter,
-        mean,
-    ]
-    .iter()
-    .filter(|&&b| b)
-    .count()
 }

@@ -16,8 +16,8 @@
 //! whole race). That is procedure v1; procedures v2 and v3 spend alpha over the rounds instead
 //! ([`super::procedure`]).
 
-use super::cells::{capped_tests, full_tests, holm_min, Tally, Target, Test};
-use super::procedure::{Levels, Procedure};
+use super::cells::{capped_tests, full_tests, holm_min, Levels, Tally, Target, Test};
+use super::procedure::Procedure;
 use super::store::{Job, Pending, Served, Store};
 use crate::protocol::Protocol;
 use anyhow::Result;
@@ -104,34 +104,6 @@ pub struct Race<'a> {
     pub procedure: Procedure,
     /// Print each round's survivors on stderr.
     pub verbose: bool,
-}
-
-impl<'a> Race<'a> {
-    /// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
-    /// its `targets` and cumulative `rounds`: the one place a race of a request is built
-    /// (the calibration study builds its own on simulated tables).
-    pub fn of(
-        setup: &super::Setup,
-        protocol: &'a Protocol<'a>,
-        (targets, rounds): (&'a [Target], &'a [u64]),
-        threads: usize,
-        verbose: bool,
-    ) -> Race<'a> {
-        Race {
-            protocol: Some(protocol),
-            readings: protocol.solvers.len() / setup.entries.len().max(1),
-            runs: &protocol.runs,
-            targets,
-            rounds,
-            full: setup.full(),
-            alpha: setup.request.alpha,
-            threads,
-            entries: setup.entries.len(),
-            curtail: setup.request.curtail,
-            procedure: setup.request.procedure,
-            verbose,
-        }
-    }
 }
 
 impl Race<'_> {
