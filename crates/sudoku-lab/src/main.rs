@@ -39,7 +39,9 @@ fn main() -> ExitCode {
     }
     #[cfg(unix)]
     end_on_signals();
-    cli::run()
+    let code = cli::run();
+    protocol::run::wait_if_interrupted();
+    code
 }
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped ssh session): every live

@@ -577,13 +577,22 @@ fn signalled_protocol(
         .arg(&out)
         .args(["--threads", "2"])
         .stderr(std::process::Stdio::piped());
-    if hup_ignored {
+    {
         use std::os::unix::process::CommandExt;
-        // SAFETY: signal(2) in the child between fork and exec, as nohup does; it allocates
-        // nothing and touches no memory of the parent.
+        // The runner starts with the signals' default dispositions, whatever this test
+        // inherited (run from a shell script's background job, SIGINT is ignored, and the
+        // runner rightly leaves an ignored signal ignored); with `hup_ignored`, SIGHUP
+        // ignored, as under `nohup`.
+        // SAFETY: signal(2) in the child between fork and exec; it allocates nothing and
+        // touches no memory of the parent.
         unsafe {
-            command.pre_exec(|| {
-                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            command.pre_exec(move || {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                if hup_ignored {
+                    libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                }
                 Ok(())
             });
         }

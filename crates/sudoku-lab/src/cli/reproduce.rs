@@ -239,8 +239,12 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
     let mut meta = start_meta(p, flags, settings, prior_wall)?;
     // Whatever fails from here on, meta.json says so (and why) instead of "running".
     let done = match run_and_report(p, flags, prior_wall, &mut meta) {
-        Ok(o) => o,
+        Ok(o) => {
+            crate::protocol::run::wait_if_interrupted();
+            o
+        }
         Err(e) => {
+            crate::protocol::run::wait_if_interrupted();
             meta.status = "failed".into();
             meta.error = Some(
                 e.chain()

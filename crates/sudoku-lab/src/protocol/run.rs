@@ -610,6 +610,19 @@ fn shell_word(w: &str) -> String {
     }
 }
 
+/// After a signal the signal's thread ends the process with 128 + its number, once no row is
+/// being appended (see `main.rs`). A protocol whose runs the signal cut must not end first in
+/// the meantime: its cut runs would read as failures, its meta.json as complete and its exit
+/// as 3. Called where a protocol ends and where the command returns; returns at once when no
+/// signal came.
+pub fn wait_if_interrupted() {
+    if external::process::interrupted() {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// Wait until no run is being appended and keep it so: for an exit on a signal, so that the
 /// files end with whole rows. Never released (the process exits).
 pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
