@@ -221,6 +221,15 @@ pub fn run_spec(path: &Path, flags: &ProtocolFlags) -> Result<ExitCode> {
     Ok(exit_code(execute(&p, flags)?))
 }
 
+/// meta.json says the protocol failed and why (instead of "running"); the error, unchanged.
+fn failed(meta: &mut crate::protocol::meta::Meta, path: &Path, e: anyhow::Error) -> anyhow::Error {
+    meta.status = "failed".into();
+    let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+    meta.error = Some(chain.join(": "));
+    let _ = meta.write(path);
+    e
+}
+
 /// Run the protocol `p` into its folder; returns whether every algorithm has a valid run (a
 /// run that did not fail: see [`reports::warnings::is_failure`]).
 fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
@@ -238,24 +247,9 @@ fn execute(p: &Prepared, flags: &ProtocolFlags) -> Result<bool> {
     };
     let mut meta = start_meta(p, flags, settings, prior_wall)?;
     // Whatever fails from here on, meta.json says so (and why) instead of "running".
-    let done = match run_and_report(p, flags, prior_wall, &mut meta) {
-        Ok(o) => {
-            crate::protocol::run::wait_if_interrupted();
-            o
-        }
-        Err(e) => {
-            crate::protocol::run::wait_if_interrupted();
-            meta.status = "failed".into();
-            meta.error = Some(
-                e.chain()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(": "),
-            );
-            let _ = meta.write(&meta_path);
-            return Err(e);
-        }
-    };
+    let done = run_and_report(p, flags, prior_wall, &mut meta);
+    crate::protocol::run::wait_if_interrupted();
+    let done = done.map_err(|e| failed(&mut meta, &meta_path, e))?;
     meta.finished_utc = Some(crate::protocol::meta::utc_now());
     meta.wall_seconds = Some(done.wall);
     meta.runs_executed_this_session = Some(done.executed);
