@@ -324,19 +324,9 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
     crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
     let protocol = setup.protocol()?;
     // The runs.csv of a new folder (its header), or the one there, checked.
-    drop(Store::open(
-        &out.join("runs.csv"),
-        &protocol,
-        setup.full(),
-        true,
-    )?);
+    drop(engine::open_store(setup, &protocol, out)?);
     let asked = next_round(setup, out)?;
-    let mut store = setup.sharing(Store::open(
-        &out.join("runs.csv"),
-        &protocol,
-        setup.full(),
-        true,
-    )?);
+    let mut store = engine::open_store(setup, &protocol, out)?;
     if let Some(asked) = &asked {
         let jobs: HashSet<_> = asked.jobs.iter().copied().collect();
         let pool = shard::read(dir, n, &protocol, setup.full(), &store, &jobs)?;

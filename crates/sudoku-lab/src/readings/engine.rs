@@ -42,6 +42,13 @@ pub fn race<'a>(
     }
 }
 
+/// The race's run file in `out` (a new one with its header, or the one there read back and
+/// checked), its readings sharing runs as the race does: the one place a race's store opens.
+pub fn open_store(setup: &Setup, protocol: &Protocol, out: &Path) -> Result<Store> {
+    let store = Store::open(&out.join("runs.csv"), protocol, setup.full(), true)?;
+    Ok(setup.sharing(store))
+}
+
 /// Where the race's table comes from, as report.md says it.
 pub fn source(published: Option<&Path>, setup: &Setup, synthetic: bool) -> String {
     match (synthetic, published) {
@@ -73,12 +80,7 @@ pub fn run_local(
     }
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
-    let mut store = setup.sharing(Store::open(
-        &out.join("runs.csv"),
-        &protocol,
-        setup.full(),
-        true,
-    )?);
+    let mut store = open_store(setup, &protocol, out)?;
     let race = race(setup, &protocol, (&targets, &rounds), threads, true);
     if let Some(seed) = setup.request.confirm_seed {
         confirm::check(setup, seed, out)?;
