@@ -21,7 +21,8 @@
 //!   table allows the paper; generations are whole numbers, so where the paper's runs tie at
 //!   its median its true count is larger, and a true reading is eliminated more often than
 //!   alpha (measured in `readings-calibration`'s geometric scenarios). v3 tests against the
-//!   paper count the table allows nearest ours. It never rejects where v2 does not, and gives
+//!   paper count the table allows nearest ours. It never rejects where v2 does not at a level
+//!   below 0.01 (a suite test; see [`super::cells::median_p`]'s tests), and gives
 //!   v2's p-value wherever none of our runs is exactly at the median.
 //!
 //! The p-value a v2 or v3 look reports is Holm-adjusted over the round's C cells (cells without

@@ -8,6 +8,7 @@
 use super::html::{escape, page, url_path};
 use super::markdown;
 use super::summary::md_text;
+use crate::readings::procedure::Procedure;
 use crate::readings::summary::{load, RaceRow};
 use crate::reports::table_checks;
 use anyhow::Result;
@@ -321,20 +322,17 @@ fn procedure_line(rows: &[(&Races, &RaceRow)]) -> Result<String> {
     let (mut v1, mut v2_median) = (Vec::new(), Vec::new());
     let mut count = [0usize; 2];
     for (r, _) in rows {
-        let path = r.dir.join("settings.json");
-        let text = crate::spec::read_regular(&path)?;
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), e.line()))?;
+        let settings = crate::readings::settings::Settings::read(&r.dir.join("settings.json"))?;
         let link = || format!("[{}]({})", md_text(&r.folder), url_path(&r.page_name()));
-        match value.get("procedure").and_then(|v| v.as_str()) {
-            None | Some("v1") => v1.push(link()),
-            Some("v2") => {
+        match settings.procedure() {
+            Procedure::V1 => v1.push(link()),
+            Procedure::V2 => {
                 count[0] += 1;
                 if prints_a_median(&r.dir)? {
                     v2_median.push(link());
                 }
             }
-            Some(_) => count[1] += 1,
+            Procedure::V3 => count[1] += 1,
         }
     }
     let mut s = format!(
