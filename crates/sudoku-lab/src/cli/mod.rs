@@ -20,7 +20,6 @@ mod outcome;
 mod plan_runs;
 mod puzzles;
 mod readings;
-mod readings_cluster;
 mod replay;
 pub mod reproduce;
 mod solve;
@@ -99,10 +98,6 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
             node_limit,
         }),
         args::Command::Instances(a) => instances::instances(&a),
-        // A race's rounds on a cluster (docs/cluster.md).
-        args::Command::Readings(a) if a.shard.is_some() || a.merge_shards.is_some() => {
-            readings_cluster::readings(&a)
-        }
         args::Command::Readings(a) => readings::readings(&a),
         args::Command::ReadingsSummary(a) => readings::summary(&a.dir),
         args::Command::ReadingsCalibration(a) => readings::calibration(&a),

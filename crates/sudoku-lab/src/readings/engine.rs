@@ -1,20 +1,165 @@
-//! The race from its setup to its outputs, whatever drives it: the one place where a
-//! race's run file is opened and shared, its [`Race`] built, run and confirmed, and every
-//! output written. Three drivers run the same race: [`run_local`] makes every run on this
-//! machine; a cluster's rounds (`readings --shard` and `--merge-shards`) replay it with runs
-//! made by shards ([`Race::run`] stops at [`super::race::Step::NeedsRuns`] until they are
-//! there) and end in [`write_outputs`]; the calibration study runs it on outcomes in memory
-//! ([`super::calibration`]).
+//! The race from its order to its outputs, whatever drives it: the one place where an
+//! [`Order`] is settled and validated into a [`Setup`] ([`prepare`]), a race's run file is
+//! opened and shared, its [`Race`] built, run and confirmed, and every output written. Four
+//! drivers run the same race: [`run`] makes every run on this machine; a cluster's rounds
+//! ([`super::cluster`]) replay it with runs made by shards ([`Race::run`] stops at
+//! [`super::race::Step::NeedsRuns`] until they are there) and end in [`write_outputs`];
+//! `replay` of a race folder ([`super::replay`]) re-executes its runs; the calibration study
+//! runs it on outcomes in memory ([`super::calibration`]).
 
 use super::cells::Target;
+use super::folder::{self, Driver};
+use super::order::Order;
 use super::outputs::{self, Findings};
 use super::race::{rounds, Fate, Race};
+use super::settings::Settings;
 use super::store::Store;
-use super::{confirm, confirm_report, md, verdicts, Setup};
+use super::{confirm, confirm_report, default_out, md, synthetic, verdicts, Request, Setup};
 use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
-use anyhow::{bail, Result};
-use std::path::Path;
+use crate::spec::{self, Spec};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+
+/// A race ready to run: validated once, with its procedure and confirmation settled.
+pub struct Prepared {
+    pub setup: Setup,
+    /// The race's folder.
+    pub out: PathBuf,
+    /// A synthetic race's hidden reading and its table's master seed.
+    pub hidden: Option<(usize, u64)>,
+}
+
+impl Prepared {
+    /// Everything the race's runs depend on ([`Settings`], settings.json).
+    pub fn settings(&self) -> Settings {
+        Settings::of(&self.setup, self.hidden)
+    }
+}
+
+/// The race `order` asks for, as `driver` runs it: its folder (`--out`, else the default),
+/// what the order leaves open settled from the folder's recorded settings ([`folder`]), then
+/// validated into its [`Setup`], which is not changed after.
+pub fn prepare(order: &Order, driver: Driver) -> Result<Prepared> {
+    order.check()?;
+    let (mut spec, base) = load_spec(&order.experiment)?;
+    if let Some(s) = order.seed {
+        spec.master_seed = s;
+    }
+    let published = order.published.as_deref().map(read_published).transpose()?;
+    let master = spec.master_seed;
+    let synthetic_seed = (order.synthetic.as_ref()).map(|_| {
+        order
+            .synthetic_seed
+            .unwrap_or(synthetic::default_seed(master))
+    });
+    let out = match &order.out {
+        Some(o) => o.clone(),
+        None => default_out(
+            &spec.id,
+            &super::raced_label(&spec, &order.algorithm)?,
+            order.synthetic.is_some(),
+        ),
+    };
+    let recorded = folder::recorded(&out, order, driver)?;
+    let procedure = folder::procedure(order, recorded.as_ref());
+    let confirm_seed = folder::confirm_seed(
+        order,
+        (recorded.as_ref(), driver),
+        procedure,
+        (master, synthetic_seed),
+    )?;
+    let setup = Setup::new(Request {
+        spec,
+        base,
+        algorithm: order.algorithm.clone(),
+        published,
+        options: order.options.clone(),
+        max_runs: order.max_runs,
+        rounds: order.rounds.clone(),
+        cap_factor: (order.cap > 0.0).then_some(order.cap),
+        mean_cap_factor: (order.mean_cap > 0.0).then_some(order.mean_cap),
+        curtail: order.curtail,
+        share: order.share,
+        alpha: order.alpha,
+        procedure,
+        margins: order.margins,
+        confirm_seed,
+    })?;
+    check_memory(&setup, order.threads)?;
+    let hidden = (order.synthetic.as_deref())
+        .map(|s| setup.space.find(s))
+        .transpose()?;
+    Ok(Prepared {
+        setup,
+        out,
+        hidden: hidden.zip(synthetic_seed),
+    })
+}
+
+/// The local driver: the race `order` asks for, every run made on this machine: its folder
+/// claimed, command.json written, the synthetic table made (a synthetic race), the race run,
+/// every output written.
+pub fn run(order: &Order) -> Result<()> {
+    let p = prepare(order, Driver::Local)?;
+    let _lock = folder::claim(&p.out, order, &p.settings())?;
+    write_command(order, &p)?;
+    let rows = match p.hidden {
+        Some((h, seed)) => {
+            synthetic::table(&p.setup, h, seed, &p.out.join("synthetic"), order.threads)?
+        }
+        None => p.setup.rows.clone(),
+    };
+    let source = source(order.published.as_deref(), &p.setup, p.hidden.is_some());
+    run_local(&p, &rows, order.threads, source)
+}
+
+/// command.json of the race `p` (the command that makes it: [`Order::command`]).
+pub fn write_command(order: &Order, p: &Prepared) -> Result<()> {
+    let command = order.command(&p.setup.request);
+    crate::protocol::io::write_atomic(&p.out.join("command.json"), command.as_bytes())?;
+    Ok(())
+}
+
+/// An embedded experiment id, or a spec file (with its folder, for its puzzle files).
+fn load_spec(experiment: &str) -> Result<(Spec, Option<PathBuf>)> {
+    let path = Path::new(experiment);
+    if super::order::is_spec_file(experiment) {
+        let text = spec::read_spec(path)?;
+        let spec = Spec::parse(&text, &path.display().to_string())?;
+        // A bare name (`readings s.toml`): its folder is the current one.
+        let base = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Ok((spec, Some(base)))
+    } else {
+        Ok((spec::embedded(experiment)?, None))
+    }
+}
+
+/// A published table given with `--published`, read with a size limit and parsed.
+fn read_published(path: &Path) -> Result<Vec<PublishedRow>> {
+    let text = spec::read_spec(path)?;
+    crate::reports::groups::parse_published(&text, &format!("--published {}", path.display()))
+}
+
+/// Every reading's options fit in the memory available, the raced ones included (a raced
+/// population is checked as a spec's own value is), before any value names a reading.
+fn check_memory(setup: &Setup, threads: usize) -> Result<()> {
+    let Some(available) = crate::algos::available_memory() else {
+        return Ok(());
+    };
+    let n = (setup.loaded.puzzles.iter())
+        .map(|p| p.geometry().n())
+        .max()
+        .unwrap_or(9);
+    for alg in &setup.spec.algorithms {
+        crate::algos::check_memory(&alg.algorithm, &alg.params, n, threads, available)
+            .with_context(|| format!("reading {}", alg.label))?;
+    }
+    Ok(())
+}
 
 /// The race of `setup` on `protocol` (its readings times the raced entries as solvers),
 /// its `targets` and cumulative `rounds`: the one place a race of a request is built (the
@@ -64,16 +209,10 @@ pub fn source(published: Option<&Path>, setup: &Setup, synthetic: bool) -> Strin
     }
 }
 
-/// The local driver: race `setup` against `rows` into `out` on this machine (every run the
-/// race asks for made here, on `threads` threads), then write every output.
-pub fn run_local(
-    setup: &Setup,
-    rows: &[PublishedRow],
-    out: &Path,
-    threads: usize,
-    hidden: Option<(usize, u64)>,
-    source: String,
-) -> Result<()> {
+/// The race `p` against `rows` on this machine (every run the race asks for made here, on
+/// `threads` threads), then every output.
+fn run_local(p: &Prepared, rows: &[PublishedRow], threads: usize, source: String) -> Result<()> {
+    let (setup, out) = (&p.setup, p.out.as_path());
     let targets = setup.targets(rows)?;
     if targets.is_empty() {
         bail!("no published row names a puzzle of the race");
@@ -91,7 +230,7 @@ pub fn run_local(
         (rows, &targets),
         out,
         (&race, &fates, &store),
-        hidden,
+        p.hidden,
         source,
         threads,
     )

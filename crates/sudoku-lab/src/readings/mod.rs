@@ -1,6 +1,14 @@
 //! `sudoku-lab readings`: race every combination of a paper's named ambiguities
 //! against its published table and report which readings the table does not contradict.
 //!
+//! - [`order`] - a race as asked for (the command's flags in the engine's terms), and the
+//!   command that makes it (command.json);
+//! - [`folder`] - what a race folder's recorded settings settle before the race is validated,
+//!   and the folder claimed;
+//! - [`engine`] - the race from its order to its outputs: prepared once, run on this
+//!   machine, its outputs written; [`cluster`] (the rounds of a cluster), [`replay`] (a race
+//!   folder's runs executed again) and [`calibration`] (outcomes in memory) drive the same
+//!   race;
 //! - [`space`] - the options varied and their combinations (the readings);
 //! - [`cells`] - the published cells and the tests (those of comparison.csv, and the
 //!   solved-by-maximum and solved-by-median proportions a capped run answers);
@@ -25,13 +33,17 @@ pub mod calibration;
 pub mod calibration_report;
 pub mod cells;
 pub mod closest;
+pub mod cluster;
 pub mod confirm;
 pub mod confirm_report;
 pub mod engine;
+pub mod folder;
 pub mod md;
+pub mod order;
 pub mod outputs;
 pub mod procedure;
 pub mod race;
+pub mod replay;
 pub mod settings;
 pub mod shard;
 pub mod space;
@@ -50,7 +62,8 @@ use space::Space;
 use std::path::{Path, PathBuf};
 use sudoku_core::Puzzle;
 
-/// What a race is asked to do (the command's flags, validated by [`Setup::new`]).
+/// What a race is asked to do: an [`order::Order`] with what it leaves open settled
+/// ([`engine::prepare`]), validated by [`Setup::new`].
 #[derive(Debug, Clone)]
 pub struct Request {
     pub spec: Spec,
@@ -131,7 +144,7 @@ impl Setup {
     /// Validate a request: the algorithm, its published column, the puzzles that column names
     /// (primary entries of one puzzle each), the readings.
     pub fn new(request: Request) -> Result<Setup> {
-        let entries = raced_entries(&request)?;
+        let entries = raced_entries(&request.spec, &request.algorithm)?;
         let columns: Vec<String> = entries
             .iter()
             .filter_map(|a| a.paper_label.clone())
@@ -297,19 +310,28 @@ pub fn order(targets: &mut [Target]) {
     });
 }
 
+/// The label a race of `algorithm` (`--algorithm`) on `spec` goes by in its default folder:
+/// its entry's label when it races one, else `algorithm` as given.
+pub fn raced_label(spec: &Spec, algorithm: &str) -> Result<String> {
+    let entries = raced_entries(spec, algorithm)?;
+    Ok(match &entries[..] {
+        [one] => one.label.clone(),
+        _ => algorithm.to_string(),
+    })
+}
+
 /// The entries `--algorithm` names: one label, labels joined by commas, or `all` (every entry
 /// with a `paper_label`); they must share the algorithm and the generation budget.
-fn raced_entries(request: &Request) -> Result<Vec<AlgorithmSpec>> {
-    let spec = &request.spec;
+fn raced_entries(spec: &Spec, algorithm: &str) -> Result<Vec<AlgorithmSpec>> {
     let labels: Vec<&str> = spec.algorithms.iter().map(|a| a.label.as_str()).collect();
-    let entries: Vec<AlgorithmSpec> = if request.algorithm == "all" {
+    let entries: Vec<AlgorithmSpec> = if algorithm == "all" {
         (spec.algorithms.iter())
             .filter(|a| a.paper_label.is_some())
             .cloned()
             .collect()
     } else {
         let mut out: Vec<AlgorithmSpec> = Vec::new();
-        for name in request.algorithm.split(',').map(str::trim) {
+        for name in algorithm.split(',').map(str::trim) {
             let a = (spec.algorithms.iter().find(|a| a.label == name)).with_context(|| {
                 format!(
                     "--algorithm '{name}' is not a label of {} ({})",

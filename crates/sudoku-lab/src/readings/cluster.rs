@@ -11,63 +11,55 @@
 //! confirmation's runs (at its master seed), the decision takes them into confirm-runs.csv,
 //! then writes the outputs.
 
-use super::args::ReadingsArgs;
-use super::readings::{claim, command, confirm_seed, prepare, procedure, settings, threads};
-use crate::readings::race::{rounds, Fate, Race, Step};
-use crate::readings::shard;
-use crate::readings::store::{Job, Pending, Store};
-use crate::readings::Setup;
-use crate::readings::{confirm, engine};
+use super::engine::{self, Prepared};
+use super::folder::{self, Driver};
+use super::order::Order;
+use super::race::{rounds, Fate, Race, Step};
+use super::shard;
+use super::store::{Job, Pending, Store};
+use super::{confirm, Setup};
 use anyhow::{bail, Context, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::ExitCode;
 
-/// The exit code of `--merge-shards` when the race needs another round of shards.
-pub const ANOTHER_ROUND: u8 = 3;
+/// Where a cluster's race stands after a command of its rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// Done: a shard's share made, or the race ended with its outputs written.
+    Done,
+    /// The race needs another round of shards (`--merge-shards` exits with 3).
+    AnotherRound,
+}
 
-pub fn readings(a: &ReadingsArgs) -> Result<ExitCode> {
-    let Some(out) = a.out.clone() else {
+/// The race `order` asks for on a cluster (its folder `--out`): what the order leaves open
+/// settled from the folder's own settings whenever it has them, as every round resumes it.
+fn prepare(order: &Order) -> Result<Prepared> {
+    if order.out.is_none() {
         bail!("--shard and --merge-shards need --out (the race's folder)");
-    };
-    if a.synthetic.is_some() {
+    }
+    if order.synthetic.is_some() {
         bail!("--synthetic: a race against a synthetic table is not run in shards");
     }
-    let dir = a.shard_dir.clone().unwrap_or_default();
-    let (mut setup, _, _) = prepare(a)?;
-    // The folder's own procedure unless --procedure is given, as with --resume.
-    let resumed = ReadingsArgs {
-        resume: true,
-        ..a.clone()
+    engine::prepare(order, Driver::Cluster)
+}
+
+/// `--shard K/N`: the K-th share of the runs the race needs next, into SHARD-DIR/shard-K.csv
+/// (resumed when it exists: its runs are not made again), then SHARD-DIR/shard-K.done.
+pub fn share(order: &Order, dir: &Path, (k, n): (usize, usize)) -> Result<Next> {
+    let p = prepare(order)?;
+    make_share(order, &p, dir, (k, n))
+}
+
+/// `--merge-shards N`: the N shard files of SHARD-DIR checked and taken into the race (its
+/// folder created when new), which goes on until it ends or needs another round.
+pub fn merge_shards(order: &Order, dir: &Path, n: usize) -> Result<Next> {
+    let p = prepare(order)?;
+    // Every round resumes the folder.
+    let order = Order {
+        folder: super::order::Folder::Resume,
+        ..order.clone()
     };
-    setup.request.procedure = procedure(&resumed, &out)?;
-    setup.request.confirm_seed = confirm_seed(&resumed, &out, &setup, None)?;
-    match (&a.shard, a.merge_shards) {
-        (Some(s), _) => make_share(a, &setup, &out, &dir, parse_shard(s)?),
-        (None, Some(n)) => merge(&resumed, &setup, &out, &dir, checked(n)?),
-        (None, None) => bail!("neither --shard nor --merge-shards"),
-    }
-}
-
-/// `k/n` with 1 <= k <= n <= 100 000.
-fn parse_shard(s: &str) -> Result<(usize, usize)> {
-    let parsed = s.split_once('/').and_then(|(k, n)| {
-        Some((
-            k.trim().parse::<usize>().ok()?,
-            n.trim().parse::<usize>().ok()?,
-        ))
-    });
-    match parsed {
-        Some((k, n)) if k >= 1 && k <= n && n <= 100_000 => Ok((k, n)),
-        _ => bail!("--shard {s}: expected k/n with 1 <= k <= n <= 100000 (e.g. 2/4)"),
-    }
-}
-
-fn checked(n: usize) -> Result<usize> {
-    if n == 0 || n > 100_000 {
-        bail!("--merge-shards {n}: expected a number of shards from 1 to 100000");
-    }
-    Ok(n)
+    merge(&order, &p, dir, n)
 }
 
 /// The race of `setup` replayed on `store`: decided, or the runs it needs that the store and
@@ -86,7 +78,7 @@ fn replay(setup: &Setup, store: &mut Store) -> Result<Step> {
 fn race<'a>(
     setup: &Setup,
     protocol: &'a crate::protocol::Protocol<'a>,
-    targets: &'a [crate::readings::cells::Target],
+    targets: &'a [super::cells::Target],
     rounds: &'a [u64],
     threads: usize,
 ) -> Race<'a> {
@@ -116,15 +108,9 @@ fn next_round(setup: &Setup, out: &Path) -> Result<Option<Pending>> {
     })
 }
 
-/// `--shard K/N`: the K-th share of the runs the race needs next, into SHARD-DIR/shard-K.csv
-/// (resumed when it exists: its runs are not made again), then SHARD-DIR/shard-K.done.
-fn make_share(
-    a: &ReadingsArgs,
-    setup: &Setup,
-    out: &Path,
-    dir: &Path,
-    (k, n): (usize, usize),
-) -> Result<ExitCode> {
+/// Shard K's share of the runs the race `p` needs next (or of its confirmation's).
+fn make_share(order: &Order, p: &Prepared, dir: &Path, (k, n): (usize, usize)) -> Result<Next> {
+    let (setup, out) = (&p.setup, p.out.as_path());
     let meta = out.join("settings.json");
     if !meta.exists() {
         bail!(
@@ -132,15 +118,15 @@ fn make_share(
             meta.display()
         );
     }
-    let recorded = crate::readings::settings::Settings::read(&meta)?;
-    if !recorded.same(&settings(setup, None)) {
+    let recorded = super::settings::Settings::read(&meta)?;
+    if !recorded.same(&p.settings()) {
         bail!(
             "{}: the race in this folder was made with other settings than these arguments",
             meta.display()
         );
     }
     let next = match replay_stored(setup, out)? {
-        Step::Decided(fates) => return confirm_share(a, setup, out, dir, (k, n), &fates),
+        Step::Decided(fates) => return confirm_share(order, setup, out, dir, (k, n), &fates),
         Step::NeedsRuns(next) => next,
     };
     let protocol = setup.protocol()?;
@@ -149,7 +135,7 @@ fn make_share(
         at: &next.at,
         protocol: &protocol,
     };
-    write_share(a, setup, dir, (k, n), round)
+    write_share(order, setup, dir, (k, n), round)
 }
 
 /// The runs a round of shards makes: all of them (each shard makes its share), where the
@@ -163,12 +149,12 @@ struct Round<'a> {
 /// Make shard K's share of `round` into SHARD-DIR/shard-K.csv (resumed when it exists), then
 /// SHARD-DIR/shard-K.done.
 fn write_share(
-    a: &ReadingsArgs,
+    order: &Order,
     setup: &Setup,
     dir: &Path,
     (k, n): (usize, usize),
     round: Round,
-) -> Result<ExitCode> {
+) -> Result<Next> {
     let mine: Vec<_> = (round.jobs.iter().copied())
         .filter(|&j| shard::owner(j, n) == k)
         .collect();
@@ -179,12 +165,7 @@ fn write_share(
     let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
     let protocol = round.protocol;
     let mut file = Store::open(&shard::file(dir, k), protocol, setup.full(), true)?;
-    file.execute_logged(
-        protocol,
-        &mine,
-        threads(a.threads)?,
-        &format!("shard {k}/{n}"),
-    )?;
+    file.execute_logged(protocol, &mine, order.threads, &format!("shard {k}/{n}"))?;
     let done = dir.join(format!("shard-{k}.done"));
     let total = round.jobs.len();
     let note = format!("{} runs of {total} ({})\n", mine.len(), round.at);
@@ -195,26 +176,26 @@ fn write_share(
         round.at,
         shard::file(dir, k).display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Next::Done)
 }
 
 /// The race has ended with `fates`: shard K's share of its confirmation's runs still missing (at the
 /// confirmation's master seed), or nothing when the race has no confirmation or the
 /// confirmation has every run.
 fn confirm_share(
-    a: &ReadingsArgs,
+    order: &Order,
     setup: &Setup,
     out: &Path,
     dir: &Path,
     (k, n): (usize, usize),
     fates: &[Fate],
-) -> Result<ExitCode> {
+) -> Result<Next> {
     let ended = || {
         println!(
             "the race in {} has ended: shard {k}/{n} has nothing to make",
             out.display()
         );
-        Ok(ExitCode::SUCCESS)
+        Ok(Next::Done)
     };
     let Some(seed) = setup.request.confirm_seed else {
         return ended();
@@ -229,7 +210,7 @@ fn confirm_share(
             at: &at,
             protocol,
         };
-        write_share(a, setup, dir, (k, n), round)
+        write_share(order, setup, dir, (k, n), round)
     })
 }
 
@@ -269,7 +250,7 @@ fn confirm_round(
     (dir, n): (&Path, usize),
     fates: &[Fate],
     race_round: bool,
-) -> Result<Option<ExitCode>> {
+) -> Result<Option<Next>> {
     let Some(seed) = setup.request.confirm_seed else {
         return Ok(None);
     };
@@ -282,7 +263,7 @@ fn confirm_round(
                 "another round: {} runs (the confirmation at master seed {seed})",
                 needed.len()
             );
-            Ok(Some(ExitCode::from(ANOTHER_ROUND)))
+            Ok(Some(Next::AnotherRound))
         };
         if race_round {
             return another();
@@ -316,12 +297,12 @@ fn lacking_shards(dir: &Path, lacking: &[Job], n: usize) -> String {
     shards.join(", ")
 }
 
-/// `--merge-shards N`: the shard files of SHARD-DIR checked and taken into the race in `out`
-/// (created when new), which goes on until it ends or needs another round.
-fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> Result<ExitCode> {
-    let _lock = claim(out, a, &settings(setup, None))?;
-    let command = command(a, &setup.request);
-    crate::protocol::io::write_atomic(&out.join("command.json"), command.as_bytes())?;
+/// The shard files of SHARD-DIR checked and taken into the race `p` (its folder claimed and
+/// its command.json written), which goes on until it ends or needs another round.
+fn merge(order: &Order, p: &Prepared, dir: &Path, n: usize) -> Result<Next> {
+    let (setup, out) = (&p.setup, p.out.as_path());
+    let _lock = folder::claim(out, order, &p.settings())?;
+    engine::write_command(order, p)?;
     let protocol = setup.protocol()?;
     // The runs.csv of a new folder (its header), or the one there, checked.
     drop(engine::open_store(setup, &protocol, out)?);
@@ -334,7 +315,7 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         // again after it took them).
         if !pool.keys().any(|j| jobs.contains(j)) {
             println!("another round: {} runs ({})", asked.jobs.len(), asked.at);
-            return Ok(ExitCode::from(ANOTHER_ROUND));
+            return Ok(Next::AnotherRound);
         }
         let lacking: Vec<_> = (asked.jobs.iter().copied())
             .filter(|j| !pool.contains_key(j))
@@ -358,30 +339,24 @@ fn merge(a: &ReadingsArgs, setup: &Setup, out: &Path, dir: &Path, n: usize) -> R
         Step::Decided(fates) => match confirm_round(setup, out, (dir, n), &fates, asked.is_some())?
         {
             Some(code) => Ok(code),
-            None => finish(a, setup, out, &store, &fates),
+            None => finish(order, setup, out, &store, &fates),
         },
         Step::NeedsRuns(p) => {
             println!("another round: {} runs ({})", p.jobs.len(), p.at);
-            Ok(ExitCode::from(ANOTHER_ROUND))
+            Ok(Next::AnotherRound)
         }
     }
 }
 
 /// The race has ended: its outputs, as `readings` writes them on one machine.
-fn finish(
-    a: &ReadingsArgs,
-    setup: &Setup,
-    out: &Path,
-    store: &Store,
-    fates: &[Fate],
-) -> Result<ExitCode> {
+fn finish(order: &Order, setup: &Setup, out: &Path, store: &Store, fates: &[Fate]) -> Result<Next> {
     let targets = setup.targets(&setup.rows)?;
     let rounds = rounds(&setup.request.rounds, setup.max_runs());
     let protocol = setup.protocol()?;
-    let race = race(setup, &protocol, &targets, &rounds, threads(a.threads)?);
-    let source = engine::source(a.published.as_deref(), setup, false);
+    let threads = order.threads;
+    let race = race(setup, &protocol, &targets, &rounds, threads);
+    let source = engine::source(order.published.as_deref(), setup, false);
     let rows = (setup.rows.as_slice(), targets.as_slice());
-    let threads = threads(a.threads)?;
     engine::write_outputs(
         setup,
         rows,
@@ -392,5 +367,5 @@ fn finish(
         threads,
     )?;
     println!("the race has ended: {}", out.join("report.md").display());
-    Ok(ExitCode::SUCCESS)
+    Ok(Next::Done)
 }
