@@ -89,8 +89,7 @@ fn race<'a>(
 /// does.
 fn stored(setup: &Setup, out: &Path) -> Result<Store> {
     let protocol = setup.protocol()?;
-    let store = Store::read_only(&out.join("runs.csv"), &protocol, setup.full())?;
-    Ok(setup.sharing(store))
+    setup.store(&out.join("runs.csv"), &protocol, super::Access::Read)
 }
 
 /// The race in `out` replayed from its runs.csv alone: decided, or what it needs next.
@@ -164,6 +163,7 @@ fn write_share(
     let what = format!("shard {k} of this round; a second task of one shard is refused");
     let _lock = crate::protocol::lock::Lock::take_file(dir, &format!(".shard-{k}.lock"), &what)?;
     let protocol = round.protocol;
+    // A shard's own file: its runs are made as asked, not shared.
     let mut file = Store::open(&shard::file(dir, k), protocol, setup.full(), true)?;
     file.execute_logged(protocol, &mine, order.threads, &format!("shard {k}/{n}"))?;
     let done = dir.join(format!("shard-{k}.done"));

@@ -23,7 +23,7 @@ use super::cells::{capped_tests, Tally, Target, Test};
 use super::procedure::Procedure;
 use super::race::Fate;
 use super::store::{Job, Record, Store};
-use super::Setup;
+use super::{Access, Setup};
 use crate::protocol::io::write_atomic_with;
 use crate::protocol::Protocol;
 use anyhow::{bail, Context, Result};
@@ -167,7 +167,7 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
     }
     let (spec, loaded) = confirm_spec(setup, plan.seed);
     let protocol = Protocol::new(&spec, &loaded, None, None)?;
-    let mut store = setup.sharing(Store::open(&dir.join(RUNS), &protocol, setup.full(), true)?);
+    let mut store = setup.store(&dir.join(RUNS), &protocol, Access::Append)?;
     let readings = chosen(plan.fates, plan.rounds);
     store
         .execute(Some(&protocol), &jobs(plan, &readings), threads)?
@@ -181,16 +181,16 @@ pub fn run(plan: &Plan, dir: &Path, threads: usize) -> Result<Confirmation> {
 /// makes on a cluster. Empty when the confirmation has every run.
 pub fn missing(plan: &Plan, dir: &Path, protocol: &Protocol) -> Result<Vec<Job>> {
     let setup = plan.setup;
-    let store = setup.sharing(stored(setup, dir, protocol)?);
+    let store = stored(setup, dir, protocol)?;
     Ok(store.missing(&jobs(plan, &chosen(plan.fates, plan.rounds))))
 }
 
-/// `dir`'s [`RUNS`] read back under `protocol` (nothing written), or an empty store when
-/// the folder has none yet.
+/// `dir`'s [`RUNS`] read back under `protocol` (nothing written), its readings sharing runs
+/// as the race does, or an empty store when the folder has none yet.
 pub fn stored(setup: &Setup, dir: &Path, protocol: &Protocol) -> Result<Store> {
     let path = dir.join(RUNS);
     match std::fs::symlink_metadata(&path) {
-        Ok(_) => Store::read_only(&path, protocol, setup.full()),
+        Ok(_) => setup.store(&path, protocol, Access::Read),
         Err(_) => Ok(Store::memory(setup.full(), [])),
     }
 }
@@ -205,7 +205,7 @@ pub fn take(
     pool: HashMap<Job, Record>,
 ) -> Result<()> {
     let setup = plan.setup;
-    let mut store = setup.sharing(Store::open(&dir.join(RUNS), protocol, setup.full(), true)?);
+    let mut store = setup.store(&dir.join(RUNS), protocol, Access::Append)?;
     store.set_pool(pool);
     store
         .execute(

@@ -14,7 +14,8 @@ use super::outputs::{self, Findings};
 use super::race::{rounds, Fate, Race};
 use super::settings::Settings;
 use super::store::Store;
-use super::{confirm, confirm_report, default_out, md, synthetic, verdicts, Request, Setup};
+use super::{confirm, confirm_report, default_out, md, synthetic, verdicts};
+use super::{Access, Request, Setup};
 use crate::protocol::Protocol;
 use crate::reports::groups::PublishedRow;
 use crate::spec::{self, Spec};
@@ -188,10 +189,9 @@ pub fn race<'a>(
 }
 
 /// The race's run file in `out` (a new one with its header, or the one there read back and
-/// checked), its readings sharing runs as the race does: the one place a race's store opens.
+/// checked), its readings sharing runs as the race does.
 pub fn open_store(setup: &Setup, protocol: &Protocol, out: &Path) -> Result<Store> {
-    let store = Store::open(&out.join("runs.csv"), protocol, setup.full(), true)?;
-    Ok(setup.sharing(store))
+    setup.store(&out.join("runs.csv"), protocol, Access::Append)
 }
 
 /// Where the race's table comes from, as report.md says it.

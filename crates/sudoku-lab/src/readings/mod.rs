@@ -98,6 +98,15 @@ pub struct Request {
     pub confirm_seed: Option<u64>,
 }
 
+/// How [`Setup::store`] opens a run file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Created with its header when new, else read back and checked; runs appended.
+    Append,
+    /// Read back; nothing written.
+    Read,
+}
+
 /// A validated race: the readings as the algorithms of a protocol of the spec's id and master
 /// seed (so each run has the protocol's seed), the race's puzzles, and the published rows.
 ///
@@ -190,14 +199,20 @@ impl Setup {
         r * self.entries.len() + e
     }
 
-    /// `store` with the race's readings sharing runs as the race does (unless
-    /// `--no-shared-runs`): the one place a store of the race's or the confirmation's runs
-    /// is prepared.
-    pub fn sharing(&self, mut store: store::Store) -> store::Store {
+    /// The race's run file at `path` (its own or its confirmation's) under `protocol`, its
+    /// readings sharing runs as the race does (unless `--no-shared-runs`): the one place a
+    /// store of the race's or the confirmation's runs opens. [`Access::Append`]: a new file
+    /// with its header, or the one there read back and checked, to append runs to;
+    /// [`Access::Read`]: the file there read back, nothing written.
+    pub fn store(&self, path: &Path, protocol: &Protocol, access: Access) -> Result<store::Store> {
+        let mut store = match access {
+            Access::Append => store::Store::open(path, protocol, self.full(), true)?,
+            Access::Read => store::Store::read_only(path, protocol, self.full())?,
+        };
         if self.request.share {
             store.share(self.shared_runs());
         }
-        store
+        Ok(store)
     }
 
     /// Per solver (reading x entry), the solver whose runs it reads and the generations its
