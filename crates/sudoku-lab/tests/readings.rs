@@ -284,16 +284,26 @@ fn a_summary_of_synthetic_races_gives_the_hidden_readings_fate() {
         .map(|l| l.split(',').next().unwrap())
         .collect();
     assert!(lines[1].ends_with(&survivors.join(" ")), "{csv}");
-    std::fs::write(dir.join("set/b/settings.json"), "{\"alpha\": 2}\n").unwrap();
-    std::fs::remove_file(dir.join("set/validation.csv")).unwrap();
-    let o = run(bin().arg("readings-summary").arg(dir.join("set")));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("settings.json: no alpha"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!dir.join("set/validation.csv").exists());
+    // A settings.json that is not a race's, and a race's with an alpha out of range.
+    let path = dir.join("set/b/settings.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    settings["alpha"] = serde_json::json!(2);
+    for (text, says) in [
+        (
+            "{\"alpha\": 2}\n".to_string(),
+            "settings.json:1: not the settings of a race",
+        ),
+        (settings.to_string(), "settings.json: no alpha"),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let _ = std::fs::remove_file(dir.join("set/validation.csv"));
+        let o = run(bin().arg("readings-summary").arg(dir.join("set")));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+        assert!(!dir.join("set/validation.csv").exists());
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -111,24 +111,14 @@ fn readings(path: &Path, hidden: &str) -> Result<(String, Vec<String>)> {
 }
 
 /// The procedure (v1 where none is named: races made before the versions) and alpha of a
-/// race's settings.json.
+/// race's settings.json, read by its type.
 fn settings(path: &Path) -> Result<(String, f64)> {
     check_regular(path)?;
-    let text = crate::spec::read_spec(path)?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}:{}: not JSON: {e}", path.display(), e.line()))?;
-    let alpha = value.get("alpha").and_then(serde_json::Value::as_f64);
-    let Some(alpha) = alpha.filter(|a| *a > 0.0 && *a < 1.0) else {
+    let settings = super::settings::Settings::read(path)?;
+    if !(settings.alpha > 0.0 && settings.alpha < 1.0) {
         bail!("{}: no alpha between 0 and 1", path.display());
-    };
-    let procedure = match value.get("procedure") {
-        None => "v1".to_string(),
-        Some(serde_json::Value::String(p)) if super::procedure::Procedure::parse(p).is_some() => {
-            p.clone()
-        }
-        Some(p) => bail!("{}: procedure {p} is not v1, v2 or v3", path.display()),
-    };
-    Ok((procedure, alpha))
+    }
+    Ok((settings.procedure().name().to_string(), settings.alpha))
 }
 
 /// The rows of a race's published.csv (the synthetic table): `column @ level`, successes,
