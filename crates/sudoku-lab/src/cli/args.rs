@@ -292,6 +292,18 @@ pub enum Command {
     /// verdict that reconciles the report's tests (from its compare-answers.csv).
     #[command(alias = "pair")]
     Compare(CompareArgs),
+    /// Check a compare report's answers at a second master seed.
+    ///
+    /// Check the answers of a compare (or phase) results folder, FIRST, against the same
+    /// protocol run at another master seed, SECOND (`reproduce ID --seed S --out SECOND`):
+    /// each answer held, not found again or reversed, and the answers only SECOND gives.
+    /// Writes SECOND/confirmation.csv and confirmation.md.
+    ConfirmSeed {
+        /// The results folder whose answers are checked.
+        first: PathBuf,
+        /// The same protocol at another master seed.
+        second: PathBuf,
+    },
     /// Check the published tables' own arithmetic (checks.csv, report.md).
     ///
     /// Check the published tables' own arithmetic (can any sample have what a row prints: the

@@ -108,6 +108,7 @@ fn dispatch(command: args::Command) -> anyhow::Result<ExitCode> {
         args::Command::PlanRuns(a) => plan_runs::plan_runs(&a),
         args::Command::Compare(a) => compare::compare(&a),
         args::Command::CheckTables { paper, out } => check_tables::run(&paper, &out),
+        args::Command::ConfirmSeed { first, second } => confirm_seed(&first, &second),
         args::Command::Report { results, out } => crate::site::run(Some(&results), out.as_deref()),
     }
 }
@@ -162,4 +163,19 @@ fn one_line_usage_error(text: &str) -> String {
         out.push_str("error: bad arguments");
     }
     out
+}
+
+/// `sudoku-lab confirm-seed FIRST SECOND`: the answers of FIRST checked at SECOND's master
+/// seed ([`crate::reports::seeds`]); prints the answer in one sentence.
+fn confirm_seed(first: &std::path::Path, second: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let c = crate::reports::seeds::confirm(first, second)?;
+    println!("{}", shown(&c.sentence()));
+    println!(
+        "{}",
+        sudoku_core::error::shown(&format!(
+            "{}: confirmation.csv, confirmation.md",
+            second.display()
+        ))
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -32,6 +32,7 @@ pub mod levels;
 pub mod phase;
 mod published_csv;
 pub mod quick;
+pub mod seeds;
 pub mod table1;
 pub mod table_checks;
 pub mod verdicts;

@@ -90,7 +90,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
         }
     }
     crate::protocol::io::write_atomic(&inp.out.join("phase.csv"), csv.as_bytes())?;
-    let leaders = leaders(&sets, &algorithms)?;
+    let leaders = leaders_csv(&leaders(&sets, &algorithms)?);
     crate::protocol::io::write_atomic(&inp.out.join("phase-leaders.csv"), leaders.as_bytes())?;
     let mut section = format!(
         "\n## Against the fraction of givens\n\nSuccess and the median {unit} to solve (Kaplan-Meier: unsolved runs censored where they stopped; a median not reached is not drawn) against the mean fraction of givens of each puzzle set, per size: `phase.csv`; per set, the algorithm that solves the most runs and whether it beats the next one (`phase-leaders.csv`: Fisher's exact test on success, else the log-rank test on {unit}, Holm over the sets of a size).\n\n"
@@ -214,8 +214,48 @@ fn row(c: &Cell) -> Result<Row> {
     })
 }
 
-/// phase-leaders.csv: per size and set, the leader, the next one, and the test between them.
-fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<String> {
+/// One row of phase-leaders.csv: the algorithm of a puzzle set that solves the most runs
+/// (ties broken by the smaller median time) and whether it beats the next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leader {
+    /// The grid's order (9 for 9x9).
+    pub order: usize,
+    pub set: String,
+    pub fraction: f64,
+    /// The leader and the next one: algorithm, solved runs, runs.
+    pub leader: (String, usize, usize),
+    pub next: Option<(String, usize, usize)>,
+    /// `fisher-success`, `logrank-time` or `none`.
+    pub test: &'static str,
+    /// None without a next one.
+    pub p: Option<f64>,
+    /// Holm over the sets of a size.
+    pub p_holm: f64,
+}
+
+impl Leader {
+    /// `better` (the leader beats the next one at 5 % after Holm), `not shown better`, or
+    /// `alone`.
+    pub fn verdict(&self) -> &'static str {
+        match (&self.next, self.p_holm < 0.05) {
+            (None, _) => "alone",
+            (Some(_), true) => "better",
+            (Some(_), false) => "not shown better",
+        }
+    }
+}
+
+/// The leaders of the phase report of `inp`'s runs (what phase-leaders.csv holds).
+pub fn leaders_of(inp: &Inputs) -> Result<Vec<Leader>> {
+    let (sets, _) = load(inp)?;
+    let algorithms: Vec<&str> = (inp.spec.algorithms.iter())
+        .map(|a| a.label.as_str())
+        .collect();
+    leaders(&sets, &algorithms)
+}
+
+/// Per set the leader, its next one and the test between them, Holm within each size.
+fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<Vec<Leader>> {
     let mut lines = Vec::new();
     for s in sets {
         let rows: Vec<Row> = s.cells.iter().map(row).collect::<Result<_>>()?;
@@ -226,7 +266,7 @@ fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<String> {
             continue;
         };
         let (test, p) = match second {
-            None => ("none", f64::NAN),
+            None => ("none", None),
             Some(b) if rows[first].solved * rows[b].runs != rows[b].solved * rows[first].runs => {
                 let (x, y) = (&rows[first], &rows[b]);
                 let p = lab_stats::fisher_exact_two_sided(
@@ -235,62 +275,62 @@ fn leaders(sets: &[Set], algorithms: &[&str]) -> Result<String> {
                     y.solved as u64,
                     (y.runs - y.solved) as u64,
                 );
-                ("fisher-success", p)
+                ("fisher-success", Some(p))
             }
             Some(b) => {
                 let t = |a: usize| LifeTable::new(&s.cells[a].times, &s.cells[a].solved);
                 let p = lab_stats::logrank_test(&t(first)?, &t(b)?).map_or(1.0, |l| l.p_value);
-                ("logrank-time", p)
+                ("logrank-time", Some(p))
             }
         };
-        lines.push((s, rows, first, second, test, p));
+        let of = |a: usize| (algorithms[a].to_string(), rows[a].solved, rows[a].runs);
+        lines.push(Leader {
+            order: s.order,
+            set: s.label.clone(),
+            fraction: s.fraction,
+            leader: of(first),
+            next: second.map(of),
+            test,
+            p,
+            p_holm: 1.0,
+        });
     }
-    // Holm within each size.
-    let mut out = String::from("size,puzzle_set,fraction_of_givens,leader,leader_solved,leader_runs,next,next_solved,next_runs,test,p_value,p_holm,verdict\n");
-    let orders: std::collections::BTreeSet<usize> = lines.iter().map(|l| l.0.order).collect();
+    // Holm within each size, the sets in order of size.
+    let mut out = Vec::new();
+    let orders: std::collections::BTreeSet<usize> = lines.iter().map(|l| l.order).collect();
     for n in orders {
-        let of: Vec<usize> = (0..lines.len())
-            .filter(|&i| lines[i].0.order == n)
-            .collect();
-        let ps: Vec<f64> = of
-            .iter()
-            .map(|&i| if lines[i].5.is_nan() { 1.0 } else { lines[i].5 })
-            .collect();
-        let adj = lab_stats::holm_adjust(&ps);
-        for (j, &i) in of.iter().enumerate() {
-            let (s, rows, first, second, test, p) = &lines[i];
-            let (s, first, second, test, p) = (*s, *first, *second, *test, *p);
-            let verdict = match (second, adj[j] < 0.05) {
-                (None, _) => "alone",
-                (Some(_), true) => "better",
-                (Some(_), false) => "not shown better",
-            };
-            let (nx, ns, nr) = match second {
-                Some(b) => (
-                    algorithms[b],
-                    rows[b].solved.to_string(),
-                    rows[b].runs.to_string(),
-                ),
-                None => ("", String::new(), String::new()),
-            };
-            let _ = writeln!(
-                out,
-                "{n}x{n},{},{:.4},{},{},{},{nx},{ns},{nr},{test},{},{:.6},{verdict}",
-                s.label,
-                s.fraction,
-                algorithms[first],
-                rows[first].solved,
-                rows[first].runs,
-                if p.is_nan() {
-                    String::new()
-                } else {
-                    format!("{p:.6}")
-                },
-                adj[j]
-            );
+        let mut of: Vec<Leader> = (lines.iter()).filter(|l| l.order == n).cloned().collect();
+        let ps: Vec<f64> = of.iter().map(|l| l.p.unwrap_or(1.0)).collect();
+        for (l, adj) in of.iter_mut().zip(lab_stats::holm_adjust(&ps)) {
+            l.p_holm = adj;
         }
+        out.extend(of);
     }
     Ok(out)
+}
+
+/// phase-leaders.csv.
+fn leaders_csv(leaders: &[Leader]) -> String {
+    let mut out = String::from("size,puzzle_set,fraction_of_givens,leader,leader_solved,leader_runs,next,next_solved,next_runs,test,p_value,p_holm,verdict\n");
+    for l in leaders {
+        let (ln, ls, lr) = &l.leader;
+        let (nx, ns, nr) = match &l.next {
+            Some((a, s, r)) => (a.as_str(), s.to_string(), r.to_string()),
+            None => ("", String::new(), String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "{0}x{0},{1},{2:.4},{ln},{ls},{lr},{nx},{ns},{nr},{3},{4},{5:.6},{6}",
+            l.order,
+            l.set,
+            l.fraction,
+            l.test,
+            l.p.map_or(String::new(), |p| format!("{p:.6}")),
+            l.p_holm,
+            l.verdict()
+        );
+    }
+    out
 }
 
 /// A median as a sortable number (not reached: +inf).

@@ -61,15 +61,18 @@ pub fn write(inp: &Inputs) -> Result<String> {
         failed_runs(spec, data)
     );
 
-    let pairs = pairs(data)?;
-    let surv = &survival::Survival::compute(data)?;
+    let Computed {
+        pairs,
+        survival: surv,
+        bayes: bayes_tests,
+        answers,
+    } = &compute(spec, data)?;
     let tests = friedman_all(data)?;
     let success = report::success_table(data);
-    let pair_t = report::pairs_table(data, &pairs);
+    let pair_t = report::pairs_table(data, pairs);
     let (fried, ranks, post) = report::friedman_tables(data, &tests);
     let ropes = (spec.rope_log_ert(), spec.rope_success_rate());
-    let bayes_tests = bayes::compute(data, ropes, spec.master_seed)?;
-    let bayes_t = bayes::table(data, &bayes_tests);
+    let bayes_t = bayes::table(data, bayes_tests);
     let effect = runs_needed::Effect::default();
     let needed = runs_needed::compute(data, &effect)?;
     let needed_t = runs_needed::table(data, &needed, &effect);
@@ -77,18 +80,7 @@ pub fn write(inp: &Inputs) -> Result<String> {
         survival::survival_table(data, surv),
         survival::logrank_table(data, surv),
     );
-    let evaluations_verdict = |p: &stats::Pair| report::evaluations_verdict(data, p);
-    let answers = answers::compute(
-        data,
-        &answers::Tests {
-            pairs: &pairs,
-            survival: surv,
-            bayes: &bayes_tests,
-            rope_success: ropes.1,
-            evaluations_verdict: &evaluations_verdict,
-        },
-    );
-    let answers_t = answers::table(data, &answers);
+    let answers_t = answers::table(data, answers);
     let mut tables = vec![
         ("compare-answers", &answers_t),
         ("compare-success", &success),
@@ -112,9 +104,9 @@ pub fn write(inp: &Inputs) -> Result<String> {
         report::write_table(dir, name, t, &spec.id)?;
     }
     charts::draw(data, &tests, surv, dir)?;
-    bayes::draw(data, &bayes_tests, dir)?;
+    bayes::draw(data, bayes_tests, dir)?;
     let runtimes = survival::markdown(data, surv);
-    let answers_md = answers::markdown(data, &answers);
+    let answers_md = answers::markdown(data, answers);
     let parts = report::Sections {
         note,
         runtimes: &runtimes,
@@ -122,8 +114,43 @@ pub fn write(inp: &Inputs) -> Result<String> {
     };
     let md = report::markdown(spec, data, &tests, &tables, &parts);
     let extra =
-        bayes::markdown(data, &bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
+        bayes::markdown(data, bayes_tests, ropes) + &runs_needed::markdown(data, &needed, &effect);
     Ok(before_files(md, &extra))
+}
+
+/// The tests every pair's answer is read from, and the answers: what compare-answers.csv
+/// holds, for the report and for the same protocol at another master seed
+/// ([`super::seeds`]).
+pub struct Computed {
+    pub pairs: Vec<stats::Pair>,
+    pub survival: survival::Survival,
+    pub bayes: Vec<bayes::BayesPair>,
+    pub answers: Vec<answers::Answer>,
+}
+
+/// The pairs' tests and answers of `data` (the runs of `spec`).
+pub fn compute(spec: &crate::spec::Spec, data: &Data) -> Result<Computed> {
+    let pairs = pairs(data)?;
+    let survival = survival::Survival::compute(data)?;
+    let ropes = (spec.rope_log_ert(), spec.rope_success_rate());
+    let bayes = bayes::compute(data, ropes, spec.master_seed)?;
+    let evaluations_verdict = |p: &stats::Pair| report::evaluations_verdict(data, p);
+    let answers = answers::compute(
+        data,
+        &answers::Tests {
+            pairs: &pairs,
+            survival: &survival,
+            bayes: &bayes,
+            rope_success: ropes.1,
+            evaluations_verdict: &evaluations_verdict,
+        },
+    );
+    Ok(Computed {
+        pairs,
+        survival,
+        bayes,
+        answers,
+    })
 }
 
 /// `md` with `extra` inserted before its "## Files" section (at the end without one).

@@ -1,0 +1,152 @@
+//! `sudoku-lab confirm-seed FIRST SECOND`: a compare report's answers checked at a second
+//! master seed, and every pair of folders that is not one protocol at two seeds refused.
+
+mod common;
+use common::{bin, ok, run, stderr, tmpdir};
+use std::path::Path;
+
+const SPEC: &str = r#"
+id = "seeds"
+title = "two seeds"
+master_seed = 5
+runs = 6
+quick_runs = 1
+quick_max_generations = 10
+report = "compare"
+puzzles = [{ id = "mk_easy", label = "easy" }, { id = "mk_1star", label = "easy" }, { id = "das_fig1", label = "other" }]
+
+[[algorithms]]
+label = "sa"
+algorithm = "lewis-sa"
+max_generations = 1000000
+max_evaluations = 3000000
+
+[[algorithms]]
+label = "cso"
+algorithm = "cso"
+max_generations = 100000
+max_evaluations = 3000
+"#;
+
+fn rows(p: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(p).unwrap();
+    let mut out = vec![r.headers().unwrap().iter().map(String::from).collect()];
+    for rec in r.records() {
+        out.push(rec.unwrap().iter().map(String::from).collect());
+    }
+    out
+}
+
+/// The count in `sentence` just before `words`.
+fn count_before(sentence: &str, words: &str) -> usize {
+    let head = &sentence[..sentence.find(words).unwrap()];
+    let n = head.split_whitespace().last().unwrap();
+    n.parse().unwrap_or_else(|_| panic!("{n:?} in {sentence}"))
+}
+
+#[test]
+fn the_answers_of_one_seed_are_checked_at_another() {
+    let d = tmpdir("seeds");
+    let spec = d.join("spec.toml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let (first, second) = (d.join("first"), d.join("second"));
+    ok(bin().arg("run").arg(&spec).arg("--out").arg(&first));
+    ok(bin()
+        .arg("run")
+        .arg(&spec)
+        .args(["--seed", "6", "--out"])
+        .arg(&second));
+    let o = ok(bin().arg("confirm-seed").arg(&first).arg(&second));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let sentence = out.lines().next().unwrap();
+    assert!(
+        sentence.starts_with("At master seed 6, ") && sentence.contains("at master seed 5"),
+        "{out}"
+    );
+    let table = rows(&second.join("confirmation.csv"));
+    let col = |n: &str| table[0].iter().position(|h| h == n).unwrap();
+    let verdicts = ["held", "not found again", "reversed", "new"];
+    let count = |v: &str| table[1..].iter().filter(|r| r[col("verdict")] == v).count();
+    for r in &table[1..] {
+        assert!(verdicts.contains(&r[col("verdict")].as_str()), "{r:?}");
+        // A row is an answer of one seed at least.
+        let none = |s: &str| s == "no difference found" || s.starts_with("no verdict");
+        assert!(
+            !(none(&r[col("first_seed")]) && none(&r[col("second_seed")])),
+            "{r:?}"
+        );
+    }
+    // The sentence is the table's count.
+    let given = count("held") + count("not found again") + count("reversed");
+    assert!(sentence.contains(&format!("{} of the {given} answers", count("held"))));
+    assert_eq!(
+        count_before(sentence, "are not found again"),
+        count("not found again")
+    );
+    assert_eq!(count_before(sentence, "are reversed"), count("reversed"));
+    assert_eq!(
+        count_before(sentence, "answers the first does not"),
+        count("new")
+    );
+    // The pooled scope and both puzzle sets are there; the report opens with the sentence.
+    for scope in ["all", "easy"] {
+        assert!(
+            table[1..].iter().any(|r| r[col("scope")] == scope),
+            "{scope}"
+        );
+    }
+    let md = std::fs::read_to_string(second.join("confirmation.md")).unwrap();
+    assert!(md.lines().nth(2) == Some(sentence), "{md}");
+    // Checked at itself, or against the same seed: refused, nothing written.
+    let _ = std::fs::remove_file(first.join("confirmation.csv"));
+    for (a, b, says) in [
+        (&first, &first, "the same master seed 5"),
+        (&first, &d.join("none"), "cannot read"),
+    ] {
+        let o = run(bin().arg("confirm-seed").arg(a).arg(b));
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+        assert!(!b.join("confirmation.csv").exists());
+    }
+}
+
+#[test]
+fn folders_of_other_protocols_or_unfinished_ones_are_refused() {
+    let d = tmpdir("seeds-refused");
+    let spec = d.join("spec.toml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let other = d.join("other.toml");
+    std::fs::write(&other, SPEC.replace("runs = 6", "runs = 5")).unwrap();
+    let first = d.join("first");
+    ok(bin().arg("run").arg(&spec).arg("--out").arg(&first));
+    let fewer = d.join("fewer");
+    ok(bin()
+        .arg("run")
+        .arg(&other)
+        .args(["--seed", "6", "--out"])
+        .arg(&fewer));
+    let running = d.join("running");
+    ok(bin()
+        .arg("run")
+        .arg(&spec)
+        .args(["--seed", "7", "--out"])
+        .arg(&running));
+    let meta = running.join("meta.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(
+        &meta,
+        text.replace("\"status\": \"complete\"", "\"status\": \"running\""),
+    )
+    .unwrap();
+    for (b, says) in [
+        (&fewer, "not one protocol at two seeds: other specs"),
+        (&running, "status is not \"complete\""),
+    ] {
+        let o = run(bin().arg("confirm-seed").arg(&first).arg(b));
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+        assert!(!b.join("confirmation.csv").exists());
+    }
+}
