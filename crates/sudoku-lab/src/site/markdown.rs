@@ -77,8 +77,22 @@ pub fn cell_class(text: &str) -> Option<&'static str> {
         Some("v-better")
     } else if t == "neither solves" {
         Some("v-neither")
+    } else if let Some(c) = seed_class(&t) {
+        Some(c)
     } else {
         None
+    }
+}
+
+/// The verdict class of an answer checked at a second master seed (`confirm-seed`): held,
+/// not found again, reversed, new.
+fn seed_class(t: &str) -> Option<&'static str> {
+    match t {
+        "held" => Some("v-same"),
+        "not found again" => Some("v-lowpower"),
+        "reversed" => Some("v-differs"),
+        "new" => Some("v-descriptive"),
+        _ => None,
     }
 }
 
@@ -555,6 +569,21 @@ fn image_html(dest: &str, alt: &str, dir: &Path, files_url: &str, r: &mut Render
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_at_a_second_seed_get_classes() {
+        let cases = [
+            ("held", Some("v-same")),
+            ("not found again", Some("v-lowpower")),
+            ("reversed", Some("v-differs")),
+            ("new", Some("v-descriptive")),
+            ("acs ranks better", Some("v-better")),
+            ("held up", None),
+        ];
+        for (text, class) in cases {
+            assert_eq!(cell_class(text), class, "{text}");
+        }
+    }
 
     #[test]
     fn verdict_cells_and_phrases_get_classes() {

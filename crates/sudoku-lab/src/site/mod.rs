@@ -933,6 +933,7 @@ fn experiment_page(
     }
     b.push_str(&outcome_line(e, sources));
     b.push_str(&ranking_headline(e));
+    b.push_str(&seed_line(e, &files_url));
     let _ = writeln!(
         b,
         "<p>Paper: {} · status {} · {} · folder <a href=\"{files_url}/\"><code>{}</code></a></p>",
@@ -1007,6 +1008,26 @@ fn arithmetic_section(
 
 /// The ranking of a comparison in one sentence, from its compare-ranks.csv (the rows over
 /// all puzzles, per unit of ERT, by average rank); empty without that file.
+/// The answer of a folder's confirmation.md (it checks another folder's answers at its own
+/// master seed: `confirm-seed`) in one line, linking the file; nothing without one.
+fn seed_line(e: &Experiment, files_url: &str) -> String {
+    if !e.has("confirmation.md") {
+        return String::new();
+    }
+    let Ok(text) = crate::spec::read_regular(e.dir.join("confirmation.md")) else {
+        return String::new();
+    };
+    let answer = (text.lines().nth(2))
+        .filter(|l| l.starts_with("At master seed ") || l.starts_with("Neither master seed "));
+    let Some(answer) = answer else {
+        return String::new();
+    };
+    format!(
+        "<p class=\"headline\">Checked against another master seed: {} (<a href=\"{files_url}/confirmation.md\">confirmation.md</a>)</p>\n",
+        escape(answer)
+    )
+}
+
 fn ranking_headline(e: &Experiment) -> String {
     if !e.has("compare-ranks.csv") {
         return String::new();
