@@ -150,3 +150,36 @@ fn folders_of_other_protocols_or_unfinished_ones_are_refused() {
         assert!(!b.join("confirmation.csv").exists());
     }
 }
+
+/// Every committed `results/NAME-seed2/confirmation.*` is what `confirm-seed results/NAME
+/// results/NAME-seed2` writes today (run over a copy of the second folder's meta.json and
+/// runs.csv, so the repository is not touched).
+#[test]
+fn committed_confirmations_are_current() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&results).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(first) = name.strip_suffix("-seed2") else {
+            continue;
+        };
+        if !e.path().join("confirmation.md").is_file() {
+            continue;
+        }
+        let copy = tmpdir(&format!("confirm-{name}"));
+        for f in ["meta.json", "runs.csv"] {
+            std::fs::copy(e.path().join(f), copy.join(f)).unwrap();
+        }
+        ok(bin()
+            .arg("confirm-seed")
+            .arg(results.join(first))
+            .arg(&copy));
+        for f in ["confirmation.csv", "confirmation.md"] {
+            let want = std::fs::read_to_string(e.path().join(f)).unwrap();
+            let got = std::fs::read_to_string(copy.join(f)).unwrap();
+            assert!(want == got, "results/{name}/{f} is stale: run `sudoku-lab confirm-seed results/{first} results/{name}`");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked} confirmations checked");
+}

@@ -533,7 +533,10 @@ fn markdown(c: &Confirmation) -> String {
         .filter(|r| r.first.scope != POOLED && r.first.question != Question::Leader)
         .filter(|r| r.verdict != Verdict::Held)
         .collect();
-    s += &table("Per puzzle set: every answer that did not hold", other);
+    s += &table(
+        "Per puzzle set: every answer that did not hold, and every new one",
+        other,
+    );
     s
 }
 
