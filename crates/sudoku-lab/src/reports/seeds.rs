@@ -353,15 +353,12 @@ fn ranks(data: &Data) -> Result<Vec<Answer>> {
     let tests = super::compare::stats::friedman_all(data)?;
     for t in (tests.iter()).filter(|t| t.unit == super::compare::stats::Unit::Seconds) {
         for p in &t.posthoc {
-            let better = match t.rank_of(p.a) <= t.rank_of(p.b) {
-                true => p.a,
-                false => p.b,
-            };
+            let better = p.favoured().filter(|_| p.holm < 0.05);
             out.push(Answer {
                 scope: scopes[t.scope].clone(),
                 pair: (data.algorithms[p.a].clone(), data.algorithms[p.b].clone()),
                 question: Question::Ranks,
-                said: (p.holm < 0.05).then(|| Said::Algorithm(data.algorithms[better].clone())),
+                said: better.map(|b| Said::Algorithm(data.algorithms[b].clone())),
                 p: Some(p.holm),
             });
         }

@@ -150,7 +150,7 @@ const CAPTIONS: &[(&str, &str)] = &[
         "compare-cd.svg",
         "Critical-difference diagram of the mean Friedman ranks over the puzzles (by \
          evaluations); algorithms joined by a bar are not significantly different (Wilcoxon, \
-         Holm). Further left ranks better.",
+         Holm). Further left: a lower (better) average rank.",
     ),
     (
         "compare-cd-seconds.svg",

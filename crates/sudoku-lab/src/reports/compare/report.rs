@@ -228,15 +228,11 @@ pub fn friedman_tables(data: &Data, tests: &[Friedman]) -> (Table, Table, Table)
             ]);
         }
         for p in &t.posthoc {
-            let better = if t.rank_of(p.a) <= t.rank_of(p.b) {
-                p.a
-            } else {
-                p.b
-            };
-            let verdict = if p.holm < 0.05 {
-                format!("{} ranks better", data.algorithms[better])
-            } else {
-                "no significant difference".into()
+            let verdict = match p.favoured() {
+                Some(better) if p.holm < 0.05 => {
+                    format!("{} ranks better", data.algorithms[better])
+                }
+                _ => "no significant difference".into(),
             };
             post.rows.push(vec![
                 unit.clone(),
@@ -495,7 +491,7 @@ fn ranking(data: &Data, t: &Friedman) -> String {
         String::new()
     };
     let mut md = format!(
-        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); its verdict \"A ranks better\" names the algorithm the pair's own signed ranks favour, which the average ranks below, taken over every algorithm at once, can order the other way (on the puzzles B wins, third algorithms may beat A too and push A further back); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
         t.puzzles,
         t.chi2,
         t.df,

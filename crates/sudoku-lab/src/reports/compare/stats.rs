@@ -61,10 +61,35 @@ pub struct PostHoc {
     pub b: usize,
     /// Puzzles with a non-zero difference.
     pub n: usize,
+    /// R's `V`: the sum of the ranks of the puzzles on which `a`'s ERT is larger than `b`'s.
     pub v: f64,
     pub p: f64,
     pub holm: f64,
     pub exact: bool,
+}
+
+impl PostHoc {
+    /// The algorithm the pair's own test favours: `a` when the rank sum of the puzzles on
+    /// which `a` is slower (`v`) is below half of all ranks, `n (n + 1) / 4`; `b` when it is
+    /// above; `None` when they balance (the test's p is then 1).
+    ///
+    /// Why not the Friedman average ranks: those rank every algorithm of the report on each
+    /// puzzle, so a third algorithm that beats `a` on the puzzles `b` wins moves `a` behind `b`
+    /// in the average ranks while the pair's signed-rank test, which the verdict reports,
+    /// favours `a` (Benavoli, Corani and Mangili 2016: mean ranks depend on the other
+    /// algorithms of the study). Directions read off the average ranks printed "hill-climb
+    /// ranks better" of a pair whose signed-rank sums favour ACS (phase-9x9, over all
+    /// fractions), which is why the direction comes from `v`.
+    pub fn favoured(&self) -> Option<usize> {
+        let half = self.n as f64 * (self.n as f64 + 1.0) / 4.0;
+        if self.v < half {
+            Some(self.a)
+        } else if self.v > half {
+            Some(self.b)
+        } else {
+            None
+        }
+    }
 }
 
 /// Every pair of algorithms in every scope (pooled last).
@@ -190,14 +215,6 @@ impl Unit {
             Unit::Evaluations => "evaluations",
             Unit::Seconds => clock.words(),
         }
-    }
-}
-
-impl Friedman {
-    /// The average rank of algorithm `a` (None when it is not ranked here).
-    pub fn rank_of(&self, a: usize) -> Option<f64> {
-        let i = self.algorithms.iter().position(|&x| x == a)?;
-        Some(self.avg_ranks[i])
     }
 }
 
@@ -342,4 +359,38 @@ pub fn friedman(
 /// Vargha & Delaney's magnitude label of an A12 value.
 pub fn magnitude(a12: f64) -> &'static str {
     lab_stats::A12Magnitude::effsize(a12).map_or("", |m| m.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PostHoc;
+
+    fn post(n: usize, v: f64) -> PostHoc {
+        PostHoc {
+            a: 0,
+            b: 1,
+            n,
+            v,
+            p: 0.01,
+            holm: 0.01,
+            exact: true,
+        }
+    }
+
+    /// `v` is the rank sum of the puzzles on which `a` is slower: below `n (n + 1) / 4` the
+    /// test favours `a`, above it `b`, at it neither.
+    #[test]
+    fn the_favoured_algorithm_follows_the_signed_rank_sums() {
+        let table: [(usize, f64, Option<usize>); 6] = [
+            (49, 296.0, Some(0)),
+            (49, 929.0, Some(1)),
+            (49, 612.5, None),
+            (1, 0.0, Some(0)),
+            (1, 1.0, Some(1)),
+            (4, 5.0, None),
+        ];
+        for (n, v, want) in table {
+            assert_eq!(post(n, v).favoured(), want, "n {n}, v {v}");
+        }
+    }
 }
