@@ -123,6 +123,22 @@ fn an_interrupted_protocol_resumes_to_the_same_file() {
         without_wall(&part.join("runs.csv")),
         without_wall(&full.join("runs.csv"))
     );
+    // meta.json keeps both sessions, oldest first, each with its machine and the runs it made
+    // (9 by the first, the rest by the resume).
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(part.join("meta.json")).unwrap()).unwrap();
+    let sessions = meta["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2, "{meta}");
+    let made: Vec<u64> = (sessions.iter())
+        .map(|s| s["runs_executed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(made[1] as usize, lines.len() - 1 - 9, "{meta}");
+    for s in sessions {
+        assert!(
+            s["machine"].as_str().is_some_and(|m| !m.is_empty()),
+            "{meta}"
+        );
+    }
     // Resuming with other settings is refused.
     let o = run(bin()
         .arg("run")

@@ -422,6 +422,7 @@ fn start_meta(
         finished_utc: None,
         threads: p.threads,
         runs_executed: None,
+        machine: Some(meta.machine.clone()),
     });
     meta.write(&meta_path)?;
     Ok(meta)

@@ -94,6 +94,11 @@ pub struct Session {
     pub finished_utc: Option<String>,
     pub threads: usize,
     pub runs_executed: Option<usize>,
+    /// The machine this session ran on (absent from sessions recorded before it was kept): the
+    /// top-level `machine` is the last session's, which after a resume that only rewrites the
+    /// tables is not the machine that made the runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -143,6 +143,8 @@ pub struct SessionView {
     pub threads: Option<u64>,
     #[serde(default, deserialize_with = "lenient")]
     pub runs_executed: Option<u64>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub machine: Option<String>,
 }
 
 impl MetaView {

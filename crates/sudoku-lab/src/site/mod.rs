@@ -1338,7 +1338,10 @@ fn facts_section(e: &Experiment) -> String {
     let facts: Vec<(&str, String)> = vec![
         ("Status", e.status()),
         ("Protocol", mode),
-        ("Git revision", shown(m.git_revision.as_ref())),
+        (
+            "Git revision (last session)",
+            shown(m.git_revision.as_ref()),
+        ),
         ("Master seed", shown(settings.and_then(|s| s.master_seed))),
         (
             "Runs per (algorithm, puzzle)",
@@ -1352,10 +1355,13 @@ fn facts_section(e: &Experiment) -> String {
             "Rows in runs.csv",
             e.runs.map(|r| r.to_string()).unwrap_or("-".into()),
         ),
-        ("Threads", shown(m.threads)),
+        ("Threads (last session)", shown(m.threads)),
         ("Wall time", e.wall().map(fmt_seconds).unwrap_or("-".into())),
-        ("Started (UTC)", shown(m.started_utc.as_ref())),
-        ("Finished (UTC)", shown(m.finished_utc.as_ref())),
+        ("Started (UTC, last session)", shown(m.started_utc.as_ref())),
+        (
+            "Finished (UTC, last session)",
+            shown(m.finished_utc.as_ref()),
+        ),
         (
             "Runs executed / resumed",
             format!(
@@ -1364,7 +1370,7 @@ fn facts_section(e: &Experiment) -> String {
                 shown(m.runs_resumed)
             ),
         ),
-        ("Machine", shown(m.machine.as_ref())),
+        ("Machine (last session)", shown(m.machine.as_ref())),
         ("sudoku-lab version", shown(m.sudoku_lab_version.as_ref())),
         ("Dependencies", shown(m.dependencies.as_ref())),
         (
@@ -1377,17 +1383,18 @@ fn facts_section(e: &Experiment) -> String {
     }
     s.push_str("</dl>\n");
     if let Some(sessions) = &m.sessions {
-        let _ = writeln!(s, "<h3>Sessions ({})</h3>\n<table><thead><tr><th>#</th><th>Git revision</th><th>Started (UTC)</th><th>Finished (UTC)</th><th>Threads</th><th>Runs executed</th></tr></thead><tbody>", sessions.len());
+        let _ = writeln!(s, "<h3>Sessions ({})</h3>\n<p>Each session that worked on the protocol, oldest first: a run was made by the session that executed it, and a session that executed no run only rewrote the tables from runs.csv. The facts above are the last session's.</p>\n<table><thead><tr><th>#</th><th>Git revision</th><th>Started (UTC)</th><th>Finished (UTC)</th><th>Threads</th><th>Runs executed</th><th>Machine</th></tr></thead><tbody>", sessions.len());
         for (i, x) in sessions.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
                 i + 1,
                 escape(&shown(x.git_revision.as_ref())),
                 escape(&shown(x.started_utc.as_ref())),
                 escape(&shown(x.finished_utc.as_ref())),
                 shown(x.threads),
-                shown(x.runs_executed)
+                shown(x.runs_executed),
+                escape(&shown(x.machine.as_ref()))
             );
         }
         s.push_str("</tbody></table>\n");
