@@ -139,9 +139,34 @@ fn folders_of_other_protocols_or_unfinished_ones_are_refused() {
         text.replace("\"status\": \"complete\"", "\"status\": \"running\""),
     )
     .unwrap();
+    // A folder without CPU times (written before runs.csv had them): its times are wall
+    // seconds, which are not the second folder's CPU seconds.
+    let wall = d.join("wall");
+    ok(bin()
+        .arg("run")
+        .arg(&spec)
+        .args(["--seed", "8", "--out"])
+        .arg(&wall));
+    let runs = wall.join("runs.csv");
+    let mut reader = csv::Reader::from_path(&runs).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let cpu = header.iter().position(|h| h == "cpu_ms").unwrap();
+    let mut w = csv::Writer::from_path(d.join("runs.csv")).unwrap();
+    w.write_record(&header).unwrap();
+    for r in reader.records() {
+        let r = r.unwrap();
+        let blanked = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i == cpu { "" } else { c });
+        w.write_record(blanked).unwrap();
+    }
+    w.flush().unwrap();
+    std::fs::rename(d.join("runs.csv"), &runs).unwrap();
     for (b, says) in [
         (&fewer, "not one protocol at two seeds: other specs"),
         (&running, "status is not \"complete\""),
+        (&wall, "in CPU seconds and"),
     ] {
         let o = run(bin().arg("confirm-seed").arg(&first).arg(b));
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

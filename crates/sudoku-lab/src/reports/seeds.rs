@@ -24,7 +24,7 @@
 //! independent samples each found.
 
 use super::compare::answers::PerPuzzle;
-use super::compare::data::{Data, POOLED};
+use super::compare::data::{Clock, Data, POOLED};
 use super::inputs::{Inputs, Published};
 use crate::protocol::meta::{read_json, Meta, Settings};
 use crate::spec::{Loaded, Spec};
@@ -168,7 +168,17 @@ impl Confirmation {
 pub fn confirm(first: &Path, second: &Path) -> Result<Confirmation> {
     let (s1, s2) = (settings(first)?, settings(second)?);
     check_same_protocol(first, second, &s1, &s2)?;
-    let (a, b) = (answers(first, &s1)?, answers(second, &s2)?);
+    let ((a, clock1), (b, clock2)) = (answers(first, &s1)?, answers(second, &s2)?);
+    if clock1 != clock2 {
+        bail!(
+            "{} measures time in {} and {} in {}: their times to solve are not one measure \
+             (rerun the folder without CPU times at its own seed to record them)",
+            first.display(),
+            clock1.words(),
+            second.display(),
+            clock2.words()
+        );
+    }
     let mut by_key: BTreeMap<Key, (Answer, Answer)> = BTreeMap::new();
     for (answers, is_first) in [(&a, true), (&b, false)] {
         for ans in answers {
@@ -291,8 +301,8 @@ fn spec_of(dir: &Path, s: &Settings) -> Result<(Spec, Loaded)> {
     Ok((spec, loaded))
 }
 
-/// Every answer of the folder `dir`.
-fn answers(dir: &Path, s: &Settings) -> Result<Vec<Answer>> {
+/// Every answer of the folder `dir`, and the clock its times are in.
+fn answers(dir: &Path, s: &Settings) -> Result<(Vec<Answer>, Clock)> {
     let (spec, loaded) = spec_of(dir, s)?;
     let data = Data::load(&spec, &loaded, dir)?;
     let computed = super::compare::compute(&spec, &data)?;
@@ -342,7 +352,7 @@ fn answers(dir: &Path, s: &Settings) -> Result<Vec<Answer>> {
     if spec.report == "phase" {
         out.extend(leaders(dir, &spec, &loaded, s)?);
     }
-    Ok(out)
+    Ok((out, data.clock))
 }
 
 /// The Friedman post hoc tests on the per-puzzle ERT in seconds as answers: which one ranks
