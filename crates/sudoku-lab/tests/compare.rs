@@ -551,8 +551,15 @@ fn compare_prints_one_pair() {
         text.starts_with("**reseda-27 against lewis-sa** (all puzzles)"),
         "{text}"
     );
-    assert!(text.contains("wall s") && !text.contains("CPU s"), "{text}");
+    assert!(text.contains("CPU s") && !text.contains("wall s"), "{text}");
     assert!(text.contains(NOT_COMPARABLE), "{text}");
+    // A folder written before runs.csv had CPU times speaks of wall seconds.
+    let o = ok(bin()
+        .arg("compare")
+        .arg(dir.join("../external-demo"))
+        .args(["lewis-sa", "ret-ga"]));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(text.contains("wall s") && !text.contains("CPU s"), "{text}");
     let o =
         ok(bin()
             .arg("pair")

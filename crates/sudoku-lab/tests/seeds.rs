@@ -177,8 +177,8 @@ fn folders_of_other_protocols_or_unfinished_ones_are_refused() {
 }
 
 /// Every committed `results/NAME-seed2/confirmation.*` is what `confirm-seed results/NAME
-/// results/NAME-seed2` writes today (run over a copy of the second folder's meta.json and
-/// runs.csv, so the repository is not touched).
+/// results/NAME-seed2` writes today (run over a copy of the second folder's meta.json,
+/// runs.csv and, with anytime data, trajectories.csv, so the repository is not touched).
 #[test]
 fn committed_confirmations_are_current() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
@@ -192,8 +192,10 @@ fn committed_confirmations_are_current() {
             continue;
         }
         let copy = tmpdir(&format!("confirm-{name}"));
-        for f in ["meta.json", "runs.csv"] {
-            std::fs::copy(e.path().join(f), copy.join(f)).unwrap();
+        for f in ["meta.json", "runs.csv", "trajectories.csv"] {
+            if e.path().join(f).is_file() {
+                std::fs::copy(e.path().join(f), copy.join(f)).unwrap();
+            }
         }
         ok(bin()
             .arg("confirm-seed")
@@ -206,5 +208,5 @@ fn committed_confirmations_are_current() {
         }
         checked += 1;
     }
-    assert!(checked >= 2, "{checked} confirmations checked");
+    assert!(checked >= 4, "{checked} confirmations checked");
 }

@@ -150,7 +150,8 @@ const CAPTIONS: &[(&str, &str)] = &[
         "compare-cd.svg",
         "Critical-difference diagram of the mean Friedman ranks over the puzzles (by \
          evaluations); algorithms joined by a bar are not significantly different (Wilcoxon, \
-         Holm). Further left: a lower (better) average rank.",
+         Holm). Further left: a lower (better) average rank; a pair's own test (compare-posthoc.csv) \
+         can favour the one further right, since the average ranks count every algorithm.",
     ),
     (
         "compare-cd-seconds.svg",
