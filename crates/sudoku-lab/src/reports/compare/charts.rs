@@ -159,8 +159,8 @@ fn cd_diagram(data: &Data, t: &Friedman, dir: &Path) -> Result<()> {
         cd: t.nemenyi_cd,
         cliques,
         caption: format!(
-            "Friedman p = {}; bars: no significant difference (Wilcoxon signed-rank, Holm, 5 %); CD: Nemenyi at 5 %",
-            super::report::pval(t.p)
+            "Friedman {}; bars: no significant difference (Wilcoxon signed-rank, Holm, 5 %); CD: Nemenyi at 5 %",
+            super::report::p_is(t.p)
         ),
     };
     let width = 1000;

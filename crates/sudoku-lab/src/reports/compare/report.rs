@@ -46,6 +46,15 @@ pub fn pval(p: f64) -> String {
     }
 }
 
+/// A p-value in a sentence: "p < 0.0001" or "p = 0.0123" (never "p = <0.0001").
+pub fn p_is(p: f64) -> String {
+    if p < 1e-4 {
+        "p < 0.0001".into()
+    } else {
+        format!("p = {p:.4}")
+    }
+}
+
 pub fn success_table(data: &Data) -> Table {
     let ert_time = format!("ert_{}", data.clock.csv());
     let mut t = table(&[
@@ -460,13 +469,13 @@ fn units_section(spec: &crate::spec::Spec, data: &Data) -> String {
 fn iman_davenport(f: f64, p: f64) -> String {
     if f.is_infinite() {
         return format!(
-            "Iman-Davenport F = inf, p = {} (F is infinite at perfect agreement: every puzzle \
+            "Iman-Davenport F = inf, {} (F is infinite at perfect agreement: every puzzle \
              ranks the algorithms in the same order, so no variance is left within puzzles to \
              divide by)",
-            pval(p)
+            p_is(p)
         );
     }
-    format!("Iman-Davenport F = {f:.2}, p = {}", pval(p))
+    format!("Iman-Davenport F = {f:.2}, {}", p_is(p))
 }
 
 fn ranking(data: &Data, t: &Friedman) -> String {
@@ -491,11 +500,11 @@ fn ranking(data: &Data, t: &Friedman) -> String {
         String::new()
     };
     let mut md = format!(
-        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), p = {}; {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); its verdict \"A ranks better\" names the algorithm the pair's own signed ranks favour, which the average ranks below, taken over every algorithm at once, can order the other way (on the puzzles B wins, third algorithms may beat A too and push A further back); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
+        "\n## Ranking over all {} puzzles, ERT in {unit}{among}\n\nEach puzzle ranks the algorithms by ERT in {unit} ({why}; infinite when no run solved the puzzle: such ties share their average rank). Friedman chi2 = {:.2} (df {}), {}; {}. Post hoc: Wilcoxon signed-rank on the per-puzzle ERTs, Holm-adjusted (compare-posthoc.csv); its verdict \"A ranks better\" names the algorithm the pair's own signed ranks favour, which the average ranks below, taken over every algorithm at once, can order the other way (on the puzzles B wins, third algorithms may beat A too and push A further back); bars join algorithms no post hoc test separates at 5 %.{}\n\n![critical difference]({chart}.png)\n\n| Rank | Algorithm | Average rank |\n|---|---|---|\n",
         t.puzzles,
         t.chi2,
         t.df,
-        pval(t.p),
+        p_is(t.p),
         iman_davenport(t.f_id, t.p_id),
         t.nemenyi_cd.map_or(String::new(), |c| format!(" Nemenyi's critical difference at 5 % (for reference): {c:.2}."))
     );
@@ -587,16 +596,33 @@ pub fn short(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A p-value in a sentence reads "p < 0.0001" below the printed precision, "p = x" above.
+    #[test]
+    fn p_values_read_as_sentences() {
+        for (p, want) in [
+            (0.0, "p < 0.0001"),
+            (0.00009, "p < 0.0001"),
+            (0.0001, "p = 0.0001"),
+            (0.0123, "p = 0.0123"),
+            (1.0, "p = 1.0000"),
+        ] {
+            assert_eq!(super::p_is(p), want);
+        }
+    }
+
     /// An infinite Iman-Davenport F (perfect agreement of the puzzles' rankings) is
     /// explained, a finite one printed as it is.
     #[test]
     fn an_infinite_iman_davenport_f_is_explained() {
         let inf = super::iman_davenport(f64::INFINITY, 0.0);
-        assert!(inf.starts_with("Iman-Davenport F = inf, p = "), "{inf}");
+        assert!(
+            inf.starts_with("Iman-Davenport F = inf, p < 0.0001 "),
+            "{inf}"
+        );
         assert!(inf.contains("perfect agreement"), "{inf}");
         let finite = super::iman_davenport(3.25, 0.02);
         assert!(
-            finite.starts_with("Iman-Davenport F = 3.25, p = "),
+            finite.starts_with("Iman-Davenport F = 3.25, p = 0.0200"),
             "{finite}"
         );
         assert!(!finite.contains("agreement"));
