@@ -97,6 +97,8 @@ fn the_answers_of_one_seed_are_checked_at_another() {
     }
     let md = std::fs::read_to_string(second.join("confirmation.md")).unwrap();
     assert!(md.lines().nth(2) == Some(sentence), "{md}");
+    // A compare report has no leaders, and its confirmation does not speak of them.
+    assert!(!md.contains("leader"), "{md}");
     // Checked at itself, or against the same seed: refused, nothing written.
     let _ = std::fs::remove_file(first.join("confirmation.csv"));
     for (a, b, says) in [

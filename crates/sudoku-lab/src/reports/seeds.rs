@@ -480,9 +480,13 @@ fn write(dir: &Path, c: &Confirmation) -> Result<()> {
 /// leaders, and every answer that did not hold.
 fn markdown(c: &Confirmation) -> String {
     let mut s = format!(
-        "# {} at a second master seed\n\n{}\n\nThe answers are those of the compare report (compare-answers.csv), recomputed from each folder's runs.csv, and the phase report's leaders; p is the Holm-adjusted p-value of the test (per puzzle: the posterior probability of the verdict). An answer not found again may be a difference smaller than these runs detect, or a false discovery of the first seed. Every answer: `confirmation.csv`.\n\n| Question | held | not found again | reversed | new |\n|---|---|---|---|---|\n",
+        "# {} at a second master seed\n\n{}\n\nThe answers are those of the compare report (compare-answers.csv), recomputed from each folder's runs.csv{}; p is the Holm-adjusted p-value of the test (per puzzle: the posterior probability of the verdict). An answer not found again may be a difference smaller than these runs detect, or a false discovery of the first seed. Every answer: `confirmation.csv`.\n\n| Question | held | not found again | reversed | new |\n|---|---|---|---|---|\n",
         c.experiment,
-        c.sentence()
+        c.sentence(),
+        match c.rows.iter().any(|r| r.first.question == Question::Leader) {
+            true => ", and the phase report's leaders (phase-leaders.csv)",
+            false => "",
+        }
     );
     for q in Question::ALL {
         let n = |v| c.count(v, Some(q));
